@@ -1,0 +1,65 @@
+import type { ErrorShape } from '../routes/route-spec';
+import type { ResourceSpec } from '../resources/resource-spec';
+import { v3FieldName } from '../resources/writable';
+import { humanize } from '../response/humanize';
+
+/** The shape of an error as the core's GraphQL layer formats it. */
+export interface CoreError {
+  readonly message: string;
+  readonly extensions?: { readonly code?: unknown; readonly fields?: unknown; readonly retryAfter?: unknown; readonly [key: string]: unknown };
+}
+
+export interface V3Reply {
+  readonly status: number;
+  /** undefined = empty body. */
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** 422 body by route (v3 §7; DECISIONS: Status codes and bodies). */
+export function validationReply(shape: ErrorShape, problems: readonly FieldProblem[]): V3Reply {
+  const list = problems.map((p) => ({ field: p.field, humanized_field: humanize(p.field), msg: p.message }));
+  switch (shape) {
+    case 'array':
+      return { status: 422, body: list };
+    case 'wrapped':
+      return { status: 422, body: { errors: list } };
+    case 'error-object':
+      return { status: 400, body: { error: list.map((p) => `${p.humanized_field} ${p.msg}`).join(', ') } };
+  }
+}
+
+/**
+ * GraphQL error code to v3 status and body. The first error decides (an operation here has one
+ * root field). Unknown codes are internal errors: masked, with the request id for support.
+ */
+export function replyForErrors(errors: readonly CoreError[], shape: ErrorShape, resource: ResourceSpec, requestId: string): V3Reply {
+  const error = errors[0];
+  const code = error.extensions?.code;
+  switch (code) {
+    case 'NOT_FOUND':
+      return shape === 'error-object' ? { status: 404, body: { error: error.message } } : { status: 404 };
+    case 'VALIDATION_FAILED': {
+      const fields = Array.isArray(error.extensions?.fields) ? (error.extensions.fields as FieldProblem[]) : [{ field: 'base', message: error.message }];
+      return validationReply(shape, fields.map((f) => ({ field: v3FieldName(resource, f.field), message: f.message })));
+    }
+    case 'BAD_USER_INPUT':
+    case 'GRAPHQL_VALIDATION_FAILED':
+      return validationReply(shape, [{ field: 'base', message: error.message }]);
+    case 'RATE_LIMITED': {
+      const retryAfter = Number(error.extensions?.retryAfter ?? 1);
+      return { status: 429, body: { error: `Rate limit exceeded. Retry in ${retryAfter} second(s).` }, headers: { 'Retry-After': String(retryAfter) } };
+    }
+    case 'UNAUTHENTICATED':
+      return { status: 401, body: { error: error.message } };
+    case 'FORBIDDEN':
+      return { status: 403, body: { error: error.message } };
+    default:
+      return { status: 500, body: { error: 'Internal error', request_id: requestId } };
+  }
+}

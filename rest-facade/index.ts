@@ -1,0 +1,40 @@
+import express, { type Router } from 'express';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
+import { compileRoutes } from './routes/match';
+import { V3_ROUTES } from './routes';
+
+export type { FacadeContext, FacadeDeps } from './pipeline';
+export { V3_ROUTES } from './routes';
+
+/** The facade's static GraphQL documents, concatenated; the core parses, validates and compiles them once at boot. */
+export function operationsSource(): string {
+  const dir = join(__dirname, '..', '..', 'rest-facade', 'operations');
+  const local = join(__dirname, 'operations');
+  const folder = (() => {
+    try {
+      readdirSync(local);
+      return local;
+    } catch {
+      return dir;
+    }
+  })();
+  return readdirSync(folder)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((f) => readFileSync(join(folder, f), 'utf8'))
+    .join('\n');
+}
+
+/** Mounted at /api/v3. */
+export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Router {
+  const router = express.Router();
+  const table = compileRoutes(V3_ROUTES);
+  const pipeline = createPipeline(deps, table);
+  router.use(express.raw({ type: () => true, limit: deps.maxBodyBytes }));
+  router.use((req, res, next) => {
+    pipeline(req, res).catch(next);
+  });
+  return router;
+}

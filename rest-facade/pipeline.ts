@@ -1,0 +1,177 @@
+import type { Request, Response } from 'express';
+import { FacadeInputError } from './errors/facade-error';
+import { replyForErrors, validationReply, type CoreError, type V3Reply } from './errors/map-errors';
+import { parseAttrs } from './request/attrs';
+import { readBody } from './request/body';
+import { toBoolean, toId } from './request/coerce';
+import { parseConditions } from './request/conditions';
+import { parseNestedParams, DEFAULT_PARAM_LIMITS } from './request/params';
+import { parsePaging } from './request/paging';
+import { parseSort } from './request/sort';
+import type { Formatter } from './resources/resource-spec';
+import { toGraphQLInput } from './resources/writable';
+import { formatDate, formatDateTime } from './response/datetime';
+import { envelope } from './response/envelope';
+import { pickAttrs } from './response/pick';
+import type { RouteSpec } from './routes/route-spec';
+import { matchRoute, type RouteTable } from './routes/match';
+
+/** What the facade needs to know of a request's context; the core's context satisfies it. */
+export interface FacadeContext {
+  readonly viewer: { readonly timeZone: string; readonly currency: { readonly decimals: number } };
+  readonly requestId: string;
+  readonly rate: { readonly limit: number; readonly remaining: number; readonly reset: number } | null;
+}
+
+export interface FacadeDeps<C extends FacadeContext> {
+  /** Resolves the viewer; throws an error with `code: 'UNAUTHENTICATED'` and a message otherwise. */
+  authenticate(req: Request, requestId: string): Promise<C>;
+  /** Runs a compiled operation in-process on the request's context. */
+  run(op: string, variables: Record<string, unknown>, ctx: C): Promise<{ data: Record<string, unknown> | null; errors: readonly CoreError[] }>;
+  /** Rate-limit state for the headers when no operation ran (no token is taken). */
+  peekRate(ctx: C): Promise<{ limit: number; remaining: number; reset: number }>;
+  readonly maxBodyBytes: number;
+}
+
+type Params = Record<string, unknown>;
+
+function setPath(target: Params, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Params;
+  node[keys[keys.length - 1]] = value;
+}
+
+function formatterFor(ctx: FacadeContext): Formatter {
+  const tz = ctx.viewer.timeZone;
+  return {
+    timeZone: tz,
+    currencyDecimals: ctx.viewer.currency.decimals,
+    dateTime: (v) => formatDateTime(v as string | Date | null | undefined, tz),
+    date: (v) => formatDate(v as string | Date | null | undefined, tz),
+  };
+}
+
+/** The record's attributes: under the root key (the contract), or at the top level of a JSON body. */
+function attributesOf(route: RouteSpec, body: Params): Params {
+  const rooted = body[route.resource.root];
+  if (rooted && typeof rooted === 'object' && !Array.isArray(rooted)) return rooted as Params;
+  if (rooted !== undefined) throw new FacadeInputError(route.resource.root, 'must be an object of attributes');
+  return body;
+}
+
+function recordId(params: Record<string, string>, name: string): number | null {
+  const raw = params[name];
+  return /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) > 0 ? Number(raw) : null;
+}
+
+function buildVariables(route: RouteSpec, params: Record<string, string>, query: Params, body: Params, tz: string): Params | 'not-found' {
+  const variables: Params = {};
+  for (const name of Object.keys(params)) {
+    const id = recordId(params, name);
+    if (id === null) return 'not-found'; // DECISIONS: a malformed id is answered like a missing record
+    if (name === 'id' && route.kind !== 'list') variables.id = id;
+    else if (route.pathFilters?.[name]) setPath(variables, `filter.${route.pathFilters[name]}`, [id]);
+  }
+  for (const [flag, spec] of Object.entries(route.flags ?? {})) {
+    const raw = body[flag] !== undefined ? body[flag] : query[flag];
+    if (raw === undefined) continue;
+    const value = spec.kind === 'boolean' ? toBoolean(raw, flag) : toId(raw, flag);
+    if (value !== null) setPath(variables, spec.to, value);
+  }
+  switch (route.kind) {
+    case 'list': {
+      const filter = {
+        ...(route.queryFilters ? parseConditions(query, route.queryFilters, tz) : {}),
+        ...(route.conditions ? parseConditions(query.conditions, route.conditions, tz) : {}),
+        ...((variables.filter as Params | undefined) ?? {}),
+      };
+      variables.filter = filter;
+      variables.page = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });
+      if (route.sort) variables.sort = parseSort(query.sort, route.sort);
+      break;
+    }
+    case 'create':
+    case 'update':
+      variables.input = toGraphQLInput(route.resource, attributesOf(route, body), tz);
+      break;
+    default:
+      break;
+  }
+  if (route.extraVariables) Object.assign(variables, route.extraVariables(query));
+  return variables;
+}
+
+function dig(data: Record<string, unknown> | null, path: string): any {
+  let node: any = data;
+  for (const key of path.split('.')) node = node?.[key];
+  return node;
+}
+
+function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: string[] | null): V3Reply {
+  const show = (record: Record<string, unknown>) => pickAttrs(route.resource.serialize(record, fmt), attrs);
+  switch (route.kind) {
+    case 'list':
+      return { status: 200, body: envelope(payload.entries.map(show), payload.pagination) };
+    case 'delete':
+      if (route.deleteBody === 'ids') return { status: 200, body: payload };
+      if (route.deleteBody === 'record') return { status: 200, body: show(payload) };
+      return { status: 200 };
+    default:
+      return { status: 200, body: show(payload) };
+  }
+}
+
+async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
+  const query = parseNestedParams(new URL(req.originalUrl, 'http://local').searchParams, DEFAULT_PARAM_LIMITS);
+  const body = route.kind === 'create' || route.kind === 'update' ? readBody(req) : {};
+  const variables = buildVariables(route, params, query, body, ctx.viewer.timeZone);
+  if (variables === 'not-found') return route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
+  const attrs = parseAttrs(query.attrs);
+  const result = await deps.run(route.op, variables, ctx);
+  if (result.errors.length > 0) return replyForErrors(result.errors, route.errorShape, route.resource, ctx.requestId);
+  return successReply(route, dig(result.data, route.result), formatterFor(ctx), attrs);
+}
+
+function send(res: Response, reply: V3Reply): void {
+  res.status(reply.status);
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  if (reply.body === undefined) res.end();
+  else res.end(JSON.stringify(reply.body));
+}
+
+function setRateHeaders(res: Response, rate: { limit: number; remaining: number; reset: number }): void {
+  res.setHeader('X-Ratelimit-Limit', String(rate.limit));
+  res.setHeader('X-Ratelimit-Remaining', String(rate.remaining));
+  res.setHeader('X-Ratelimit-Reset', String(rate.reset));
+}
+
+/** One v3 request: match, authenticate, translate, run in-process, translate back. */
+export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, table: RouteTable) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const requestId = String(res.getHeader('X-Request-Id') ?? '');
+    const match = matchRoute(table, req.method, req.path);
+    if (!match) {
+      send(res, { status: 404, body: { error: `No route matches ${req.method} /api/v3${req.path}` } });
+      return;
+    }
+    let ctx: C;
+    try {
+      ctx = await deps.authenticate(req, requestId);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'UNAUTHENTICATED') throw error;
+      send(res, { status: 401, body: { error: (error as Error).message } });
+      return;
+    }
+    let reply: V3Reply;
+    try {
+      reply = await handle(deps, match.route, match.params, req, ctx);
+    } catch (error) {
+      if (!(error instanceof FacadeInputError)) throw error;
+      reply = error.status === 422 ? validationReply(match.route.errorShape, [{ field: error.field, message: error.message }]) : { status: error.status, body: { error: `${error.field} ${error.message}` } };
+    }
+    setRateHeaders(res, ctx.rate ?? (await deps.peekRate(ctx)));
+    send(res, reply);
+  };
+}

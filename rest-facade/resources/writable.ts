@@ -1,0 +1,76 @@
+import { FacadeInputError } from '../errors/facade-error';
+import { toBoolean, toDate, toDateTime, toDecimalString, toId, toIdList, toInteger, toText } from '../request/coerce';
+import type { ResourceSpec, WritableAttribute } from './resource-spec';
+
+const DEFAULT_TEXT_MAX = 10_000;
+const MAX_CUSTOM_FIELDS = 200;
+
+function coerceCustomFields(value: unknown, field: string): Record<string, unknown> | null {
+  if (value === null || value === '') return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new FacadeInputError(field, 'must be an object of custom_label_<n> keys');
+  const out: Record<string, unknown> = {};
+  let count = 0;
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!/^custom_label_\d{1,10}$/.test(key)) continue; // unknown keys are ignored
+    if (++count > MAX_CUSTOM_FIELDS) throw new FacadeInputError(field, `has too many entries (maximum is ${MAX_CUSTOM_FIELDS})`);
+    const name = `${field}[${key}]`;
+    if (Array.isArray(v)) out[key] = toIdList(v, name);
+    else if (v === null || typeof v === 'number' || typeof v === 'boolean') out[key] = v;
+    else if (typeof v === 'string') out[key] = /^\d{4}[-/]\d{2}[-/]\d{2}$/.test(v.trim()) ? toDate(v, name) : toText(v, name, 5000);
+    else throw new FacadeInputError(name, 'must be a number, text, a date or a list of ids');
+  }
+  return out;
+}
+
+function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone: string): unknown {
+  switch (attr.type) {
+    case 'text':
+      return toText(value, field, attr.max ?? DEFAULT_TEXT_MAX);
+    case 'integer':
+      return toInteger(value, field);
+    case 'id':
+      return toId(value, field);
+    case 'ids':
+      return value === null || value === '' ? [] : toIdList(value, field);
+    case 'boolean':
+      return toBoolean(value, field);
+    case 'datetime':
+      return toDateTime(value, field, timeZone);
+    case 'date':
+      return toDate(value, field);
+    case 'decimal':
+      return value === null || value === '' ? null : toDecimalString(value, field, 2);
+    case 'customFields':
+      return coerceCustomFields(value, field);
+    case 'enum': {
+      if (value === null || value === '') return null;
+      const mapped = typeof value === 'string' ? attr.values?.[value] ?? attr.values?.[Object.keys(attr.values ?? {}).find((k) => k.toLowerCase() === value.toLowerCase()) ?? ''] : undefined;
+      if (mapped === undefined) throw new FacadeInputError(field, `must be one of ${Object.keys(attr.values ?? {}).join(', ')}`);
+      return mapped;
+    }
+  }
+}
+
+/**
+ * The whitelist at work: only writable attributes reach the GraphQL input, each coerced to its
+ * type; read-only and unknown attributes are dropped silently (clients PUT back what they read).
+ */
+export function toGraphQLInput(resource: ResourceSpec, attributes: Record<string, unknown>, timeZone: string): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    const attr = Object.prototype.hasOwnProperty.call(resource.writable, name) ? resource.writable[name] : undefined;
+    if (!attr || value === undefined) continue;
+    input[attr.to] = coerce(attr, value, name, timeZone);
+  }
+  resource.derive?.(input, attributes, timeZone);
+  return input;
+}
+
+/** Validation errors name v3 attributes: the reverse of the whitelist, then the resource's extras. */
+export function v3FieldName(resource: ResourceSpec, graphqlField: string): string {
+  if (resource.errorFields?.[graphqlField]) return resource.errorFields[graphqlField];
+  const custom = /^customFields\.(custom_label_\d+)$/.exec(graphqlField);
+  if (custom) return custom[1];
+  for (const [name, attr] of Object.entries(resource.writable)) if (attr.to === graphqlField) return name;
+  return graphqlField.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}

@@ -1,0 +1,55 @@
+import type { ConditionTable } from '../request/conditions';
+import { companyResource } from '../resources/company';
+import type { RouteSpec } from './route-spec';
+
+/** v3 §4.6 list conditions: text ones match exactly or by prefix (DECISIONS: case-insensitive prefix). */
+const CONDITIONS: ConditionTable = {
+  company_id: { to: 'ids', kind: 'ids' },
+  company_name: { to: 'name', kind: 'prefix' },
+  company_description: { to: 'description', kind: 'prefix' },
+  company_email: { to: 'email', kind: 'prefix' },
+  company_phone: { to: 'phone', kind: 'prefix' },
+  company_fax: { to: 'fax', kind: 'prefix' },
+  company_address: { to: 'address', kind: 'prefix' },
+  company_address2: { to: 'address2', kind: 'prefix' },
+  company_city: { to: 'city', kind: 'prefix' },
+  company_state: { to: 'state', kind: 'prefix' },
+  company_zip: { to: 'zip', kind: 'prefix' },
+  company_country: { to: 'country', kind: 'prefix' },
+  company_created: { to: 'created', kind: 'datetimeRange' },
+  company_modified: { to: 'modified', kind: 'datetimeRange' },
+  company_imported_at: { to: 'importedAt', kind: 'datetimeRange' },
+  company_owner: { to: 'ownerIds', kind: 'ids' },
+};
+
+const SORT = {
+  id: 'ID',
+  name: 'NAME',
+  city: 'CITY',
+  state: 'STATE',
+  country: 'COUNTRY',
+  postal_code: 'POSTAL_CODE',
+  email: 'EMAIL',
+  owner_id: 'OWNER_ID',
+  created_at: 'CREATED_AT',
+  updated_at: 'UPDATED_AT',
+} as const;
+
+const base = { resource: companyResource, errorShape: 'array' } as const;
+
+export const COMPANY_ROUTES: readonly RouteSpec[] = [
+  {
+    ...base, method: 'GET', path: '/companies', op: 'ListCompanies', kind: 'list', result: 'companies',
+    paging: { default: 100, max: 100 }, conditions: CONDITIONS, queryFilters: { company_id: { to: 'ids', kind: 'ids' } }, sort: SORT,
+  },
+  { ...base, method: 'GET', path: '/companies/:id', op: 'ShowCompany', kind: 'show', result: 'company' },
+  {
+    ...base, method: 'POST', path: '/companies', op: 'CreateCompany', kind: 'create', result: 'createCompany',
+    flags: { check_for_duplicates: { to: 'options.checkForDuplicates', kind: 'boolean' } },
+  },
+  {
+    ...base, method: 'PUT', path: '/companies/:id', op: 'UpdateCompany', kind: 'update', result: 'updateCompany',
+    flags: { deliver_reassignment_email: { to: 'options.deliverReassignmentEmail', kind: 'boolean' } },
+  },
+  { ...base, method: 'DELETE', path: '/companies/:id', op: 'DeleteCompany', kind: 'delete', result: 'deleteCompany', deleteBody: 'empty' },
+];

@@ -1,0 +1,5 @@
+import { COMPANY_ROUTES } from './companies.routes';
+import type { RouteSpec } from './route-spec';
+
+/** THE ROUTE TABLE: one entry per v3 route. */
+export const V3_ROUTES: readonly RouteSpec[] = [...COMPANY_ROUTES];

@@ -1,0 +1,49 @@
+import type { RouteSpec } from './route-spec';
+
+export interface CompiledRoute {
+  readonly route: RouteSpec;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+}
+
+export type RouteTable = readonly CompiledRoute[];
+
+export function compileRoutes(routes: readonly RouteSpec[]): RouteTable {
+  const seen = new Set<string>();
+  return routes.map((route) => {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) throw new Error(`Duplicate v3 route ${key}`);
+    seen.add(key);
+    const names: string[] = [];
+    const source = route.path.replace(/:([a-zA-Z]+)/g, (_, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { route, pattern: new RegExp(`^${source}$`), names };
+  });
+}
+
+/**
+ * DECISIONS: each route answers with or without `.json`, with a trailing slash and with doubled
+ * slashes (the official JavaScript client omits the suffix).
+ */
+export function normalizePath(path: string): string {
+  let p = path.replace(/\/{2,}/g, '/');
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  if (p.endsWith('.json')) p = p.slice(0, -5);
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return p || '/';
+}
+
+export function matchRoute(table: RouteTable, method: string, path: string): { route: RouteSpec; params: Record<string, string> } | null {
+  const normalized = normalizePath(path);
+  for (const compiled of table) {
+    if (compiled.route.method !== method) continue;
+    const m = compiled.pattern.exec(normalized);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    compiled.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1])));
+    return { route: compiled.route, params };
+  }
+  return null;
+}

@@ -1,0 +1,49 @@
+import type { ConditionTable } from '../request/conditions';
+import type { ResourceSpec } from '../resources/resource-spec';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type RouteKind = 'list' | 'show' | 'create' | 'update' | 'delete' | 'singleton';
+
+/**
+ * How a route answers validation errors (v3 §7): most resources a bare array; notes wrap it in
+ * {errors}; account notifications answer 400 {error}.
+ */
+export type ErrorShape = 'array' | 'wrapped' | 'error-object';
+
+/** What a route answers on a successful delete (DECISIONS: Status codes and bodies). */
+export type DeleteBody = 'empty' | 'ids' | 'record';
+
+export type FlagKind = 'boolean' | 'id';
+
+/** A top-level request parameter (query string or body top level) that becomes a GraphQL variable path. */
+export interface FlagSpec {
+  /** Dotted path into the variables, e.g. `options.checkForDuplicates`. */
+  readonly to: string;
+  readonly kind: FlagKind;
+}
+
+/** One v3 route, as data. The pipeline does the rest. */
+export interface RouteSpec {
+  readonly method: Method;
+  /** Without `.json`; `:name` segments are integer ids. */
+  readonly path: string;
+  readonly op: string;
+  readonly kind: RouteKind;
+  readonly resource: ResourceSpec;
+  /** Where the payload sits in the operation's data, e.g. `companies`. */
+  readonly result: string;
+  readonly errorShape: ErrorShape;
+  readonly paging?: { readonly default: number; readonly max: number };
+  /** `conditions[...]` accepted by a list route; translated into `filter`. */
+  readonly conditions?: ConditionTable;
+  /** Plain query parameters that filter too (older clients: `/notes.json?deal_id=1`). */
+  readonly queryFilters?: ConditionTable;
+  /** v3 sort keys to GraphQL sort enum values. */
+  readonly sort?: Readonly<Record<string, string>>;
+  readonly flags?: Readonly<Record<string, FlagSpec>>;
+  /** Path parameters: `id` is the record; others go into the filter (`{companyId: 'companyIds'}`). */
+  readonly pathFilters?: Readonly<Record<string, string>>;
+  readonly deleteBody?: DeleteBody;
+  /** Extra variables from the query string (e.g. `associations=people` on a company show). */
+  readonly extraVariables?: (query: Record<string, unknown>) => Record<string, unknown>;
+}

@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+
+/** The only reader of process.env: validated, typed and frozen once at start. */
+export interface RateLimitTier {
+  readonly perSecond: number;
+  readonly burst: number;
+}
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Unset: the embedded PostgreSQL under `dataDir` is used. */
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly embeddedPgPort: number;
+  readonly redisUrl: string | undefined;
+  readonly mongoUrl: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
+  readonly maxBodyBytes: number;
+  readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  readonly development: boolean;
+  /** Where the project lives: embedded data goes under it. */
+  readonly projectRoot: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function optionalUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const projectRoot = resolve(__dirname, '..', '..', ...(__dirname.includes(`${'/'}dist${'/'}`) ? ['..'] : []));
+  const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const config: Config = {
+    port: positiveNumber(env, 'PORT', 3000),
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: optionalUrl(env, 'DATABASE_URL'),
+    dataDir: resolve(projectRoot, env.DATA_DIR ?? '.data'),
+    embeddedPgPort: positiveNumber(env, 'EMBEDDED_PG_PORT', 54329),
+    redisUrl: optionalUrl(env, 'REDIS_URL'),
+    mongoUrl: optionalUrl(env, 'MONGODB_URL'),
+    smtpUrl: optionalUrl(env, 'SMTP_URL'),
+    rateLimit: {
+      user: { perSecond: positiveNumber(env, 'RATE_LIMIT_PER_SECOND', 5), burst: positiveNumber(env, 'RATE_LIMIT_BURST', 10) },
+      app: { perSecond: positiveNumber(env, 'APP_RATE_LIMIT_PER_SECOND', 10), burst: positiveNumber(env, 'APP_RATE_LIMIT_BURST', 20) },
+    },
+    maxBodyBytes: positiveNumber(env, 'MAX_BODY_BYTES', 1024 * 1024),
+    logLevel,
+    development: env.NODE_ENV !== 'production',
+    projectRoot,
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,18 @@
+import 'reflect-metadata';
+import { buildSchemaSync } from 'type-graphql';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { AccountResolver } from '../modules/accounts/account.resolver';
+import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/company.resolver';
+import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
+
+/** Every resolver of the schema; a module adds its own here. */
+export const RESOLVERS = [AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver] as const;
+
+export function createSchema(): GraphQLSchema {
+  return buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });
+}
+
+/** The committed `schema.graphql` is this text; a test fails when it drifts. */
+export function printCanonicalSchema(schema: GraphQLSchema): string {
+  return printSchema(lexicographicSortSchema(schema)) + '\n';
+}

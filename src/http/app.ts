@@ -1,0 +1,137 @@
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createV3Router } from '../../rest-facade';
+import type { Config } from '../config/config';
+import { DomainError } from '../common/errors';
+import { logger } from '../common/logger';
+import type { RequestContext } from '../graphql/context';
+import { formatError } from '../graphql/errors';
+import { queryLimits } from '../graphql/limits';
+import type { OperationRunner } from '../graphql/executor';
+import type { RateLimiter } from '../graphql/rate-limit';
+import { authenticate } from './auth';
+import { createContext, requestIdOf } from './context';
+
+export interface AppDeps {
+  readonly orm: MikroORM;
+  readonly config: Config;
+  /** Already rate-limited (see applyRateLimit). */
+  readonly schema: GraphQLSchema;
+  readonly limiter: RateLimiter;
+  readonly runOperation: OperationRunner;
+  /** False until migrations are applied: /healthz answers 503 until then. */
+  readonly isReady: () => boolean;
+}
+
+/** Sets the GraphQL HTTP status from the error that ended the operation (401, 429). */
+const httpStatusPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors, contextValue }: { response: any; errors?: readonly GraphQLError[]; contextValue: RequestContext }) {
+        const rate = contextValue?.rate;
+        if (rate) {
+          response.http.headers.set('X-Ratelimit-Limit', String(rate.limit));
+          response.http.headers.set('X-Ratelimit-Remaining', String(rate.remaining));
+          response.http.headers.set('X-Ratelimit-Reset', String(rate.reset));
+        }
+        const limited = errors?.find((e) => (e.originalError as DomainError | undefined)?.code === 'RATE_LIMITED');
+        if (limited && rate?.retryAfter) {
+          response.http.status = 429;
+          response.http.headers.set('Retry-After', String(rate.retryAfter));
+        }
+      },
+    };
+  },
+};
+
+export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: ApolloServer<RequestContext> }> {
+  const { orm, config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+
+  app.use((req, res, next) => {
+    res.setHeader('X-Request-Id', requestIdOf(req));
+    next();
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      if (!deps.isReady()) throw new Error('migrations pending');
+      res.status(200).json({ status: 'ok' });
+    } catch {
+      res.status(503).json({ status: 'unavailable' });
+    }
+  });
+
+  const contextFor = async (req: express.Request, requestId: string): Promise<RequestContext> => {
+    const viewer = await authenticate(orm, req);
+    return createContext(orm, viewer, requestId);
+  };
+
+  app.use(
+    '/api/v3',
+    createV3Router<RequestContext>({
+      authenticate: contextFor,
+      run: deps.runOperation,
+      peekRate: (ctx) => deps.limiter.peek(ctx),
+      maxBodyBytes: config.maxBodyBytes,
+    }),
+  );
+
+  const apollo = new ApolloServer<RequestContext>({
+    schema: deps.schema,
+    formatError,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    validationRules: [queryLimits()],
+    plugins: [
+      config.development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
+      httpStatusPlugin as never,
+    ],
+  });
+  await apollo.start();
+  app.use(
+    '/graphql',
+    express.json({ limit: config.maxBodyBytes }),
+    expressMiddleware(apollo, {
+      context: async ({ req, res }) => {
+        try {
+          return await contextFor(req, String(res.getHeader('X-Request-Id')));
+        } catch (error) {
+          if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') {
+            throw new GraphQLError(error.message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+          }
+          throw error;
+        }
+      },
+    }),
+  );
+
+  app.use((req, res) => {
+    res.status(404).json({ error: `No route matches ${req.method} ${req.path}` });
+  });
+
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    const requestId = String(res.getHeader('X-Request-Id') ?? '');
+    const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 413) {
+      res.status(413).json({ error: `Request body is larger than ${config.maxBodyBytes} bytes` });
+      return;
+    }
+    if (status < 500) {
+      res.status(status).json({ error: error.type === 'entity.parse.failed' ? 'Request body is not valid JSON' : 'Bad request' });
+      return;
+    }
+    logger.error('request failed', { requestId, method: req.method, path: req.path, error: error?.stack ?? String(error) });
+    if (res.headersSent) return;
+    res.status(500).json({ error: 'Internal error', request_id: requestId });
+  };
+  app.use(onError);
+  return { app, apollo };
+}

@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import { loadConfig } from './config/config';
+import { logger, setLogLevel } from './common/logger';
+import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
+import { seedDemo } from './db/demo-seed';
+import { startServer } from './server';
+
+/** `npm start`: config → database (DATABASE_URL, else the embedded default) → server; clean shutdown on SIGTERM/SIGINT. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  setLogLevel(config.logLevel);
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
+    databaseUrl = await ensureDatabase(embedded.serverUrl, 'crm');
+  }
+  const server = await startServer(config, databaseUrl);
+  const base = `http://127.0.0.1:${config.port}`;
+  if (embedded) {
+    const demo = await seedDemo(server.orm);
+    if (demo) {
+      process.stdout.write(`Demo account created. Admin API key (shown once): ${demo.apiKey}\n`);
+    }
+  }
+  process.stdout.write(`CRM listening on ${server.url}\n  v3 REST base URL: ${base}/api/v3\n  GraphQL (Sandbox): ${base}/graphql\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    try {
+      await server.close();
+      await embedded?.stop();
+      process.exit(0);
+    } catch (error) {
+      logger.error('shutdown failed', { error: String(error) });
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  logger.error('failed to start', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName } from '@mikro-orm/core';
+import type { Issues } from '../../common/errors';
+
+/**
+ * Copies the whitelisted scalar fields present in `input` onto `target` (undefined = not sent,
+ * null = clear). String lengths are checked against the column's length from the ORM metadata,
+ * so a too-long value is a clear validation error instead of a database failure.
+ */
+export function assignFields<T extends object, I extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  target: T,
+  input: I,
+  keys: readonly (keyof I & keyof T & string)[],
+  issues: Issues,
+): void {
+  const meta = em.getMetadata().get(entity as never);
+  for (const key of keys) {
+    const value = (input as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const prop = meta.properties[key as never] as { length?: number; nullable?: boolean; type?: string } | undefined;
+    if (typeof value === 'string' && prop?.length && value.length > prop.length) {
+      issues.add(key, `is too long (maximum is ${prop.length} characters)`);
+      continue;
+    }
+    if (value === null && prop && prop.nullable === false) {
+      issues.add(key, "can't be blank");
+      continue;
+    }
+    (target as Record<string, unknown>)[key] = typeof value === 'string' ? value.replace(/\u0000/g, '') : value;
+  }
+}
+
+export function blank(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}

@@ -1,0 +1,73 @@
+import { Arg, Ctx, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../graphql/context';
+import { PageInput, PageOf } from '../../graphql/types';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
+import { CustomFieldValue, presentCustomFields } from '../custom-fields/custom-field-values';
+import { User } from '../users/user.entity';
+import { possibleNotifyUserIds } from '../users/visibility';
+import { Company } from './company.entity';
+import { CompanyCreateOptions, CompanyFilter, CompanyInput, CompanySort, CompanyUpdateOptions } from './company.inputs';
+import { CompanyService } from './company.service';
+
+@ObjectType('CompanyPage')
+export class CompanyPage extends PageOf(Company) {}
+
+@Resolver()
+export class CompanyResolver {
+  @Query(() => CompanyPage, { description: 'Companies the viewer may see' })
+  companies(
+    @Ctx() ctx: RequestContext,
+    @Arg('filter', () => CompanyFilter, { nullable: true }) filter?: CompanyFilter,
+    @Arg('sort', () => [CompanySort], { nullable: true }) sort?: CompanySort[],
+    @Arg('page', () => PageInput, { nullable: true }) page?: PageInput,
+  ) {
+    return new CompanyService(ctx).list(filter, sort, page);
+  }
+
+  @Query(() => Company)
+  company(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return new CompanyService(ctx).get(id);
+  }
+
+  @Mutation(() => Company)
+  createCompany(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CompanyInput) input: CompanyInput,
+    @Arg('options', () => CompanyCreateOptions, { nullable: true }) options?: CompanyCreateOptions,
+  ) {
+    return new CompanyService(ctx).create(input, options);
+  }
+
+  @Mutation(() => Company)
+  updateCompany(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => CompanyInput) input: CompanyInput,
+    @Arg('options', () => CompanyUpdateOptions, { nullable: true }) options?: CompanyUpdateOptions,
+  ) {
+    return new CompanyService(ctx).update(id, input, options);
+  }
+
+  @Mutation(() => Int, { description: 'Returns the id of the deleted company' })
+  deleteCompany(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return new CompanyService(ctx).delete(id);
+  }
+}
+
+@Resolver(() => Company)
+export class CompanyFieldsResolver {
+  @FieldResolver(() => User, { nullable: true })
+  owner(@Root() company: Company, @Ctx() ctx: RequestContext) {
+    return ctx.loaders.user(company.owner?.id);
+  }
+
+  @FieldResolver(() => [CustomFieldValue])
+  async customFields(@Root() company: Company, @Ctx() ctx: RequestContext) {
+    return presentCustomFields(await ctx.loaders.customFields(CustomFieldResource.COMPANY), company.customFields);
+  }
+
+  @FieldResolver(() => [Int], { description: 'Users who can see this company and so may be notified about it' })
+  async possibleNotifyUserIds(@Root() company: Company, @Ctx() ctx: RequestContext) {
+    return possibleNotifyUserIds((await ctx.loaders.users()).values(), company.owner?.id ?? null);
+  }
+}

@@ -1,0 +1,52 @@
+import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Account } from '../accounts/account.entity';
+import { User } from '../users/user.entity';
+
+export enum OutboxStatus {
+  PENDING = 'pending',
+  SENT = 'sent',
+  FAILED = 'failed',
+}
+
+/**
+ * A mail the service owes someone (assignment, reassignment, comment notification). Written in the
+ * same transaction as the change that causes it; a job delivers it (SMTP when configured) or it
+ * stays readable in the outbox.
+ */
+@Entity({ tableName: 'outbox_messages' })
+@Index({ properties: ['status', 'createdAt'] })
+@Index({ properties: ['account', 'recipient'] })
+export class OutboxMessage {
+  [OptionalProps]?: 'payload' | 'status' | 'createdAt';
+
+  @PrimaryKey({ type: 'integer' })
+  id!: number;
+
+  @ManyToOne(() => Account, { deleteRule: 'cascade' })
+  account!: Account;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  recipient!: User;
+
+  /** e.g. person_assignment, person_reassignment, company_reassignment */
+  @Property({ type: 'string', length: 64 })
+  kind!: string;
+
+  @Property({ type: 'string', length: 32 })
+  subjectType!: string;
+
+  @Property({ type: 'integer' })
+  subjectId!: number;
+
+  @Property({ type: 'json' })
+  payload: Record<string, unknown> = {};
+
+  @Enum({ items: () => OutboxStatus })
+  status: OutboxStatus = OutboxStatus.PENDING;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', nullable: true })
+  sentAt: Date | null = null;
+}

@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Redis } from 'ioredis';
+import { operationsSource } from '../rest-facade';
+import type { Config } from './config/config';
+import { migrate, openOrm } from './db/orm';
+import { compileOperations } from './graphql/executor';
+import { applyRateLimit, createRateLimiter, MemoryBuckets, RedisBuckets, type RateLimiter } from './graphql/rate-limit';
+import { createSchema } from './graphql/schema';
+import { createApp } from './http/app';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly orm: MikroORM;
+  close(): Promise<void>;
+}
+
+/** Boot order: orm → migrations → schema (rate-limited) → compiled facade operations → http. */
+export async function startServer(config: Config, databaseUrl: string, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const orm = await openOrm({ clientUrl: databaseUrl });
+  let ready = false;
+  let limiter: RateLimiter | null = null;
+  try {
+    await migrate(orm);
+    ready = true;
+    const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })) : new MemoryBuckets();
+    limiter = createRateLimiter(backend, config.rateLimit);
+    const schema = applyRateLimit(createSchema(), limiter);
+    const operations = compileOperations(schema, operationsSource());
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, runOperation: operations.run, isReady: () => ready });
+    const server: Server = await new Promise((resolve, reject) => {
+      const s = app.listen(options.port ?? config.port, options.host ?? config.host, () => resolve(s));
+      s.once('error', reject);
+    });
+    server.keepAliveTimeout = 65_000;
+    const address = server.address() as AddressInfo;
+    const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+    return {
+      url: `http://${host}:${address.port}`,
+      orm,
+      async close() {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await apollo.stop();
+        await limiter?.close();
+        await orm.close(true);
+      },
+    };
+  } catch (error) {
+    await limiter?.close().catch(() => undefined);
+    await orm.close(true);
+    throw error;
+  }
+}
