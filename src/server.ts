@@ -25,7 +25,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   try {
     await migrate(orm);
     ready = true;
-    const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })) : new MemoryBuckets();
+    const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`) : new MemoryBuckets();
     limiter = createRateLimiter(backend, config.rateLimit);
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource());

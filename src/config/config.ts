@@ -14,6 +14,8 @@ export interface Config {
   readonly dataDir: string;
   readonly embeddedPgPort: number;
   readonly redisUrl: string | undefined;
+  /** Namespaces this deployment's keys when a Redis is shared. */
+  readonly redisPrefix: string;
   readonly mongoUrl: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
@@ -60,6 +62,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(projectRoot, env.DATA_DIR ?? '.data'),
     embeddedPgPort: positiveNumber(env, 'EMBEDDED_PG_PORT', 54329),
     redisUrl: optionalUrl(env, 'REDIS_URL'),
+    redisPrefix: env.REDIS_PREFIX ?? 'crm:',
     mongoUrl: optionalUrl(env, 'MONGODB_URL'),
     smtpUrl: optionalUrl(env, 'SMTP_URL'),
     rateLimit: {

@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
-import { migrate, openOrm } from '../../src/db/orm';
 
 export const STATE_FILE = join(__dirname, '..', '..', '.data', 'test-state.json');
 
 /**
  * One throwaway database per test run, on DATABASE_URL's server when set, else on the embedded
- * default; migrated once here. Teardown drops it.
+ * default. Each test server applies the migrations when it starts (a no-op after the first); the ORM
+ * is not loaded here because entity metadata created in this realm would leak into the test realm.
+ * Teardown drops the database.
  */
 export default async function globalSetup(): Promise<void> {
   let serverUrl = process.env.DATABASE_URL;
@@ -22,12 +23,6 @@ export default async function globalSetup(): Promise<void> {
   }
   const name = `crm_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const url = await ensureDatabase(serverUrl, name);
-  const orm = await openOrm({ clientUrl: url });
-  try {
-    await migrate(orm);
-  } finally {
-    await orm.close(true);
-  }
   process.env.TEST_DATABASE_URL = url;
   writeFileSync(STATE_FILE, JSON.stringify({ serverUrl, name, url, embedded }));
 }

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * Two API processes sharing one Redis draw on one budget per user (issue 2 §6). Both servers run in
+ * this process but each has its own limiter and Redis connection, exactly as two processes would.
+ */
+describe('rate limit across API processes (Redis)', () => {
+  const env = {
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `crmtest:${randomBytes(4).toString('hex')}:`,
+    RATE_LIMIT_PER_SECOND: '1',
+    RATE_LIMIT_BURST: '10',
+  };
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    a = await startTestServer(env);
+    b = await startTestServer(env);
+  }, 60_000);
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('lets 10 back-to-back requests through across both processes, then answers 429', async () => {
+    const { admin } = await a.createAccount();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const server = i % 2 === 0 ? a : b;
+      statuses.push((await server.request('GET', '/api/v3/companies.json', { apiKey: admin.apiKey })).status);
+    }
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const limited = await b.request('GET', '/api/v3/companies.json', { apiKey: admin.apiKey });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.body).toEqual({ error: expect.any(String) });
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+});
