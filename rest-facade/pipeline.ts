@@ -82,7 +82,7 @@ function buildVariables(route: RouteSpec, params: Record<string, string>, query:
   switch (route.kind) {
     case 'list': {
       const filter = {
-        ...(route.queryFilters ? parseConditions(query, route.queryFilters, tz) : {}),
+        ...(route.queryFilters ? parseConditions(query, route.queryFilters, tz, { prefix: null }) : {}),
         ...(route.conditions ? parseConditions(query.conditions, route.conditions, tz) : {}),
         ...((variables.filter as Params | undefined) ?? {}),
       };

@@ -160,9 +160,11 @@ export function toDecimalString(value: unknown, field: string, scale: number, ma
  * `YYYY-MM-DD`, `YYYY/MM/DD` (same separator twice), optionally a time `HH:MM[:SS[.fff]]` after
  * `T` or spaces, optionally an offset `Z`, `UTC`, `±hh`, `±hhmm`, `±hh:mm` (spaces allowed before
  * it: `2014/05/19 08:54:59 -0400` is the service's own output; Ruby's Time#to_s is the same).
+ * A bare `hhmm` after a time and a space is a `+hhmm` whose `+` became a space: clients echo
+ * `... +0530` into a query string unencoded, and form decoding turns `+` into a space.
  */
 const DATETIME_TEXT =
-  /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
+  /^(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(?:\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)|\s+(\d{2}:?\d{2}))?$/i;
 
 interface WallTime {
   readonly year: number;
@@ -178,11 +180,14 @@ interface WallTime {
 }
 
 function parseWallTime(text: string): WallTime | null {
+  if (text.length > 64) return null; // the longest real form is ~35 characters
   const m = DATETIME_TEXT.exec(text.trim());
   if (!m) return null;
   let offset: number | null = null;
-  if (m[9]) {
-    const o = m[9].toUpperCase();
+  if (m[10] !== undefined && m[5] === undefined) return null; // `2014-05-19 0400` is not a date
+  const named = m[9] ?? (m[10] !== undefined ? `+${m[10]}` : undefined);
+  if (named) {
+    const o = named.toUpperCase();
     if (o === 'Z' || o === 'UTC' || o === 'GMT') offset = 0;
     else {
       const digits = o.slice(1).replace(':', '');
@@ -221,9 +226,27 @@ function zoneOf(tz: string): IANAZone {
 function toLuxon(wall: WallTime, tz: string | undefined): DateTime | null {
   const { year, month, day, hour, minute, second, millisecond } = wall;
   const zone = wall.offset !== null ? FixedOffsetZone.instance(wall.offset) : tz ? zoneOf(tz) : FixedOffsetZone.utcInstance;
-  const dt = DateTime.fromObject({ year, month, day, hour, minute, second, millisecond }, { zone });
+  let dt = DateTime.fromObject({ year, month, day, hour, minute, second, millisecond }, { zone });
   if (!dt.isValid) return null; // 2014-02-30, 25:00, :60
+  if (zone instanceof IANAZone) dt = earliestOccurrence(dt, zone);
   return tz ? dt.setZone(zoneOf(tz)) : dt;
+}
+
+/**
+ * A wall time repeated when clocks go back (01:30 on a November night in New York) is read as
+ * its first occurrence, the daylight one, as Rails' TimeZone#local did; luxon picks the later.
+ */
+function earliestOccurrence(dt: DateTime<true>, zone: IANAZone): DateTime<true> {
+  const wallMs = dt.toMillis() + dt.offset * 60_000;
+  let earliest = dt.toMillis();
+  for (const probe of [earliest - 86_400_000, earliest + 86_400_000]) {
+    const offset = zone.offset(probe);
+    const instant = wallMs - offset * 60_000;
+    if (instant < earliest && zone.offset(instant) === offset) earliest = instant;
+  }
+  if (earliest === dt.toMillis()) return dt;
+  const first = DateTime.fromMillis(earliest, { zone });
+  return first.isValid ? first : dt;
 }
 
 function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTime; dateOnly: boolean } | null {

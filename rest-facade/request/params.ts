@@ -23,13 +23,14 @@ export function isForbiddenKey(key: string): boolean {
   return FORBIDDEN_KEYS.has(key);
 }
 
-/** `name[a][][b]` → ['name', 'a', '', 'b'] ('' = append to a list); null when not bracket syntax. */
+/** `name[a][][b]` → ['name', 'a', '', 'b'] ('' = append to a list); `[name]` when not bracket syntax. */
 const BRACKETS = /^(?:\[[^[\]]*\])+$/;
 const SEGMENT = /\[([^[\]]*)\]/g;
 
 function splitKey(key: string): string[] {
   const open = key.indexOf('[');
-  if (open <= 0) return [key];
+  if (open < 0) return [key];
+  if (open === 0) return ['']; // `[x]=1`: no name, dropped
   const rest = key.slice(open);
   // Not clean bracket syntax (`a[b`, `a[b]c`): keep the literal name; unknown names are ignored later.
   if (!BRACKETS.test(rest)) return [key];
