@@ -70,8 +70,10 @@ function buildVariables(route: RouteSpec, params: Record<string, string>, query:
   for (const name of Object.keys(params)) {
     const id = recordId(params, name);
     if (id === null) return 'not-found'; // DECISIONS: a malformed id is answered like a missing record
-    if (name === 'id' && route.kind !== 'list') variables.id = id;
-    else if (route.pathFilters?.[name]) setPath(variables, `filter.${route.pathFilters[name]}`, [id]);
+    if (name === 'id') variables.id = id;
+    // A nested list (`/companies/:id/people`) filters on its parent; its operation also reads the
+    // parent itself, so a parent the viewer cannot see answers 404 like the record routes.
+    if (route.pathFilters?.[name]) setPath(variables, `filter.${route.pathFilters[name]}`, [id]);
   }
   for (const [flag, spec] of Object.entries(route.flags ?? {})) {
     const raw = body[flag] !== undefined ? body[flag] : query[flag];
@@ -88,7 +90,7 @@ function buildVariables(route: RouteSpec, params: Record<string, string>, query:
       };
       variables.filter = filter;
       variables.page = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });
-      if (route.sort) variables.sort = parseSort(query.sort, route.sort);
+      if (route.sort) variables.sort = parseSort(query.sort, route.sort, { table: route.sortTable });
       break;
     }
     case 'create':

@@ -35,14 +35,29 @@ const SORT = {
   updated_at: 'UPDATED_AT',
 } as const;
 
+/**
+ * v3 §4.6 show: `associations` is a comma-separated list (a form array is accepted too); unknown
+ * names are ignored. Each known association switches on its `@include` in ShowCompany.
+ */
+function associationVariables(query: Record<string, unknown>): Record<string, unknown> {
+  const raw = query.associations;
+  const names = new Set(
+    (Array.isArray(raw) ? raw : [raw])
+      .filter((v): v is string => typeof v === 'string')
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim().toLowerCase()),
+  );
+  return { withPeople: names.has('people') };
+}
+
 const base = { resource: companyResource, errorShape: 'array' } as const;
 
 export const COMPANY_ROUTES: readonly RouteSpec[] = [
   {
     ...base, method: 'GET', path: '/companies', op: 'ListCompanies', kind: 'list', result: 'companies',
-    paging: { default: 100, max: 100 }, conditions: CONDITIONS, queryFilters: { company_id: { to: 'ids', kind: 'ids' } }, sort: SORT,
+    paging: { default: 100, max: 100 }, conditions: CONDITIONS, queryFilters: { company_id: { to: 'ids', kind: 'ids' } }, sort: SORT, sortTable: 'companies',
   },
-  { ...base, method: 'GET', path: '/companies/:id', op: 'ShowCompany', kind: 'show', result: 'company' },
+  { ...base, method: 'GET', path: '/companies/:id', op: 'ShowCompany', kind: 'show', result: 'company', extraVariables: associationVariables },
   {
     ...base, method: 'POST', path: '/companies', op: 'CreateCompany', kind: 'create', result: 'createCompany',
     flags: { check_for_duplicates: { to: 'options.checkForDuplicates', kind: 'boolean' } },

@@ -1,5 +1,6 @@
 import { COMPANY_ROUTES } from './companies.routes';
+import { PEOPLE_ROUTES } from './people.routes';
 import type { RouteSpec } from './route-spec';
 
 /** THE ROUTE TABLE: one entry per v3 route. */
-export const V3_ROUTES: readonly RouteSpec[] = [...COMPANY_ROUTES];
+export const V3_ROUTES: readonly RouteSpec[] = [...COMPANY_ROUTES, ...PEOPLE_ROUTES];

@@ -40,8 +40,10 @@ export interface RouteSpec {
   readonly queryFilters?: ConditionTable;
   /** v3 sort keys to GraphQL sort enum values. */
   readonly sort?: Readonly<Record<string, string>>;
+  /** The table a `table.column` sort key must name (`people.last_name`); other tables are rejected. */
+  readonly sortTable?: string;
   readonly flags?: Readonly<Record<string, FlagSpec>>;
-  /** Path parameters: `id` is the record; others go into the filter (`{companyId: 'companyIds'}`). */
+  /** Path parameters that filter a nested list (`{id: 'companyIds'}`); `:id` is also passed as `id`. */
   readonly pathFilters?: Readonly<Record<string, string>>;
   readonly deleteBody?: DeleteBody;
   /** Extra variables from the query string (e.g. `associations=people` on a company show). */

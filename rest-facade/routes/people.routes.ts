@@ -1,0 +1,85 @@
+import type { ConditionTable } from '../request/conditions';
+import { personResource } from '../resources/person';
+import type { FlagSpec, RouteSpec } from './route-spec';
+
+/** v3 §4.4 list conditions: text ones are case-insensitive substring matches (DECISIONS: Conditions). */
+const CONDITIONS: ConditionTable = {
+  person_id: { to: 'ids', kind: 'ids' },
+  person_name: { to: 'name', kind: 'like' },
+  person_owner: { to: 'ownerIds', kind: 'ids' },
+  person_city: { to: 'city', kind: 'like' },
+  person_state: { to: 'state', kind: 'like' },
+  person_zip: { to: 'zip', kind: 'like' },
+  person_position: { to: 'position', kind: 'like' },
+  person_company_name: { to: 'companyName', kind: 'like' },
+  lead_source: { to: 'leadSourceIds', kind: 'ids' },
+  person_status: { to: 'statusIds', kind: 'ids' },
+  person_email: { to: 'email', kind: 'like' },
+  person_full_name: { to: 'fullName', kind: 'like' },
+  person_phone: { to: 'phone', kind: 'like' },
+  person_converted: { to: 'converted', kind: 'datetimeRange' },
+  person_created: { to: 'created', kind: 'datetimeRange' },
+  person_modified: { to: 'modified', kind: 'datetimeRange' },
+  person_simple_search: { to: 'simpleSearch', kind: 'like' },
+  // DECISIONS (Wording): `Lead` or `Contact`.
+  person_type: { to: 'type', kind: 'enum', map: { Lead: 'LEAD', Contact: 'CONTACT' } },
+  // DECISIONS: association filters also arrive inside conditions (newer clients).
+  company_id: { to: 'companyIds', kind: 'ids' },
+};
+
+/** DECISIONS: association filters as plain query params: `/people.json?company_id=3`. */
+const QUERY_FILTERS: ConditionTable = { company_id: { to: 'companyIds', kind: 'ids' } };
+
+/** Sortable v3 columns (`people.last_name`, `-people.created_at`) to PersonSortField values. */
+const SORT = {
+  id: 'ID',
+  first_name: 'FIRST_NAME',
+  last_name: 'LAST_NAME',
+  email: 'EMAIL',
+  position: 'POSITION',
+  type: 'TYPE',
+  user_id: 'OWNER_ID',
+  owner_id: 'OWNER_ID',
+  company_id: 'COMPANY_ID',
+  company_name: 'COMPANY_NAME',
+  lead_status_id: 'LEAD_STATUS_ID',
+  lead_source_id: 'LEAD_SOURCE_ID',
+  work_city: 'WORK_CITY',
+  work_state: 'WORK_STATE',
+  work_country: 'WORK_COUNTRY',
+  work_postal_code: 'WORK_POSTAL_CODE',
+  converted_at: 'CONVERTED_AT',
+  last_emailed_at: 'LAST_EMAILED_AT',
+  created_at: 'CREATED_AT',
+  updated_at: 'UPDATED_AT',
+} as const;
+
+/** v3 §4.4 create/update parameters outside person[...]; todo templates are refused by the core until they exist. */
+const TODO_FLAGS: Readonly<Record<string, FlagSpec>> = {
+  todo_template_id: { to: 'options.todoTemplateId', kind: 'id' },
+  todo_template_user_id: { to: 'options.todoTemplateUserId', kind: 'id' },
+};
+
+const base = { resource: personResource, errorShape: 'array' } as const;
+// DECISIONS (Paging): people default to 30, at most 100.
+const list = { ...base, op: 'ListPeople', kind: 'list', result: 'people', paging: { default: 30, max: 100 }, conditions: CONDITIONS, sort: SORT, sortTable: 'people' } as const;
+
+export const PEOPLE_ROUTES: readonly RouteSpec[] = [
+  { ...list, method: 'GET', path: '/people', queryFilters: QUERY_FILTERS },
+  // v3 §4.6: a company's people (the company filter comes from the path).
+  { ...list, method: 'GET', path: '/companies/:id/people', op: 'CompanyPeople', pathFilters: { id: 'companyIds' } },
+  { ...base, method: 'GET', path: '/people/:id', op: 'ShowPerson', kind: 'show', result: 'person' },
+  {
+    ...base, method: 'POST', path: '/people', op: 'CreatePerson', kind: 'create', result: 'createPerson',
+    flags: {
+      check_for_duplicates: { to: 'options.checkForDuplicates', kind: 'boolean' },
+      deliver_assignment_email: { to: 'options.deliverAssignmentEmail', kind: 'boolean' },
+      ...TODO_FLAGS,
+    },
+  },
+  {
+    ...base, method: 'PUT', path: '/people/:id', op: 'UpdatePerson', kind: 'update', result: 'updatePerson',
+    flags: { deliver_reassignment_email: { to: 'options.deliverReassignmentEmail', kind: 'boolean' }, ...TODO_FLAGS },
+  },
+  { ...base, method: 'DELETE', path: '/people/:id', op: 'DeletePerson', kind: 'delete', result: 'deletePerson', deleteBody: 'empty' },
+];
