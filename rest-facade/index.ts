@@ -1,7 +1,7 @@
-import express, { type Router } from 'express';
+import express, { type ErrorRequestHandler, type Router } from 'express';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
+import { applyRateHeaders, createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
 import { compileRoutes } from './routes/match';
 import { V3_ROUTES } from './routes';
 
@@ -36,5 +36,12 @@ export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Ro
   router.use((req, res, next) => {
     pipeline(req, res).catch(next);
   });
+  // A body refused before the pipeline ran (413 too large, 400 unreadable) still carries the
+  // rate headers (DECISIONS: Responses); the app's error handler writes the {error} reply.
+  const withRateHeaders: ErrorRequestHandler = (error, _req, res, next) => {
+    if (res.getHeader('X-Ratelimit-Limit') !== undefined) return next(error);
+    applyRateHeaders(deps, res, null).then(() => next(error), () => next(error));
+  };
+  router.use(withRateHeaders);
   return router;
 }

@@ -28,9 +28,18 @@ export interface FacadeDeps<C extends FacadeContext> {
   authenticate(req: Request, requestId: string): Promise<C>;
   /** Runs a compiled operation in-process on the request's context. */
   run(op: string, variables: Record<string, unknown>, ctx: C): Promise<{ data: Record<string, unknown> | null; errors: readonly CoreError[] }>;
-  /** Rate-limit state for the headers when no operation ran (no token is taken). */
-  peekRate(ctx: C): Promise<{ limit: number; remaining: number; reset: number }>;
+  /**
+   * Rate-limit state for the headers when no operation ran (no token is taken). `null`: no viewer
+   * is known (401, unknown route without a valid key, unreadable body): the default tier, full.
+   */
+  peekRate(ctx: C | null): Promise<RateHeaders>;
   readonly maxBodyBytes: number;
+}
+
+export interface RateHeaders {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly reset: number;
 }
 
 type Params = Record<string, unknown>;
@@ -104,6 +113,17 @@ function buildVariables(route: RouteSpec, params: Record<string, string>, query:
   return variables;
 }
 
+/**
+ * The query string alone. Not `new URL(path, base)`: a path starting `//` (doubled slashes are
+ * accepted) would be read as a host, and an odd one (`//%zz/...`) would throw.
+ */
+function queryOf(url: string): URLSearchParams {
+  const start = url.indexOf('?');
+  if (start < 0) return new URLSearchParams();
+  const end = url.indexOf('#', start);
+  return new URLSearchParams(url.slice(start + 1, end < 0 ? undefined : end));
+}
+
 function dig(data: Record<string, unknown> | null, path: string): any {
   let node: any = data;
   for (const key of path.split('.')) node = node?.[key];
@@ -125,7 +145,7 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
 }
 
 async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
-  const query = parseNestedParams(new URL(req.originalUrl, 'http://local').searchParams, DEFAULT_PARAM_LIMITS);
+  const query = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
   const body = route.kind === 'create' || route.kind === 'update' ? readBody(req) : {};
   const variables = buildVariables(route, params, query, body, ctx.viewer.timeZone);
   if (variables === 'not-found') return route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
@@ -143,10 +163,23 @@ function send(res: Response, reply: V3Reply): void {
   else res.end(JSON.stringify(reply.body));
 }
 
-function setRateHeaders(res: Response, rate: { limit: number; remaining: number; reset: number }): void {
+function setRateHeaders(res: Response, rate: RateHeaders): void {
   res.setHeader('X-Ratelimit-Limit', String(rate.limit));
   res.setHeader('X-Ratelimit-Remaining', String(rate.remaining));
   res.setHeader('X-Ratelimit-Reset', String(rate.reset));
+}
+
+/**
+ * DECISIONS: Responses: the X-Ratelimit-* headers are on every v3 response, errors included
+ * (401, 404, 413, 500 too). Best effort: a failing peek must not turn into another error.
+ */
+export async function applyRateHeaders<C extends FacadeContext>(deps: Pick<FacadeDeps<C>, 'peekRate'>, res: Response, ctx: C | null): Promise<void> {
+  if (res.headersSent) return;
+  try {
+    setRateHeaders(res, ctx?.rate ?? (await deps.peekRate(ctx)));
+  } catch {
+    // headers are advisory; the reply itself matters more
+  }
 }
 
 /** One v3 request: match, authenticate, translate, run in-process, translate back. */
@@ -154,26 +187,37 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
   return async (req: Request, res: Response): Promise<void> => {
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
     const match = matchRoute(table, req.method, req.path);
-    if (!match) {
-      send(res, { status: 404, body: { error: `No route matches ${req.method} /api/v3${req.path}` } });
-      return;
-    }
-    let ctx: C;
+    let ctx: C | null = null;
     try {
       ctx = await deps.authenticate(req, requestId);
     } catch (error) {
-      if ((error as { code?: string }).code !== 'UNAUTHENTICATED') throw error;
-      send(res, { status: 401, body: { error: (error as Error).message } });
+      if ((error as { code?: string }).code !== 'UNAUTHENTICATED') {
+        await applyRateHeaders(deps, res, null);
+        throw error;
+      }
+      // DECISIONS: an unknown route is a 404 naming the path, with or without a valid key.
+      if (match) {
+        await applyRateHeaders(deps, res, null);
+        send(res, { status: 401, body: { error: (error as Error).message } });
+        return;
+      }
+    }
+    if (!match || !ctx) {
+      await applyRateHeaders(deps, res, ctx);
+      send(res, { status: 404, body: { error: `No route matches ${req.method} /api/v3${req.path}` } });
       return;
     }
     let reply: V3Reply;
     try {
       reply = await handle(deps, match.route, match.params, req, ctx);
     } catch (error) {
-      if (!(error instanceof FacadeInputError)) throw error;
+      if (!(error instanceof FacadeInputError)) {
+        await applyRateHeaders(deps, res, ctx); // the app's error handler answers the 500
+        throw error;
+      }
       reply = error.status === 422 ? validationReply(match.route.errorShape, [{ field: error.field, message: error.message }]) : { status: error.status, body: { error: `${error.field} ${error.message}` } };
     }
-    setRateHeaders(res, ctx.rate ?? (await deps.peekRate(ctx)));
+    await applyRateHeaders(deps, res, ctx);
     send(res, reply);
   };
 }

@@ -3,11 +3,13 @@
 // sources (build output goes to stderr, so stdout carries exactly one JSON line), then runs it.
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const entry = join(root, 'dist', 'src', 'cli', 'crm.js');
+// tsc leaves unchanged outputs untouched, so freshness is judged against a stamp written after each build.
+const stamp = join(root, 'dist', '.crm-build-stamp');
 
 function newest(dir) {
   let latest = 0;
@@ -19,12 +21,13 @@ function newest(dir) {
   return latest;
 }
 
-const stale = !existsSync(entry) || ['src', 'rest-facade', 'migrations'].some((d) => newest(join(root, d)) > statSync(entry).mtimeMs);
+const stale = !existsSync(entry) || !existsSync(stamp) || ['src', 'rest-facade', 'migrations'].some((d) => newest(join(root, d)) > statSync(stamp).mtimeMs);
 if (stale) {
   const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 2, 2] });
   if (tsc.status !== 0) {
     process.stdout.write(JSON.stringify({ error: 'build failed; see stderr' }) + '\n');
     process.exit(1);
   }
+  writeFileSync(stamp, new Date().toISOString());
 }
 require(entry);

@@ -20,6 +20,7 @@ export function personRef(p: Maybe<{ id: number; firstName?: string | null; last
 /** `[{label, kind, value}]` to `{custom_label_<n>: value}`; dates as YYYY/MM/DD (DECISIONS: Responses). */
 export function customFieldsObject(values: Maybe<ReadonlyArray<{ label: string; kind: string; value: unknown }>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const v of values ?? []) out[v.label] = v.kind === 'date' && typeof v.value === 'string' ? v.value.replace(/-/g, '/') : v.value;
+  // GraphQL serialises the CustomFieldKind enum by name (`DATE`), the TS value is `date`: accept both.
+  for (const v of values ?? []) out[v.label] = v.kind.toLowerCase() === 'date' && typeof v.value === 'string' ? v.value.replace(/-/g, '/') : v.value;
   return out;
 }

@@ -35,6 +35,15 @@ export function normalizePath(path: string): string {
   return p || '/';
 }
 
+/** A malformed escape (`%E0%A4%A`) stays as sent: not an id, so a 404 like any bad id (never a 500). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export function matchRoute(table: RouteTable, method: string, path: string): { route: RouteSpec; params: Record<string, string> } | null {
   const normalized = normalizePath(path);
   for (const compiled of table) {
@@ -42,7 +51,7 @@ export function matchRoute(table: RouteTable, method: string, path: string): { r
     const m = compiled.pattern.exec(normalized);
     if (!m) continue;
     const params: Record<string, string> = {};
-    compiled.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1])));
+    compiled.names.forEach((name, i) => (params[name] = decodeSegment(m[i + 1])));
     return { route: compiled.route, params };
   }
   return null;

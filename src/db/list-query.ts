@@ -13,23 +13,84 @@ export interface ListQuery {
   readonly offset: number;
 }
 
+type RowMapper = (row: Record<string, unknown>) => object;
+const mappers = new WeakMap<object, RowMapper>();
+
 /**
- * One statement for a page and its total: `count(*) over ()` rides along with the rows. Only a page
- * past the end (no rows, so no total) costs a second, count-only statement.
+ * A mapper from a `select *` row to an object shaped like the entity: its prototype (so getters
+ * and TypeGraphQL see an instance), scalar properties from their columns, and each many-to-one as
+ * a `{ id }` stub. Built once per entity from the ORM metadata.
+ */
+function mapperFor(em: EntityManager, entity: EntityName<object>): RowMapper {
+  const meta = em.getMetadata().get(entity as never) as unknown as {
+    class: { prototype: object };
+    props: Array<{ name: string; kind: string; fieldNames?: string[]; persist?: boolean; runtimeType?: string; type?: string }>;
+  };
+  let mapper = mappers.get(meta);
+  if (mapper) return mapper;
+  const scalars: Array<[string, string]> = [];
+  const dates: Array<[string, string]> = [];
+  const references: Array<[string, string]> = [];
+  for (const prop of meta.props) {
+    const column = prop.fieldNames?.[0];
+    if (!column || prop.persist === false) continue;
+    // The ORM's pg connection returns timestamps as text; entities hold Dates.
+    if (prop.kind === 'scalar' && prop.runtimeType === 'Date') dates.push([prop.name, column]);
+    else if (prop.kind === 'scalar') scalars.push([prop.name, column]);
+    else if (prop.kind === 'm:1') references.push([prop.name, column]);
+  }
+  const platform = em.getPlatform();
+  // MikroORM puts change-tracking setters for every property on the entity prototype; assigning
+  // through them builds a WrappedEntity per object. The read-only prototype shadows them with
+  // plain data properties, so rows stay cheap while still being `instanceof` the entity class.
+  const proto = Object.create(meta.class.prototype) as object;
+  for (const prop of meta.props) Object.defineProperty(proto, prop.name, { value: undefined, writable: true, enumerable: false, configurable: true });
+  mapper = (row) => {
+    const out = Object.create(proto) as Record<string, unknown>;
+    for (const [name, column] of scalars) if (column in row) out[name] = row[column];
+    for (const [name, column] of dates) if (column in row) out[name] = row[column] == null ? null : platform.parseDate(row[column] as string);
+    for (const [name, column] of references) if (column in row) out[name] = row[column] == null ? null : { id: row[column] };
+    return out;
+  };
+  mappers.set(meta, mapper);
+  return mapper;
+}
+
+/**
+ * Read-only projection of rows fetched by hand, for lists and loaders: objects shaped like the
+ * entity, not managed by the unit of work (no identity map, no change-set snapshot, no reference
+ * wrappers). Building managed entities cost ~20 ms per 100 rows (measured by the bench); this
+ * costs well under 1 ms. Never persist or flush these: writes load their record through the
+ * EntityManager, and relations are set with `em.getReference`.
+ */
+export function hydrate<T extends object>(em: EntityManager, entity: EntityName<T>, rows: Record<string, unknown>[]): T[] {
+  const map = mapperFor(em, entity as EntityName<object>);
+  return rows.map((row) => map(row) as T);
+}
+
+/**
+ * One statement for a page and its total. The total is a scalar subquery rather than
+ * `count(*) over ()`: the window form materialises every matching row before the limit applies,
+ * while the subquery counts from the index and lets the page itself stop after `limit` rows of
+ * an index-ordered scan. Only a page past the end (no rows, so no total) costs a second statement.
  */
 export async function listWithTotal<T extends object>(em: EntityManager, entity: EntityName<T>, q: ListQuery): Promise<{ rows: T[]; total: number }> {
   const order = [...q.orderBy, `${q.alias}.id asc`].join(', ');
-  const sql = `select ${q.alias}.*, count(*) over () as "__total" from ${q.from} where ${q.where.sql} order by ${order} limit ? offset ?`;
-  const raw = await em.getConnection().execute<Record<string, unknown>[]>(sql, [...q.where.params, q.limit, q.offset], 'all');
+  const where = q.where.sql;
+  const sql = `select ${q.alias}.*, (select count(*) from ${q.from} where ${where}) as "__total" from ${q.from} where ${where} order by ${order} limit ? offset ?`;
+  const raw = await em.getConnection().execute<Record<string, unknown>[]>(sql, [...q.where.params, ...q.where.params, q.limit, q.offset], 'all');
   if (raw.length === 0) {
     if (q.offset === 0) return { rows: [], total: 0 };
-    const [{ count }] = await em.getConnection().execute<Array<{ count: string }>>(`select count(*) as count from ${q.from} where ${q.where.sql}`, q.where.params, 'all');
+    const [{ count }] = await em.getConnection().execute<Array<{ count: string }>>(`select count(*) as count from ${q.from} where ${where}`, q.where.params, 'all');
     return { rows: [], total: Number(count) };
   }
   const total = Number(raw[0].__total);
-  const rows = raw.map((r) => {
-    delete r.__total;
-    return em.map(entity, r as never);
-  });
-  return { rows, total };
+  for (const r of raw) delete r.__total;
+  return { rows: hydrate(em, entity, raw), total };
+}
+
+/** One record by id within `where` (tenancy and visibility), as a read-only projection; null when absent or unseen. */
+export async function findOneRow<T extends object>(em: EntityManager, entity: EntityName<T>, from: string, alias: string, id: number, where: Where): Promise<T | null> {
+  const rows = await em.getConnection().execute<Record<string, unknown>[]>(`select ${alias}.* from ${from} where ${alias}.id = ? and ${where.sql} limit 1`, [id, ...where.params], 'all');
+  return rows.length ? hydrate(em, entity, rows)[0] : null;
 }

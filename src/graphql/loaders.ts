@@ -1,15 +1,22 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName } from '@mikro-orm/core';
+import { hydrate } from '../db/list-query';
 import { Company } from '../modules/companies/company.entity';
 import { CustomField, type CustomFieldResource } from '../modules/custom-fields/custom-field.entity';
 import { ListItem } from '../modules/lists/list-item.entity';
 import { User } from '../modules/users/user.entity';
 import type { Viewer } from './context';
 
+// Every column but the key hash: credentials are never loaded where they are not needed.
+const USERS_SQL = `select id, account_id, email, first_name, last_name, time_zone, is_admin, visibility, created_at, updated_at
+  from "users" where account_id = ? order by id`;
+
 /**
  * Every relation resolves through one of these: one query per batch, results in key order,
  * tenancy applied inside. Convenience objects (id and name) of related records are shown
  * whatever the viewer's visibility (issue 2 §6), so these loaders scope by account only.
+ * Statements are written out (no query building per request) and hydrated read-only.
  */
 export class Loaders {
   private usersOfAccount: Promise<Map<number, User>> | null = null;
@@ -22,11 +29,24 @@ export class Loaders {
     private readonly viewer: Viewer,
   ) {}
 
+  private async select<T extends object>(entity: EntityName<T>, sql: string, params: unknown[]): Promise<T[]> {
+    return hydrate(this.em, entity, await this.em.getConnection().execute<Record<string, unknown>[]>(sql, params, 'all'));
+  }
+
+  /** Rows of `table` in the viewer's account with the given ids, in key order (null when absent). */
+  private byIds<T extends { id: number }>(entity: EntityName<T>, table: string): DataLoader<number, T | null> {
+    return new DataLoader(async (ids: readonly number[]) => {
+      const rows = await this.select(entity, `select * from "${table}" where account_id = ? and id = any(?::int[])`, [this.viewer.accountId, `{${ids.join(',')}}`]);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => byId.get(id) ?? null);
+    });
+  }
+
   /** All users of the account in one query: accounts have few users, and owners repeat on every row. */
   users(): Promise<Map<number, User>> {
-    this.usersOfAccount ??= this.em
-      .find(User, { account: this.viewer.accountId }, { orderBy: { id: 'asc' } })
-      .then((users) => new Map(users.map((u) => [u.id, u])));
+    this.usersOfAccount ??= this.select(User, USERS_SQL, [this.viewer.accountId]).then(
+      (users) => new Map(users.map((u) => [u.id, u])),
+    );
     return this.usersOfAccount;
   }
 
@@ -37,21 +57,13 @@ export class Loaders {
 
   company(id: number | null | undefined): Promise<Company | null> {
     if (id == null) return Promise.resolve(null);
-    this.companiesLoader ??= new DataLoader(async (ids: readonly number[]) => {
-      const rows = await this.em.find(Company, { id: { $in: [...ids] }, account: this.viewer.accountId });
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
-    });
+    this.companiesLoader ??= this.byIds(Company, 'companies');
     return this.companiesLoader.load(id);
   }
 
   listItem(id: number | null | undefined): Promise<ListItem | null> {
     if (id == null) return Promise.resolve(null);
-    this.listItemsLoader ??= new DataLoader(async (ids: readonly number[]) => {
-      const rows = await this.em.find(ListItem, { id: { $in: [...ids] }, account: this.viewer.accountId });
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
-    });
+    this.listItemsLoader ??= this.byIds(ListItem, 'list_items');
     return this.listItemsLoader.load(id);
   }
 
@@ -63,7 +75,7 @@ export class Loaders {
   customFields(resource: CustomFieldResource): Promise<CustomField[]> {
     let pending = this.customFieldsByResource.get(resource);
     if (!pending) {
-      pending = this.em.find(CustomField, { account: this.viewer.accountId, resource }, { orderBy: { position: 'asc', id: 'asc' } });
+      pending = this.select(CustomField, 'select * from "custom_fields" where account_id = ? and resource = ? order by position, id', [this.viewer.accountId, resource]);
       this.customFieldsByResource.set(resource, pending);
     }
     return pending;

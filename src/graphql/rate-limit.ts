@@ -3,7 +3,7 @@ import { GraphQLObjectType, defaultFieldResolver, type GraphQLFieldResolver, typ
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../common/errors';
 import type { RateLimitTier } from '../config/config';
-import type { RateState, RequestContext } from './context';
+import type { RateState, RequestContext, Viewer } from './context';
 
 /** Outcome of taking one token from a bucket. */
 export interface BucketResult {
@@ -101,10 +101,10 @@ class BucketStore implements Store {
   constructor(private readonly backend: BucketBackend, private readonly tiers: Readonly<Record<string, RateLimitTier>>) {}
 
   async getForIdentity(identity: { contextIdentity: string }): Promise<readonly number[]> {
-    const [tierName, bucketKey, requestId] = identity.contextIdentity.split('|');
+    const [tierName, bucketKey, chargeId] = identity.contextIdentity.split('|');
     const tier = this.tiers[tierName];
     const result = await this.backend.take(bucketKey, tier);
-    this.outcomes.set(requestId, result);
+    this.outcomes.set(chargeId, result);
     return result.allowed ? [] : new Array<number>(tier.burst).fill(Date.now());
   }
 
@@ -115,7 +115,8 @@ class BucketStore implements Store {
 
 export interface RateLimiter {
   charge(ctx: RequestContext, info: Parameters<GraphQLFieldResolver<unknown, unknown>>[3], args: Record<string, unknown>): Promise<void>;
-  peek(ctx: Pick<RequestContext, 'viewer'>): Promise<RateState>;
+  /** `null`: no viewer known yet (a 401 or unreadable request): the user tier, full. */
+  peek(ctx: Pick<RequestContext, 'viewer'> | null): Promise<RateState>;
   close(): Promise<void>;
 }
 
@@ -123,8 +124,11 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
   const store = new BucketStore(backend, tiers);
   const tierOf = (ctx: Pick<RequestContext, 'viewer'>) => (ctx.viewer.appId ? 'app' : 'user');
   const bucketOf = (ctx: Pick<RequestContext, 'viewer'>) => (ctx.viewer.appId ? `a${ctx.viewer.appId}:u${ctx.viewer.userId}` : `u${ctx.viewer.userId}`);
+  // Outcomes are keyed per charge, not by request id: a caller may send the same X-Request-Id on
+  // concurrent requests, and with Redis their outcomes could otherwise be read crosswise.
+  let charges = 0;
   const limiter = getGraphQLRateLimiter({
-    identifyContext: (ctx: RequestContext) => `${tierOf(ctx)}|${bucketOf(ctx)}|${ctx.requestId}`,
+    identifyContext: (c: { viewer: Viewer; chargeId: string }) => `${tierOf(c)}|${bucketOf(c)}|${c.chargeId}`,
     store,
   });
   const state = (tier: RateLimitTier, tokens: number, allowed: boolean): RateState => {
@@ -139,13 +143,15 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
   return {
     async charge(ctx, info, args) {
       const tier = tiers[tierOf(ctx)];
-      const denied = await limiter({ parent: undefined, args, context: ctx, info }, { max: tier.burst, window: '1s', readOnly: true });
-      const outcome = store.outcomes.get(ctx.requestId) ?? { allowed: !denied, tokens: 0 };
-      store.outcomes.delete(ctx.requestId);
+      const chargeId = String((charges = (charges + 1) % Number.MAX_SAFE_INTEGER));
+      const denied = await limiter({ parent: undefined, args, context: { viewer: ctx.viewer, chargeId }, info }, { max: tier.burst, window: '1s', readOnly: true });
+      const outcome = store.outcomes.get(chargeId) ?? { allowed: !denied, tokens: 0 };
+      store.outcomes.delete(chargeId);
       ctx.rate = state(tier, outcome.tokens, !denied);
       if (denied) throw new RateLimitedError(ctx.rate.retryAfter ?? 1);
     },
     async peek(ctx) {
+      if (!ctx) return state(tiers.user, tiers.user.burst, true);
       const tier = tiers[tierOf(ctx)];
       return state(tier, await backend.peek(bucketOf(ctx), tier), true);
     },

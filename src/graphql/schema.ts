@@ -5,9 +5,10 @@ import { AccountResolver } from '../modules/accounts/account.resolver';
 import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/company.resolver';
 import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
 import { CompanyPeopleResolver, PersonFieldsResolver, PersonResolver } from '../modules/people/person.resolver';
+import { ListItemResolver } from '../modules/lists/list-item.resolver';
 
 /** Every resolver of the schema; a module adds its own here. */
-export const RESOLVERS = [AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver] as const;
+export const RESOLVERS = [AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver, ListItemResolver] as const;
 
 export function createSchema(): GraphQLSchema {
   return buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });

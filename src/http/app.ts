@@ -59,6 +59,15 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     next();
   });
 
+  // DECISIONS: Paths and requests: doubled slashes are accepted (`//api/v3//companies.json`);
+  // collapsed before routing so the /api/v3 mount matches. The query string is left as sent.
+  app.use((req, _res, next) => {
+    const q = req.url.indexOf('?');
+    const path = q < 0 ? req.url : req.url.slice(0, q);
+    if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (q < 0 ? '' : req.url.slice(q));
+    next();
+  });
+
   app.get('/healthz', async (_req, res) => {
     try {
       await orm.em.getConnection().execute('select 1');

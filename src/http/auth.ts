@@ -14,11 +14,17 @@ function firstString(value: unknown): string | undefined {
 
 /** The key may come as `api_key` (the v3 contract), `Authorization: Bearer`, or `X-Api-Key`. */
 export function credentialsOf(req: Request): { apiKey?: string; appKey?: string } {
-  const url = new URL(req.originalUrl ?? req.url, 'http://local');
+  // The query string alone: `new URL('//x/..', base)` would read a doubled-slash path as a host.
+  const raw = req.originalUrl ?? req.url;
+  const start = raw.indexOf('?');
+  const end = raw.indexOf('#', start);
+  const query = new URLSearchParams(start < 0 ? '' : raw.slice(start + 1, end < 0 ? undefined : end));
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '')?.[1];
+  // An empty `api_key=` (a client's unset variable) is no key: the headers may still carry one.
+  const given = (value: string | null | undefined) => (value === null || value === undefined || value === '' ? undefined : value);
   return {
-    apiKey: url.searchParams.get('api_key') ?? bearer ?? firstString(req.get('x-api-key')),
-    appKey: url.searchParams.get('app_key') ?? firstString(req.get('x-app-key')),
+    apiKey: given(query.get('api_key')) ?? given(bearer) ?? given(firstString(req.get('x-api-key'))),
+    appKey: given(query.get('app_key')) ?? given(firstString(req.get('x-app-key'))),
   };
 }
 

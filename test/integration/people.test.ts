@@ -645,6 +645,14 @@ describe('people (v3 §2.4, §4.4)', () => {
         pagination: { total: 1, pages: 1, perPage: 10 },
       });
 
+      // Datetimes are ISO-8601 on every read path (list and show come from hand-written SQL).
+      const createdId = created.body.data.createPerson.id;
+      const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+      const read = await server.graphql(key, `{ person(id: ${createdId}) { createdAt updatedAt convertedAt owner { createdAt } } people { entries { createdAt updatedAt } } }`);
+      expect(read.body.errors).toBeUndefined();
+      expect(read.body.data.person).toEqual({ createdAt: expect.stringMatching(iso), updatedAt: expect.stringMatching(iso), convertedAt: null, owner: { createdAt: expect.stringMatching(iso) } });
+      expect(read.body.data.people.entries[0]).toEqual({ createdAt: read.body.data.person.createdAt, updatedAt: read.body.data.person.updatedAt });
+
       const invalid = await server.graphql(key, `mutation { createPerson(input: { firstName: "No", lastName: " " }) { id } }`);
       expect(invalid.body.data).toBeNull();
       expect(invalid.body.errors[0].extensions).toEqual({ code: 'VALIDATION_FAILED', fields: [{ field: 'lastName', message: "can't be blank" }] });

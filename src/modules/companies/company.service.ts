@@ -1,5 +1,5 @@
 import { Issues, NotFoundError, ValidationFailed } from '../../common/errors';
-import { listWithTotal } from '../../db/list-query';
+import { findOneRow, listWithTotal } from '../../db/list-query';
 import { startsWith, Where } from '../../db/sql';
 import type { RequestContext } from '../../graphql/context';
 import { isValidId } from '../../graphql/ids';
@@ -8,6 +8,7 @@ import { assignFields, blank } from '../common/assign';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { recordMail } from '../outbox/outbox.service';
+import { User } from '../users/user.entity';
 import { seesEverything } from '../users/visibility';
 import { Company } from './company.entity';
 import { CompanySortField, type CompanyCreateOptions, type CompanyFilter, type CompanyInput, type CompanySort, type CompanyUpdateOptions } from './company.inputs';
@@ -44,6 +45,11 @@ const SORT_COLUMNS: Record<CompanySortField, string> = {
   [CompanySortField.UPDATED_AT]: 'c.updated_at',
 };
 
+function storableInstant(value: Date): boolean {
+  const year = value.getUTCFullYear();
+  return Number.isFinite(value.getTime()) && year >= 1 && year <= 9999;
+}
+
 /** Companies: tenancy and visibility on every read and write (issue 2 §6). */
 export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
@@ -79,8 +85,15 @@ export class CompanyService {
     return toPage(rows, total, page);
   }
 
-  /** A company the viewer may not see is answered exactly like a missing one. */
+  /** For reading: a read-only projection. A company the viewer may not see is answered exactly like a missing one. */
   async get(id: number): Promise<Company> {
+    const company = isValidId(id) ? await findOneRow(this.em, Company, '"companies" c', 'c', id, this.scope()) : null;
+    if (!company) throw new NotFoundError('Company', id);
+    return company;
+  }
+
+  /** For writing: the managed entity, under the same tenancy and visibility rules. */
+  private async load(id: number): Promise<Company> {
     if (!isValidId(id)) throw new NotFoundError('Company', id);
     const company = await this.em.findOne(Company, { id, account: this.ctx.viewer.accountId });
     if (!company || (!seesEverything(this.ctx.viewer) && company.owner?.id !== this.ctx.viewer.userId)) throw new NotFoundError('Company', id);
@@ -102,12 +115,13 @@ export class CompanyService {
   }
 
   async update(id: number, input: CompanyInput, options?: CompanyUpdateOptions): Promise<Company> {
-    const company = await this.get(id);
+    const company = await this.load(id);
     const issues = new Issues();
     if (input.name !== undefined && blank(input.name)) issues.add('name', "can't be blank");
     const previousOwner = company.owner?.id ?? null;
     await this.apply(company, input, issues);
     issues.throwIfAny();
+    company.name = company.name.trim(); // as on create
     company.updatedAt = new Date();
     const newOwner = company.owner?.id ?? null;
     if (newOwner !== previousOwner && newOwner !== null && (options?.deliverReassignmentEmail ?? true) && newOwner !== this.ctx.viewer.userId) {
@@ -118,7 +132,7 @@ export class CompanyService {
   }
 
   async delete(id: number): Promise<number> {
-    const company = await this.get(id);
+    const company = await this.load(id);
     await this.em.removeAndFlush(company);
     return id;
   }
@@ -147,13 +161,23 @@ export class CompanyService {
   }
 
   private async apply(company: Company, input: CompanyInput, issues: Issues): Promise<void> {
+    // PostgreSQL holds years 1..9999 as written by the driver (ISO text): `9999-12-31 23:59 -0500`
+    // is year 10000 in UTC and would fail the insert (a 500); it is the client's input to fix.
+    for (const field of ['createdAt', 'updatedAt'] as const) {
+      const value = input[field];
+      if (value instanceof Date && !storableInstant(value)) {
+        issues.add(field, 'is out of range');
+        input[field] = undefined;
+      }
+    }
     assignFields(this.em, Company, company, input, TEXT_FIELDS, issues);
     if (input.ownerId !== undefined) {
       if (input.ownerId === null) company.owner = null;
       else {
         const owner = await this.ctx.loaders.user(input.ownerId);
         if (!owner) issues.add('ownerId', 'does not exist');
-        else company.owner = owner;
+        // Loader rows are read-only copies: the relation gets a managed reference.
+        else company.owner = this.em.getReference(User, owner.id);
       }
     }
     if (input.customFields !== undefined) {

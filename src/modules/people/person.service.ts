@@ -1,16 +1,18 @@
 import DataLoader from 'dataloader';
 import { Issues, NotFoundError, ValidationFailed } from '../../common/errors';
-import { listWithTotal } from '../../db/list-query';
+import { findOneRow, listWithTotal } from '../../db/list-query';
 import { contains, Where } from '../../db/sql';
 import type { RequestContext } from '../../graphql/context';
 import { isValidId } from '../../graphql/ids';
 import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
+import { Company } from '../companies/company.entity';
 import { CompanyService } from '../companies/company.service';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
-import { ListKind } from '../lists/list-item.entity';
+import { ListItem, ListKind } from '../lists/list-item.entity';
 import { recordMail } from '../outbox/outbox.service';
+import { User } from '../users/user.entity';
 import { seesEverything } from '../users/visibility';
 import { Person, PersonType } from './person.entity';
 import { PersonSortField, type PersonCreateOptions, type PersonFilter, type PersonInput, type PersonSort, type PersonUpdateOptions } from './person.inputs';
@@ -171,7 +173,15 @@ export class PersonService {
   }
 
   /** A person the viewer may not see is answered exactly like a missing one. */
+  /** For reading: a read-only projection. A person the viewer may not see is answered like a missing one. */
   async get(id: number): Promise<Person> {
+    const person = isValidId(id) ? await findOneRow(this.em, Person, '"people" p', 'p', id, this.scope()) : null;
+    if (!person) throw new NotFoundError('Person', id);
+    return person;
+  }
+
+  /** For writing: the managed entity, under the same tenancy and visibility rules. */
+  private async load(id: number): Promise<Person> {
     if (!isValidId(id)) throw new NotFoundError('Person', id);
     const person = await this.em.findOne(Person, { id, account: this.ctx.viewer.accountId });
     if (!person || (!seesEverything(this.ctx.viewer) && person.owner?.id !== this.ctx.viewer.userId)) throw new NotFoundError('Person', id);
@@ -212,7 +222,7 @@ export class PersonService {
   }
 
   async update(id: number, input: PersonInput, options?: PersonUpdateOptions): Promise<Person> {
-    const person = await this.get(id);
+    const person = await this.load(id);
     const issues = new Issues();
     const previousOwner = person.owner?.id ?? null;
     await this.apply(person, input, issues, false);
@@ -230,7 +240,7 @@ export class PersonService {
   }
 
   async delete(id: number): Promise<number> {
-    const person = await this.get(id);
+    const person = await this.load(id);
     await this.em.removeAndFlush(person);
     return id;
   }
@@ -283,7 +293,7 @@ export class PersonService {
       else {
         const owner = await this.ctx.loaders.user(input.ownerId);
         if (!owner) issues.add('ownerId', 'does not exist');
-        else person.owner = owner;
+        else person.owner = this.em.getReference(User, owner.id);
       }
     }
     await this.applyListItem(person, 'leadStatus', input.leadStatusId, ListKind.LEAD_STATUS, issues);
@@ -326,7 +336,7 @@ export class PersonService {
       else {
         const company = isValidId(input.companyId) ? await this.ctx.loaders.company(input.companyId) : null;
         if (!company) issues.add('companyId', 'does not exist');
-        else person.company = company;
+        else person.company = this.em.getReference(Company, company.id);
       }
     } else if (name !== undefined && !name) {
       person.company = null;
@@ -341,7 +351,7 @@ export class PersonService {
     }
     const item = isValidId(id) ? await this.ctx.loaders.listItem(id) : null;
     if (!item || item.kind !== kind) issues.add(`${prop}Id`, 'does not exist');
-    else person[prop] = item;
+    else person[prop] = this.em.getReference(ListItem, item.id);
   }
 }
 

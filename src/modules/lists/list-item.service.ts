@@ -1,0 +1,178 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
+import { listWithTotal } from '../../db/list-query';
+import { Where } from '../../db/sql';
+import type { RequestContext } from '../../graphql/context';
+import { isValidId } from '../../graphql/ids';
+import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
+import { blank } from '../common/assign';
+import { ListItem, ListKind } from './list-item.entity';
+import type { ListItemInput } from './list-item.inputs';
+
+/** DECISIONS (Paging): admin lists default to 200 entries a page. */
+export const LIST_ITEMS_DEFAULT_PER_PAGE = 200;
+
+const MAX_NAME = 100;
+const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * Administrative lists (v3 §2.10, §4.10): every user of the account reads them; only admins
+ * change them (v3 §4.10 is read-only, so changes come through GraphQL only).
+ */
+export class ListItemService {
+  constructor(private readonly ctx: RequestContext) {}
+
+  private get em() {
+    return this.ctx.em;
+  }
+
+  async list(kind: ListKind, pageInput: PageInput | undefined): Promise<Page<ListItem>> {
+    const page = normalizePage(pageInput, LIST_ITEMS_DEFAULT_PER_PAGE);
+    const where = new Where().add('l.account_id = ?', this.ctx.viewer.accountId).add('l.kind = ?', kind);
+    const { rows, total } = await listWithTotal(this.em, ListItem, {
+      from: '"list_items" l',
+      alias: 'l',
+      where,
+      orderBy: ['l.position asc'],
+      limit: page.perPage,
+      offset: page.offset,
+    });
+    return toPage(rows, total, page);
+  }
+
+  async create(kind: ListKind, input: ListItemInput): Promise<ListItem> {
+    this.requireAdmin();
+    const issues = new Issues();
+    const name = this.checkName(input.name, issues);
+    const hexColor = this.checkHexColor(kind, input.hexColor, issues);
+    this.checkPosition(input.position, issues);
+    if (name !== null) await this.checkUnique(kind, name, null, issues);
+    issues.throwIfAny();
+    const position = input.position ?? (await this.nextPosition(kind));
+    const item = this.em.create(ListItem, { account: this.ctx.viewer.accountId, kind, name: name!, hexColor: hexColor ?? null, position });
+    await this.flushUnique(() => this.em.persistAndFlush(item));
+    return item;
+  }
+
+  async update(id: number, input: ListItemInput): Promise<ListItem> {
+    this.requireAdmin();
+    const item = await this.get(id);
+    const issues = new Issues();
+    const name = input.name !== undefined ? this.checkName(input.name, issues) : null;
+    const hexColor = input.hexColor !== undefined ? this.checkHexColor(item.kind, input.hexColor, issues) : undefined;
+    this.checkPosition(input.position, issues);
+    if (name !== null) await this.checkUnique(item.kind, name, item.id, issues);
+    issues.throwIfAny();
+    if (name !== null) item.name = name;
+    if (hexColor !== undefined) item.hexColor = hexColor;
+    // Position is never null in the table: null means "leave it".
+    if (input.position != null) item.position = input.position;
+    item.updatedAt = new Date();
+    await this.flushUnique(() => this.em.flush());
+    return item;
+  }
+
+  /**
+   * References to the item are cleared, never left dangling: the foreign keys null a person's
+   * lead status and source; contact tags live in a jsonb array, cleaned in the same transaction.
+   */
+  async delete(id: number): Promise<number> {
+    this.requireAdmin();
+    const item = await this.get(id);
+    const accountId = this.ctx.viewer.accountId;
+    await this.em.transactional(async (em) => {
+      if (item.kind === ListKind.CONTACT_TAG) {
+        // tag_ids holds numbers: compare as jsonb (a `- 'text'` removal would only match strings).
+        // `@>` uses the people_tag_ids GIN index; `with ordinality` keeps the remaining tags in order.
+        await em.execute(
+          `update "people" set tag_ids = (
+             select coalesce(jsonb_agg(t.e order by t.i), '[]'::jsonb)
+             from jsonb_array_elements(tag_ids) with ordinality as t(e, i)
+             where t.e <> to_jsonb(?::int))
+           where account_id = ? and tag_ids @> ?::jsonb`,
+          [item.id, accountId, JSON.stringify([item.id])],
+          'run',
+        );
+      }
+      await em.execute('delete from "list_items" where id = ? and account_id = ?', [item.id, accountId], 'run');
+    });
+    this.em.getUnitOfWork().unsetIdentity(item);
+    this.ctx.loaders.clear();
+    return id;
+  }
+
+  private requireAdmin(): void {
+    if (!this.ctx.viewer.isAdmin) throw new ForbiddenError('Only administrators may change admin lists');
+  }
+
+  /** An item of another account is answered exactly like a missing one. */
+  private async get(id: number): Promise<ListItem> {
+    if (!isValidId(id)) throw new NotFoundError('ListItem', id);
+    const item = await this.em.findOne(ListItem, { id, account: this.ctx.viewer.accountId });
+    if (!item) throw new NotFoundError('ListItem', id);
+    return item;
+  }
+
+  private checkName(raw: string | null | undefined, issues: Issues): string | null {
+    if (blank(raw)) {
+      issues.add('name', "can't be blank");
+      return null;
+    }
+    const name = raw!.trim();
+    if (name.length > MAX_NAME) {
+      issues.add('name', `is too long (maximum is ${MAX_NAME} characters)`);
+      return null;
+    }
+    return name;
+  }
+
+  /** Only lead statuses carry a colour; for other lists the value is ignored (kept null). */
+  private checkHexColor(kind: ListKind, raw: string | null | undefined, issues: Issues): string | null | undefined {
+    if (kind !== ListKind.LEAD_STATUS) return undefined;
+    if (raw === undefined) return undefined;
+    if (raw === null || raw.trim() === '') return null;
+    const value = raw.trim();
+    if (!HEX_COLOR.test(value)) {
+      issues.add('hexColor', 'must be a colour like #1a2b3c');
+      return undefined;
+    }
+    return value.toLowerCase();
+  }
+
+  private checkPosition(position: number | null | undefined, issues: Issues): void {
+    if (position != null && position < 0) issues.add('position', 'must be greater than or equal to 0');
+  }
+
+  /**
+   * Checked before writing so the client learns which field clashes; the unique index
+   * list_items_account_kind_name_unique (account, kind, lower(name)) still guards races.
+   */
+  private async checkUnique(kind: ListKind, name: string, exceptId: number | null, issues: Issues): Promise<void> {
+    const rows = await this.em.execute<Array<{ id: number }>>(
+      'select id from "list_items" where account_id = ? and kind = ? and lower(name) = lower(?) and id <> ? limit 1',
+      [this.ctx.viewer.accountId, kind, name, exceptId ?? 0],
+      'all',
+    );
+    if (rows.length > 0) issues.add('name', 'has already been taken');
+  }
+
+  private async nextPosition(kind: ListKind): Promise<number> {
+    const [{ next }] = await this.em.execute<Array<{ next: number }>>(
+      'select coalesce(max(position) + 1, 0)::int as next from "list_items" where account_id = ? and kind = ?',
+      [this.ctx.viewer.accountId, kind],
+      'all',
+    );
+    return Number(next);
+  }
+
+  /** A concurrent insert of the same name loses at the unique index: reported like the pre-check. */
+  private async flushUnique(write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw ValidationFailed.one('name', 'has already been taken');
+      throw error;
+    }
+    this.ctx.loaders.clear();
+  }
+}

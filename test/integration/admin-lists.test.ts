@@ -1,0 +1,269 @@
+import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+
+/** The lists every new account starts with (AccountAdmin.createAccount), in position order. */
+const DEFAULTS = {
+  lead_statuses: ['New', 'Contacted', 'Qualified', 'Unqualified'],
+  lead_sources: ['Website', 'Referral', 'Trade show', 'Cold call'],
+  predefined_contacts_tags: ['Customer', 'Partner', 'Prospect'],
+  note_categories: ['Call', 'Email', 'Meeting', 'Note'],
+} as const;
+
+const ITEM = 'id name hexColor position kind';
+
+describe('admin lists (v3 §2.10, §4.10)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  }, 60_000);
+  afterAll(() => server.close());
+
+  const get = (key: string, path: string, query?: Record<string, string | number>) => server.request('GET', `/api/v3${path}`, { apiKey: key, query });
+  const gql = async (key: string, query: string, variables?: Record<string, unknown>) => (await server.graphql(key, query, variables)).body;
+
+  const createItem = (key: string, kind: string, input: Record<string, unknown>) =>
+    gql(key, `mutation($kind: ListKind!, $input: ListItemInput!) { createListItem(kind: $kind, input: $input) { ${ITEM} } }`, { kind, input });
+  const updateItem = (key: string, id: number, input: Record<string, unknown>) =>
+    gql(key, `mutation($id: Int!, $input: ListItemInput!) { updateListItem(id: $id, input: $input) { ${ITEM} } }`, { id, input });
+  const deleteItem = (key: string, id: number) => gql(key, 'mutation($id: Int!) { deleteListItem(id: $id) }', { id });
+  const listOf = async (key: string, kind: string, page?: Record<string, number>) =>
+    (await gql(key, `query($kind: ListKind!, $page: PageInput) { listItems(kind: $kind, page: $page) { entries { ${ITEM} } pagination { page perPage total pages } } }`, { kind, page })).data.listItems;
+
+  const validationFields = (body: any) => body.errors[0].extensions.fields;
+
+  describe('defaults and the v3 envelope', () => {
+    let account: TestAccount;
+    beforeAll(async () => {
+      account = await server.createAccount();
+    });
+
+    it.each(Object.entries(DEFAULTS))('GET /admin/%s.json lists the defaults in order, 200 a page', async (path, names) => {
+      const res = await get(account.admin.apiKey, `/admin/${path}.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.body.entries.map((e: any) => e.name)).toEqual(names);
+      expect(res.body.pagination).toEqual({ page: 1, per_page: 200, total: names.length, pages: 1, page_var: 'page' });
+    });
+
+    it('lead statuses carry hex_color; tags, categories and sources only id and name', async () => {
+      const statuses = await get(account.admin.apiKey, '/admin/lead_statuses');
+      for (const e of statuses.body.entries) {
+        expect(Object.keys(e)).toEqual(['id', 'name', 'hex_color']);
+        expect(e.hex_color).toMatch(/^#[0-9a-f]{6}$/);
+      }
+      for (const path of ['predefined_contacts_tags', 'note_categories', 'lead_sources']) {
+        const res = await get(account.admin.apiKey, `/admin/${path}`);
+        for (const e of res.body.entries) expect(Object.keys(e)).toEqual(['id', 'name']);
+      }
+    });
+
+    it('pages: per_page splits, pages is ceil(total / per_page), per_page above 200 is clamped', async () => {
+      const key = account.admin.apiKey;
+      const first = await get(key, '/admin/note_categories.json', { per_page: 3 });
+      expect(first.body.pagination).toEqual({ page: 1, per_page: 3, total: 4, pages: 2, page_var: 'page' });
+      expect(first.body.entries.map((e: any) => e.name)).toEqual(['Call', 'Email', 'Meeting']);
+      const second = await get(key, '/admin/note_categories.json', { per_page: 3, page: 2 });
+      expect(second.body.entries.map((e: any) => e.name)).toEqual(['Note']);
+      expect(second.body.pagination.page).toBe(2);
+
+      const clamped = await get(key, '/admin/lead_statuses.json', { per_page: 1000 });
+      expect(clamped.status).toBe(200);
+      expect(clamped.body.pagination.per_page).toBe(200);
+      const junk = await get(key, '/admin/lead_statuses.json', { per_page: 'lots', page: '-3' });
+      expect(junk.body.pagination).toMatchObject({ page: 1, per_page: 200 });
+    });
+
+    it('clamps at 200 with more than 200 items, and every page is reachable', async () => {
+      const own = await server.createAccount();
+      const values = Array.from({ length: 205 }, (_, i) => `(${own.accountId}, 'note_category', 'Bulk ${i}', ${100 + i}, now(), now())`).join(', ');
+      await server.orm.em.fork().getConnection().execute(`insert into list_items (account_id, kind, name, position, created_at, updated_at) values ${values}`);
+      const first = await get(own.admin.apiKey, '/admin/note_categories.json', { per_page: 500 });
+      expect(first.body.entries).toHaveLength(200);
+      expect(first.body.pagination).toEqual({ page: 1, per_page: 200, total: 209, pages: 2, page_var: 'page' });
+      const second = await get(own.admin.apiKey, '/admin/note_categories.json', { page: 2 });
+      expect(second.body.entries.map((e: any) => e.name)).toEqual(['Bulk 196', 'Bulk 197', 'Bulk 198', 'Bulk 199', 'Bulk 200', 'Bulk 201', 'Bulk 202', 'Bulk 203', 'Bulk 204']);
+    });
+
+    it('every user of the account may read the lists (REST and GraphQL)', async () => {
+      const user = await account.addUser({ isAdmin: false });
+      const res = await get(user.apiKey, '/admin/predefined_contacts_tags.json');
+      expect(res.status).toBe(200);
+      expect(res.body.entries.map((e: any) => e.name)).toEqual(DEFAULTS.predefined_contacts_tags);
+
+      const body = await gql(user.apiKey, '{ leadStatuses { entries { name } } leadSources { entries { name } } contactTags { entries { name } } noteCategories { entries { name } pagination { perPage } } }');
+      expect(body.errors).toBeUndefined();
+      expect(body.data.leadStatuses.entries.map((e: any) => e.name)).toEqual(DEFAULTS.lead_statuses);
+      expect(body.data.leadSources.entries.map((e: any) => e.name)).toEqual(DEFAULTS.lead_sources);
+      expect(body.data.contactTags.entries.map((e: any) => e.name)).toEqual(DEFAULTS.predefined_contacts_tags);
+      expect(body.data.noteCategories.entries.map((e: any) => e.name)).toEqual(DEFAULTS.note_categories);
+      expect(body.data.noteCategories.pagination.perPage).toBe(200);
+    });
+
+    it('lists are read-only in v3: no write routes', async () => {
+      const res = await server.request('POST', '/api/v3/admin/lead_statuses.json', { apiKey: account.admin.apiKey, body: { lead_status: { name: 'X' } } });
+      expect(res.status).toBe(404);
+    });
+
+    it('lists never cross accounts', async () => {
+      const other = await server.createAccount();
+      const created = await createItem(other.admin.apiKey, 'CONTACT_TAG', { name: 'Only elsewhere' });
+      expect(created.errors).toBeUndefined();
+      const mine = await get(account.admin.apiKey, '/admin/predefined_contacts_tags.json');
+      expect(mine.body.entries.map((e: any) => e.name)).not.toContain('Only elsewhere');
+      expect(mine.body.entries.map((e: any) => e.id)).not.toContain(created.data.createListItem.id);
+    });
+  });
+
+  describe('admin mutations (GraphQL)', () => {
+    let account: TestAccount;
+    let admin: string;
+    let member: { id: number; apiKey: string };
+
+    beforeAll(async () => {
+      account = await server.createAccount();
+      admin = account.admin.apiKey;
+      member = await account.addUser({ isAdmin: false });
+    });
+
+    it('creates at the end of the list, updates and deletes', async () => {
+      const created = await createItem(admin, 'LEAD_STATUS', { name: '  Hot  ', hexColor: '#FF0000' });
+      expect(created.errors).toBeUndefined();
+      const hot = created.data.createListItem;
+      expect(hot).toMatchObject({ id: expect.any(Number), name: 'Hot', hexColor: '#ff0000', kind: 'LEAD_STATUS' });
+      let names = (await listOf(admin, 'LEAD_STATUS')).entries.map((e: any) => e.name);
+      expect(names).toEqual([...DEFAULTS.lead_statuses, 'Hot']);
+
+      const updated = await updateItem(admin, hot.id, { name: 'Very hot', hexColor: '#00aa00', position: 0 });
+      expect(updated.errors).toBeUndefined();
+      expect(updated.data.updateListItem).toMatchObject({ id: hot.id, name: 'Very hot', hexColor: '#00aa00', position: 0 });
+      // Position 0 ties with `New` (position 0): id breaks the tie.
+      names = (await listOf(admin, 'LEAD_STATUS')).entries.map((e: any) => e.name);
+      expect(names).toEqual(['New', 'Very hot', 'Contacted', 'Qualified', 'Unqualified']);
+
+      const rest = await get(admin, '/admin/lead_statuses.json');
+      expect(rest.body.entries[1]).toEqual({ id: hot.id, name: 'Very hot', hex_color: '#00aa00' });
+
+      const cleared = await updateItem(admin, hot.id, { hexColor: null });
+      expect(cleared.data.updateListItem).toMatchObject({ name: 'Very hot', hexColor: null });
+
+      const deleted = await deleteItem(admin, hot.id);
+      expect(deleted).toEqual({ data: { deleteListItem: hot.id } });
+      names = (await listOf(admin, 'LEAD_STATUS')).entries.map((e: any) => e.name);
+      expect(names).toEqual(DEFAULTS.lead_statuses);
+      expect((await deleteItem(admin, hot.id)).errors[0].extensions.code).toBe('NOT_FOUND');
+    });
+
+    it('a colour is only kept for lead statuses', async () => {
+      const tag = await createItem(admin, 'CONTACT_TAG', { name: 'Colourless', hexColor: '#123456' });
+      expect(tag.errors).toBeUndefined();
+      expect(tag.data.createListItem.hexColor).toBeNull();
+    });
+
+    it('non-admins get FORBIDDEN and change nothing', async () => {
+      const before = await listOf(admin, 'NOTE_CATEGORY');
+      const target = before.entries[0];
+      const attempts = [
+        await createItem(member.apiKey, 'NOTE_CATEGORY', { name: 'Sneaky' }),
+        await updateItem(member.apiKey, target.id, { name: 'Sneaky' }),
+        await deleteItem(member.apiKey, target.id),
+      ];
+      for (const body of attempts) {
+        expect(body.data).toBeNull();
+        expect(body.errors[0].extensions.code).toBe('FORBIDDEN');
+      }
+      expect(await listOf(admin, 'NOTE_CATEGORY')).toEqual(before);
+    });
+
+    it('validates name (blank, too long, taken case-insensitively), colour and position', async () => {
+      expect(validationFields(await createItem(admin, 'LEAD_SOURCE', {}))).toEqual([{ field: 'name', message: "can't be blank" }]);
+      expect(validationFields(await createItem(admin, 'LEAD_SOURCE', { name: '   ' }))).toEqual([{ field: 'name', message: "can't be blank" }]);
+      expect(validationFields(await createItem(admin, 'LEAD_SOURCE', { name: 'x'.repeat(101) }))).toEqual([{ field: 'name', message: 'is too long (maximum is 100 characters)' }]);
+      expect((await createItem(admin, 'LEAD_SOURCE', { name: 'y'.repeat(100) })).errors).toBeUndefined();
+
+      const dup = await createItem(admin, 'LEAD_SOURCE', { name: 'WEBSITE' });
+      expect(dup.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+      expect(validationFields(dup)).toEqual([{ field: 'name', message: 'has already been taken' }]);
+
+      // Unique per account and kind only.
+      expect((await createItem(admin, 'CONTACT_TAG', { name: 'Website' })).errors).toBeUndefined();
+      const other = await server.createAccount();
+      expect((await createItem(other.admin.apiKey, 'LEAD_SOURCE', { name: 'website 2' })).errors).toBeUndefined();
+
+      expect(validationFields(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', hexColor: 'red' }))).toEqual([{ field: 'hexColor', message: 'must be a colour like #1a2b3c' }]);
+      expect(validationFields(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', hexColor: '#12345' }))).toEqual([{ field: 'hexColor', message: 'must be a colour like #1a2b3c' }]);
+      expect(validationFields(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', position: -1 }))).toEqual([{ field: 'position', message: 'must be greater than or equal to 0' }]);
+
+      const sources = (await listOf(admin, 'LEAD_SOURCE')).entries;
+      const referral = sources.find((e: any) => e.name === 'Referral');
+      expect(validationFields(await updateItem(admin, referral.id, { name: 'trade SHOW' }))).toEqual([{ field: 'name', message: 'has already been taken' }]);
+      expect(validationFields(await updateItem(admin, referral.id, { name: null }))).toEqual([{ field: 'name', message: "can't be blank" }]);
+      // Renaming an item to a different case of its own name is fine.
+      const recased = await updateItem(admin, referral.id, { name: 'REFERRAL' });
+      expect(recased.errors).toBeUndefined();
+      expect(recased.data.updateListItem.name).toBe('REFERRAL');
+    });
+
+    it('a name taken by a concurrent create is reported on name too (the unique index backs the pre-check)', async () => {
+      const results = await Promise.all([createItem(admin, 'NOTE_CATEGORY', { name: 'Race' }), createItem(admin, 'NOTE_CATEGORY', { name: 'race' })]);
+      const failures = results.filter((r) => r.errors);
+      expect(results.filter((r) => !r.errors)).toHaveLength(1);
+      for (const f of failures) expect(validationFields(f)).toEqual([{ field: 'name', message: 'has already been taken' }]);
+    });
+
+    it("another account's items are answered as missing", async () => {
+      const other = await server.createAccount();
+      const theirs = (await listOf(other.admin.apiKey, 'LEAD_STATUS')).entries[0];
+      expect((await updateItem(admin, theirs.id, { name: 'Mine now' })).errors[0].extensions.code).toBe('NOT_FOUND');
+      expect((await deleteItem(admin, theirs.id)).errors[0].extensions.code).toBe('NOT_FOUND');
+      expect((await listOf(other.admin.apiKey, 'LEAD_STATUS')).entries[0]).toEqual(theirs);
+    });
+  });
+
+  describe('deleting clears references', () => {
+    let account: TestAccount;
+    let admin: string;
+
+    beforeAll(async () => {
+      account = await server.createAccount();
+      admin = account.admin.apiKey;
+    });
+
+    const createPerson = async (input: Record<string, unknown>) => {
+      const body = await gql(admin, 'mutation($input: PersonInput!) { createPerson(input: $input) { id tagIds leadStatusId leadSourceId } }', { input });
+      expect(body.errors).toBeUndefined();
+      return body.data.createPerson as { id: number; tagIds: number[]; leadStatusId: number | null; leadSourceId: number | null };
+    };
+    const personOf = async (id: number) => (await gql(admin, 'query($id: Int!) { person(id: $id) { tagIds tags { id } leadStatusId leadSourceId } }', { id })).data.person;
+
+    it('a deleted contact tag disappears from every person of the account, other tags kept in order', async () => {
+      const tags = (await listOf(admin, 'CONTACT_TAG')).entries.map((e: any) => e.id as number);
+      expect(tags).toHaveLength(3);
+      const [customer, partner, prospect] = tags;
+      const both = await createPerson({ lastName: 'Both', tagIds: [prospect, partner, customer] });
+      const only = await createPerson({ lastName: 'Only', tagIds: [partner] });
+      const none = await createPerson({ lastName: 'None', tagIds: [customer] });
+      expect(both.tagIds).toEqual([prospect, partner, customer]);
+
+      expect((await deleteItem(admin, partner)).data.deleteListItem).toBe(partner);
+
+      expect(await personOf(both.id)).toMatchObject({ tagIds: [prospect, customer], tags: [{ id: prospect }, { id: customer }] });
+      expect((await personOf(only.id)).tagIds).toEqual([]);
+      expect((await personOf(none.id)).tagIds).toEqual([customer]);
+      const [row] = await server.orm.em.fork().getConnection().execute('select tag_ids from people where id = ?', [only.id]);
+      expect(row.tag_ids).toEqual([]);
+
+      const rest = await server.request('GET', `/api/v3/people/${both.id}.json`, { apiKey: admin });
+      expect(rest.body.predefined_contacts_tag_ids).toEqual([prospect, customer]);
+    });
+
+    it('a deleted lead status or source is cleared from people (foreign keys)', async () => {
+      const status = (await listOf(admin, 'LEAD_STATUS')).entries[1].id;
+      const source = (await listOf(admin, 'LEAD_SOURCE')).entries[2].id;
+      const person = await createPerson({ lastName: 'Lead', type: 'LEAD', leadStatusId: status, leadSourceId: source });
+      expect(person).toMatchObject({ leadStatusId: status, leadSourceId: source });
+      expect((await deleteItem(admin, status)).errors).toBeUndefined();
+      expect((await deleteItem(admin, source)).errors).toBeUndefined();
+      expect(await personOf(person.id)).toMatchObject({ leadStatusId: null, leadSourceId: null });
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import { dirname } from 'node:path';
+import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+
+/**
+ * House style §6: a list of 100 records with all convenience objects costs a handful of queries,
+ * whatever the page size. Counted at the driver: every statement any code in this process sends
+ * to PostgreSQL goes through a `pg` Client's `query`. Several copies of `pg` are installed (the
+ * top level, knex's and MikroORM's own), so each copy found is wrapped, and the count is checked
+ * to have seen the list statement itself (a wrapper on an unused copy would count nothing).
+ */
+
+interface PgModule {
+  Client: { prototype: { query: (...args: unknown[]) => unknown } };
+}
+
+function pgCopies(): PgModule[] {
+  const anchors = [__dirname, dirname(require.resolve('knex')), dirname(require.resolve('@mikro-orm/postgresql')), dirname(require.resolve('@mikro-orm/knex'))];
+  const paths = new Set<string>();
+  for (const anchor of anchors) {
+    try {
+      paths.add(require.resolve('pg', { paths: [anchor] }));
+    } catch {
+      // this package resolves no pg of its own
+    }
+  }
+  return [...paths].map((p) => require(p) as PgModule);
+}
+
+function sqlText(args: unknown[]): string {
+  const first = args[0];
+  if (typeof first === 'string') return first;
+  if (first && typeof first === 'object' && typeof (first as { text?: unknown }).text === 'string') return (first as { text: string }).text;
+  return String(first);
+}
+
+/** Runs `fn`, recording every statement sent through any pg copy meanwhile. */
+async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const restore: Array<() => void> = [];
+  for (const pg of pgCopies()) {
+    const proto = pg.Client.prototype;
+    const original = proto.query;
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      statements.push(sqlText(args));
+      return original.apply(this, args);
+    };
+    restore.push(() => (proto.query = original));
+  }
+  try {
+    return { result: await fn(), statements };
+  } finally {
+    restore.forEach((r) => r());
+  }
+}
+
+describe('SQL statements per v3 list request', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let userIds: number[];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    account = await server.createAccount({ timeZone: 'America/New_York' });
+    userIds = [account.admin.id];
+    for (let i = 0; i < 4; i++) userIds.push((await account.addUser({ firstName: `Owner${i}`, lastName: 'Count' })).id);
+    const em = server.orm.em.fork();
+    const defs = [
+      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.COMPANY, kind: CustomFieldKind.TEXT, name: 'Code' }),
+      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.COMPANY, kind: CustomFieldKind.DROPDOWN, name: 'Tier', choices: [{ id: 1, name: 'A' }, { id: 2, name: 'B' }] }),
+      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.COMPANY, kind: CustomFieldKind.MULTI_SELECT, name: 'Tags', choices: [{ id: 1, name: 'x' }, { id: 2, name: 'y' }] }),
+      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.TEXT, name: 'Not for companies' }),
+    ];
+    await em.persistAndFlush(defs);
+    const [text, tier, tags] = defs;
+    await em.getConnection().execute(
+      `insert into companies (account_id, owner_id, name, city, custom_fields, created_at, updated_at)
+       select ?, (?::int[])[1 + g % 5], 'Counted ' || lpad(g::text, 3, '0'), 'City ' || g,
+              jsonb_build_object(?::text, 'code-' || g, ?::text, 1 + g % 2, ?::text, jsonb_build_array(1)), now(), now()
+         from generate_series(1, 100) g`,
+      [account.accountId, `{${userIds.join(',')}}`, text.label, tier.label, tags.label],
+    );
+    // Warm the server on another account, so one-time work (pools, metadata) is not what is measured.
+    const other = await server.createAccount();
+    await server.request('GET', '/api/v3/companies.json', { apiKey: other.admin.apiKey });
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('GET /api/v3/companies.json?per_page=100 with 100 companies of 5 owners costs at most 6 statements', async () => {
+    const { result: res, statements } = await countStatements(() => server.request('GET', '/api/v3/companies.json', { apiKey: account.admin.apiKey, query: { per_page: 100 } }));
+
+    // The response really carries what the statements had to fetch.
+    expect(res.status).toBe(200);
+    expect(res.body.entries).toHaveLength(100);
+    expect(res.body.pagination).toEqual(expect.objectContaining({ total: 100, per_page: 100 }));
+    expect(new Set(res.body.entries.map((c: any) => c.owner.id))).toEqual(new Set(userIds));
+    for (const c of res.body.entries) {
+      expect(c.owner.full_name).toEqual(expect.any(String));
+      expect(Object.keys(c.custom_fields)).toHaveLength(3);
+      expect(c.possible_notify_user_ids.length).toBeGreaterThan(0);
+    }
+
+    // The counter saw the request's own statements (auth and the list itself)...
+    expect(statements.some((s) => /from "companies"/.test(s) && /\blimit\b/i.test(s))).toBe(true);
+    expect(statements.some((s) => /api_key_hash/.test(s))).toBe(true);
+    // ...each string is one statement...
+    for (const s of statements) expect(s.replace(/;\s*$/, '')).not.toMatch(/;\s*\S/);
+    // ...and there are few of them (on failure the statements are shown).
+    expect(statements.length <= 6 ? 'at most 6' : statements).toBe('at most 6');
+  });
+
+  it('the count does not grow with the page size', async () => {
+    const small = await countStatements(() => server.request('GET', '/api/v3/companies.json', { apiKey: account.admin.apiKey, query: { per_page: 5 } }));
+    const large = await countStatements(() => server.request('GET', '/api/v3/companies.json', { apiKey: account.admin.apiKey, query: { per_page: 100 } }));
+    expect(small.result.body.entries).toHaveLength(5);
+    expect(large.result.body.entries).toHaveLength(100);
+    expect(large.statements.length).toBe(small.statements.length);
+  });
+});
