@@ -258,6 +258,10 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
   const wall = typeof value === 'string' ? parseWallTime(value) : null;
   const dt = wall && toLuxon(wall, tz);
   if (!dt) throw new FacadeInputError(field, 'is not a valid datetime');
+  // PostgreSQL stores years 1..9999 (4713 BC..294276 AD in truth, but the output form has four
+  // digits): anything outside is refused here rather than failing in the database.
+  const year = dt.toUTC().year;
+  if (year < 1 || year > 9999) throw new FacadeInputError(field, 'is out of range');
   return { dt, dateOnly: !wall.hasTime && wall.offset === null };
 }
 

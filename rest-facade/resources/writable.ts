@@ -13,7 +13,7 @@ function coerceCustomFields(value: unknown, field: string): Record<string, unkno
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     if (!/^custom_label_\d{1,10}$/.test(key)) continue; // unknown keys are ignored
     if (++count > MAX_CUSTOM_FIELDS) throw new FacadeInputError(field, `has too many entries (maximum is ${MAX_CUSTOM_FIELDS})`);
-    const name = `${field}[${key}]`;
+    const name = key; // errors name the label itself, as the core's custom-field checks do
     if (Array.isArray(v)) out[key] = toIdList(v, name);
     else if (v === null || typeof v === 'number' || typeof v === 'boolean') out[key] = v;
     else if (typeof v === 'string') out[key] = /^\d{4}[-/]\d{2}[-/]\d{2}$/.test(v.trim()) ? toDate(v, name) : toText(v, name, 5000);

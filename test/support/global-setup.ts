@@ -1,28 +1,21 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
-
-export const STATE_FILE = join(__dirname, '..', '..', '.data', 'test-state.json');
+import { resolveDatabase } from '../../src/cli/database';
+import { loadConfig } from '../../src/config/config';
 
 /**
- * One throwaway database per test run, on DATABASE_URL's server when set, else on the embedded
- * default. Each test server applies the migrations when it starts (a no-op after the first); the ORM
- * is not loaded here because entity metadata created in this realm would leak into the test realm.
- * Teardown drops the database.
+ * One throwaway database per test run: on DATABASE_URL's server when set, else on the embedded
+ * default (reusing it when `npm start` already runs it, as the CLI does). Each test server applies
+ * the migrations when it starts (a no-op after the first); the ORM is not loaded here because
+ * entity metadata created in this realm would leak into the test realm. Teardown drops it.
  */
 export default async function globalSetup(): Promise<void> {
-  let serverUrl = process.env.DATABASE_URL;
-  let embedded = false;
-  if (!serverUrl) {
-    const db = await startEmbeddedPostgres(join(__dirname, '..', '..', '.data'), Number(process.env.EMBEDDED_PG_PORT ?? 54329));
-    serverUrl = db.serverUrl;
-    embedded = true;
-    (globalThis as { __embedded?: unknown }).__embedded = db;
-  }
   const name = `crm_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const url = await ensureDatabase(serverUrl, name);
+  const { url, embedded } = await resolveDatabase(loadConfig({ ...process.env, LOG_LEVEL: 'error' }), { database: name });
+  (globalThis as { __embedded?: unknown }).__embedded = embedded;
+  const server = new URL(url);
+  server.pathname = '/postgres';
+  // Test files (in band, or workers started after this) inherit the environment; teardown reads it too.
   process.env.TEST_DATABASE_URL = url;
-  writeFileSync(STATE_FILE, JSON.stringify({ serverUrl, name, url, embedded }));
+  process.env.CRM_TEST_DATABASE = JSON.stringify({ serverUrl: server.toString(), name });
 }

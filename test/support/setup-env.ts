@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
-import { STATE_FILE } from './global-setup';
 
-// Workers read the throwaway database's URL that global setup wrote.
-process.env.TEST_DATABASE_URL ??= (JSON.parse(readFileSync(STATE_FILE, 'utf8')) as { url: string }).url;
+// Global setup created the run's throwaway database and put its URL in the environment.
+if (!process.env.TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (npm test)');
 process.env.LOG_LEVEL ??= 'error';

@@ -283,3 +283,11 @@ describe('toDate', () => {
     expect(failure(() => toDate(20140519, 'd')).field).toBe('d');
   });
 });
+
+describe('toDateTime range', () => {
+  it('refuses datetimes PostgreSQL cannot store, naming the field', () => {
+    expect(() => toDateTime('9999-12-31 23:59:59', 'created_at', 'America/New_York')).toThrow(expect.objectContaining({ field: 'created_at', message: 'is out of range' }));
+    expect(() => toDateTime('0001-01-01T00:00:00+14:00', 'created_at', 'UTC')).toThrow(expect.objectContaining({ message: 'is out of range' }));
+    expect(toDateTime('9999-12-31 23:59:59', 'created_at', 'UTC')).toBe('9999-12-31T23:59:59.000+00:00');
+  });
+});
