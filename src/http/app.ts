@@ -55,7 +55,13 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
   app.set('trust proxy', false);
 
   app.use((req, res, next) => {
-    res.setHeader('X-Request-Id', requestIdOf(req));
+    const requestId = requestIdOf(req);
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    // The access log names the path only: the query string may carry api_key (v3 §5.1).
+    res.on('finish', () => {
+      logger.info('request', { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+    });
     next();
   });
 
