@@ -1,4 +1,5 @@
 import { FacadeInputError } from '../../rest-facade/errors/facade-error';
+import { failure } from '../support/facade-failure';
 import {
   INT32_MAX,
   toBoolean,
@@ -12,15 +13,6 @@ import {
   toText,
 } from '../../rest-facade/request/coerce';
 
-function failure(fn: () => unknown): FacadeInputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FacadeInputError) return error;
-    throw error;
-  }
-  throw new Error('expected a FacadeInputError');
-}
 
 describe('toBoolean', () => {
   it.each([

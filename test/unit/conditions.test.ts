@@ -1,16 +1,7 @@
-import { FacadeInputError } from '../../rest-facade/errors/facade-error';
+import { failure } from '../support/facade-failure';
 import { parseConditions, type ConditionTable } from '../../rest-facade/request/conditions';
 import { parseNestedParams } from '../../rest-facade/request/params';
 
-function failure(fn: () => unknown): FacadeInputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FacadeInputError) return error;
-    throw error;
-  }
-  throw new Error('expected a FacadeInputError');
-}
 
 const TABLE: ConditionTable = {
   deal_id: { to: 'ids', kind: 'ids' },

@@ -1,17 +1,8 @@
-import { FacadeInputError } from '../../rest-facade/errors/facade-error';
+import { failure } from '../support/facade-failure';
 import { checkJsonShape, DEFAULT_PARAM_LIMITS, parseNestedParams, type ParamLimits } from '../../rest-facade/request/params';
 
 const parse = (query: string, limits?: ParamLimits) => parseNestedParams(new URLSearchParams(query), limits);
 
-function failure(fn: () => unknown): FacadeInputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FacadeInputError) return error;
-    throw error;
-  }
-  throw new Error('expected a FacadeInputError');
-}
 
 describe('parseNestedParams', () => {
   it('exports the documented default limits', () => {

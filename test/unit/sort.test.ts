@@ -1,17 +1,8 @@
-import { FacadeInputError } from '../../rest-facade/errors/facade-error';
+import { failure } from '../support/facade-failure';
 import { parseSort } from '../../rest-facade/request/sort';
 
 const DEALS = { name: 'NAME', created_at: 'CREATED_AT', probability: 'PROBABILITY', owner_id: 'OWNER_ID' } as const;
 
-function failure(fn: () => unknown): FacadeInputError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof FacadeInputError) return error;
-    throw error;
-  }
-  throw new Error('expected a FacadeInputError');
-}
 
 describe('parseSort', () => {
   it('returns [] when blank', () => {
