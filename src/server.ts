@@ -31,8 +31,8 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     const operations = compileOperations(schema, operationsSource());
     const { app, apollo } = await createApp({ orm, config, schema, limiter, runOperation: operations.run, isReady: () => ready });
     const server: Server = await new Promise((resolve, reject) => {
-      const s = app.listen(options.port ?? config.port, options.host ?? config.host, () => resolve(s));
-      s.once('error', reject);
+      // Express 5 hands a listen failure (port in use, ...) to the callback.
+      const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
     });
     server.keepAliveTimeout = 65_000;
     const address = server.address() as AddressInfo;
