@@ -23,6 +23,11 @@ export class Loaders {
   private readonly customFieldsByResource = new Map<CustomFieldResource, Promise<CustomField[]>>();
   private companiesLoader: DataLoader<number, Company | null> | null = null;
   private listItemsLoader: DataLoader<number, ListItem | null> | null = null;
+  // What has already arrived, so a field resolver can answer without a promise (see `settled`).
+  private usersSettled: Map<number, User> | null = null;
+  private readonly companiesSettled = new Map<number, Company | null>();
+  private readonly listItemsSettled = new Map<number, ListItem | null>();
+  private readonly customFieldsSettled = new Map<CustomFieldResource, CustomField[]>();
 
   constructor(
     private readonly em: EntityManager,
@@ -34,18 +39,22 @@ export class Loaders {
   }
 
   /** Rows of `table` in the viewer's account with the given ids, in key order (null when absent). */
-  private byIds<T extends { id: number }>(entity: EntityName<T>, table: string): DataLoader<number, T | null> {
+  private byIds<T extends { id: number }>(entity: EntityName<T>, table: string, settled: Map<number, T | null>): DataLoader<number, T | null> {
     return new DataLoader(async (ids: readonly number[]) => {
       const rows = await this.select(entity, `select * from "${table}" where account_id = ? and id = any(?::int[])`, [this.viewer.accountId, `{${ids.join(',')}}`]);
       const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return ids.map((id) => {
+        const row = byId.get(id) ?? null;
+        settled.set(id, row);
+        return row;
+      });
     });
   }
 
   /** All users of the account in one query: accounts have few users, and owners repeat on every row. */
   users(): Promise<Map<number, User>> {
     this.usersOfAccount ??= this.select(User, USERS_SQL, [this.viewer.accountId]).then(
-      (users) => new Map(users.map((u) => [u.id, u])),
+      (users) => (this.usersSettled = new Map(users.map((u) => [u.id, u]))),
     );
     return this.usersOfAccount;
   }
@@ -57,13 +66,13 @@ export class Loaders {
 
   company(id: number | null | undefined): Promise<Company | null> {
     if (id == null) return Promise.resolve(null);
-    this.companiesLoader ??= this.byIds(Company, 'companies');
+    this.companiesLoader ??= this.byIds(Company, 'companies', this.companiesSettled);
     return this.companiesLoader.load(id);
   }
 
   listItem(id: number | null | undefined): Promise<ListItem | null> {
     if (id == null) return Promise.resolve(null);
-    this.listItemsLoader ??= this.byIds(ListItem, 'list_items');
+    this.listItemsLoader ??= this.byIds(ListItem, 'list_items', this.listItemsSettled);
     return this.listItemsLoader.load(id);
   }
 
@@ -75,17 +84,64 @@ export class Loaders {
   customFields(resource: CustomFieldResource): Promise<CustomField[]> {
     let pending = this.customFieldsByResource.get(resource);
     if (!pending) {
-      pending = this.select(CustomField, 'select * from "custom_fields" where account_id = ? and resource = ? order by position, id', [this.viewer.accountId, resource]);
+      pending = this.select(CustomField, 'select * from "custom_fields" where account_id = ? and resource = ? order by position, id', [this.viewer.accountId, resource]).then((defs) => {
+        this.customFieldsSettled.set(resource, defs);
+        return defs;
+      });
       this.customFieldsByResource.set(resource, pending);
     }
     return pending;
   }
 
+  /**
+   * Values already loaded, read synchronously; `undefined` means not loaded (yet). A list that
+   * preloads its page's relations lets every row's field resolvers answer without a promise each.
+   */
+  readonly settled = {
+    users: (): Map<number, User> | undefined => this.usersSettled ?? undefined,
+    user: (id: number | null | undefined): User | null | undefined => (id == null ? null : this.usersSettled ? (this.usersSettled.get(id) ?? null) : undefined),
+    company: (id: number | null | undefined): Company | null | undefined => (id == null ? null : this.companiesSettled.get(id)),
+    listItem: (id: number | null | undefined): ListItem | null | undefined => (id == null ? null : this.listItemsSettled.get(id)),
+    listItems: (ids: readonly number[]): ListItem[] | undefined => {
+      const items: ListItem[] = [];
+      for (const id of ids) {
+        const item = this.listItemsSettled.get(id);
+        if (item === undefined) return undefined;
+        if (item) items.push(item);
+      }
+      return items;
+    },
+    customFields: (resource: CustomFieldResource): CustomField[] | undefined => this.customFieldsSettled.get(resource),
+  };
+
+  /** Loads, in one batch per kind, what a page of rows will ask for. */
+  async preload(wanted: { users?: boolean; companyIds?: Iterable<number | null | undefined>; listItemIds?: Iterable<number | null | undefined>; customFields?: CustomFieldResource }): Promise<void> {
+    const pending: Promise<unknown>[] = [];
+    if (wanted.users) pending.push(this.users());
+    for (const id of new Set(wanted.companyIds ?? [])) if (id != null) pending.push(this.company(id));
+    for (const id of new Set(wanted.listItemIds ?? [])) if (id != null) pending.push(this.listItem(id));
+    if (wanted.customFields) pending.push(this.customFields(wanted.customFields));
+    await Promise.all(pending);
+  }
+
   /** After a write, cached reads may be stale. */
   clear(): void {
     this.usersOfAccount = null;
+    this.usersSettled = null;
     this.customFieldsByResource.clear();
+    this.customFieldsSettled.clear();
+    this.companiesSettled.clear();
+    this.listItemsSettled.clear();
     this.companiesLoader?.clearAll();
     this.listItemsLoader?.clearAll();
   }
+}
+
+/**
+ * A field resolver's answer: synchronous when the value has settled, else through the loader.
+ * Saves a promise (and the executor's async bookkeeping) per field per row on preloaded pages.
+ */
+export function sooner<T, R = T>(settled: T | undefined, load: () => Promise<T>, map?: (value: T) => R): R | Promise<R> {
+  if (settled !== undefined) return map ? map(settled) : (settled as unknown as R);
+  return map ? load().then(map) : (load() as unknown as Promise<R>);
 }

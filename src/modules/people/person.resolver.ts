@@ -1,5 +1,8 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../graphql/context';
+import { sooner } from '../../graphql/loaders';
+import { selectedFields } from '../../graphql/selection';
 import { CompanyRef, PageInput, PageOf } from '../../graphql/types';
 import { Company } from '../companies/company.entity';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
@@ -14,16 +17,36 @@ import { peopleOfCompany, PersonService } from './person.service';
 @ObjectType('PersonPage')
 export class PersonPage extends PageOf(Person) {}
 
+/**
+ * Loads, one batch per kind, the relations a page's selected fields will read, so each row's field
+ * resolvers answer synchronously (see Loaders.settled). Unselected relations cost nothing.
+ */
+async function preloadRelations(ctx: RequestContext, people: readonly Person[], fields: ReadonlySet<string>): Promise<void> {
+  const listItemIds: Array<number | undefined> = [];
+  if (fields.has('leadStatus')) for (const p of people) listItemIds.push(p.leadStatus?.id);
+  if (fields.has('leadSource')) for (const p of people) listItemIds.push(p.leadSource?.id);
+  if (fields.has('tags')) for (const p of people) listItemIds.push(...p.tagIds);
+  await ctx.loaders.preload({
+    users: fields.has('owner') || fields.has('possibleNotifyUserIds'),
+    companyIds: fields.has('company') || fields.has('companyName') ? people.map((p) => p.company?.id) : [],
+    listItemIds,
+    customFields: fields.has('customFields') ? CustomFieldResource.PERSON : undefined,
+  });
+}
+
 @Resolver()
 export class PersonResolver {
   @Query(() => PersonPage, { description: 'People the viewer may see; default order last name, first name' })
-  people(
+  async people(
     @Ctx() ctx: RequestContext,
     @Arg('filter', () => PersonFilter, { nullable: true }) filter?: PersonFilter,
     @Arg('sort', () => [PersonSort], { nullable: true }) sort?: PersonSort[],
     @Arg('page', () => PageInput, { nullable: true }) page?: PageInput,
+    @Info() info?: GraphQLResolveInfo,
   ) {
-    return new PersonService(ctx).list(filter, sort, page);
+    const result = await new PersonService(ctx).list(filter, sort, page);
+    if (info) await preloadRelations(ctx, result.entries, selectedFields(info, ['entries']));
+    return result;
   }
 
   @Query(() => Person)
@@ -61,43 +84,48 @@ export class PersonResolver {
 export class PersonFieldsResolver {
   @FieldResolver(() => User, { nullable: true })
   owner(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.user(person.owner?.id);
+    const id = person.owner?.id;
+    return sooner(ctx.loaders.settled.user(id), () => ctx.loaders.user(id));
   }
 
   @FieldResolver(() => CompanyRef, { nullable: true, description: 'Shown whatever the viewer may see of the company itself' })
-  async company(@Root() person: Person, @Ctx() ctx: RequestContext): Promise<CompanyRef | null> {
-    const company = await ctx.loaders.company(person.company?.id);
-    return company ? { id: company.id, name: company.name } : null;
+  company(@Root() person: Person, @Ctx() ctx: RequestContext): CompanyRef | null | Promise<CompanyRef | null> {
+    const id = person.company?.id;
+    return sooner(ctx.loaders.settled.company(id), () => ctx.loaders.company(id), (c) => (c ? { id: c.id, name: c.name } : null));
   }
 
   @FieldResolver(() => String, { nullable: true })
-  async companyName(@Root() person: Person, @Ctx() ctx: RequestContext): Promise<string | null> {
-    return (await ctx.loaders.company(person.company?.id))?.name ?? null;
+  companyName(@Root() person: Person, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
+    const id = person.company?.id;
+    return sooner(ctx.loaders.settled.company(id), () => ctx.loaders.company(id), (c) => c?.name ?? null);
   }
 
   @FieldResolver(() => ListItem, { nullable: true })
   leadStatus(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.listItem(person.leadStatus?.id);
+    const id = person.leadStatus?.id;
+    return sooner(ctx.loaders.settled.listItem(id), () => ctx.loaders.listItem(id));
   }
 
   @FieldResolver(() => ListItem, { nullable: true })
   leadSource(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.listItem(person.leadSource?.id);
+    const id = person.leadSource?.id;
+    return sooner(ctx.loaders.settled.listItem(id), () => ctx.loaders.listItem(id));
   }
 
   @FieldResolver(() => [ListItem], { description: 'Predefined contact tags' })
   tags(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.listItems(person.tagIds);
+    return sooner(ctx.loaders.settled.listItems(person.tagIds), () => ctx.loaders.listItems(person.tagIds));
   }
 
   @FieldResolver(() => [CustomFieldValue])
-  async customFields(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return presentCustomFields(await ctx.loaders.customFields(CustomFieldResource.PERSON), person.customFields);
+  customFields(@Root() person: Person, @Ctx() ctx: RequestContext) {
+    const resource = CustomFieldResource.PERSON;
+    return sooner(ctx.loaders.settled.customFields(resource), () => ctx.loaders.customFields(resource), (defs) => presentCustomFields(defs, person.customFields));
   }
 
   @FieldResolver(() => [Int], { description: 'Users who can see this person and so may be notified about notes on them' })
-  async possibleNotifyUserIds(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return possibleNotifyUserIds((await ctx.loaders.users()).values(), person.owner?.id ?? null);
+  possibleNotifyUserIds(@Root() person: Person, @Ctx() ctx: RequestContext) {
+    return sooner(ctx.loaders.settled.users(), () => ctx.loaders.users(), (users) => possibleNotifyUserIds(users.values(), person.owner?.id ?? null));
   }
 
   @FieldResolver(() => [Int], { description: 'Deals of this person. Always empty until deals exist (a later issue).' })
