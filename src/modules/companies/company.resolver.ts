@@ -1,5 +1,8 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../graphql/context';
+import { sooner } from '../../graphql/loaders';
+import { selectedFields } from '../../graphql/selection';
 import { PageInput, PageOf } from '../../graphql/types';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { CustomFieldValue, presentCustomFields } from '../custom-fields/custom-field-values';
@@ -15,13 +18,23 @@ export class CompanyPage extends PageOf(Company) {}
 @Resolver()
 export class CompanyResolver {
   @Query(() => CompanyPage, { description: 'Companies the viewer may see' })
-  companies(
+  async companies(
     @Ctx() ctx: RequestContext,
     @Arg('filter', () => CompanyFilter, { nullable: true }) filter?: CompanyFilter,
     @Arg('sort', () => [CompanySort], { nullable: true }) sort?: CompanySort[],
     @Arg('page', () => PageInput, { nullable: true }) page?: PageInput,
+    @Info() info?: GraphQLResolveInfo,
   ) {
-    return new CompanyService(ctx).list(filter, sort, page);
+    const result = await new CompanyService(ctx).list(filter, sort, page);
+    if (info) {
+      // One batch per kind for what the page's selection reads; row resolvers then answer synchronously.
+      const fields = selectedFields(info, ['entries']);
+      await ctx.loaders.preload({
+        users: fields.has('owner') || fields.has('possibleNotifyUserIds'),
+        customFields: fields.has('customFields') ? CustomFieldResource.COMPANY : undefined,
+      });
+    }
+    return result;
   }
 
   @Query(() => Company)
@@ -58,16 +71,18 @@ export class CompanyResolver {
 export class CompanyFieldsResolver {
   @FieldResolver(() => User, { nullable: true })
   owner(@Root() company: Company, @Ctx() ctx: RequestContext) {
-    return ctx.loaders.user(company.owner?.id);
+    const id = company.owner?.id;
+    return sooner(ctx.loaders.settled.user(id), () => ctx.loaders.user(id));
   }
 
   @FieldResolver(() => [CustomFieldValue])
-  async customFields(@Root() company: Company, @Ctx() ctx: RequestContext) {
-    return presentCustomFields(await ctx.loaders.customFields(CustomFieldResource.COMPANY), company.customFields);
+  customFields(@Root() company: Company, @Ctx() ctx: RequestContext) {
+    const resource = CustomFieldResource.COMPANY;
+    return sooner(ctx.loaders.settled.customFields(resource), () => ctx.loaders.customFields(resource), (defs) => presentCustomFields(defs, company.customFields));
   }
 
   @FieldResolver(() => [Int], { description: 'Users who can see this company and so may be notified about it' })
-  async possibleNotifyUserIds(@Root() company: Company, @Ctx() ctx: RequestContext) {
-    return possibleNotifyUserIds((await ctx.loaders.users()).values(), company.owner?.id ?? null);
+  possibleNotifyUserIds(@Root() company: Company, @Ctx() ctx: RequestContext) {
+    return sooner(ctx.loaders.settled.users(), () => ctx.loaders.users(), (users) => possibleNotifyUserIds(users.values(), company.owner?.id ?? null));
   }
 }
