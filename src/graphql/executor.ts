@@ -1,6 +1,9 @@
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { GatewayExecutionResult, GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import {
   Kind,
+  execute,
+  printSchema,
   getNamedType,
   getNullableType,
   isEnumType,
@@ -84,4 +87,51 @@ function fillInputDefaults(value: unknown, type: GraphQLInputType): void {
     if (record[field.name] === undefined && field.defaultValue !== undefined) record[field.name] = externalDefault(field.type, field.defaultValue);
     else if (record[field.name] != null) fillInputDefaults(record[field.name], field.type);
   }
+}
+
+const MAX_COMPILED = 500;
+
+/**
+ * Apollo's executor hook (its gateway interface, used here with our own schema): runs each
+ * operation with graphql-jit, compiled once per document and operation and kept in a bounded LRU,
+ * so clients of `/graphql` get the same execution engine as the v3 facade. Apollo still parses and
+ * validates (with its document cache). Introspection stays on graphql-js, which owns it.
+ */
+export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
+  const compiled = new Map<string, CompiledQuery>();
+  const executor: GatewayExecutor = async (request) => {
+    const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
+    if (introspection) {
+      return execute({ schema, document: request.document, operationName: request.operationName, variableValues: request.request.variables, contextValue: request.context });
+    }
+    const key = `${request.queryHash}:${request.operationName ?? ''}`;
+    let query = compiled.get(key);
+    if (query) {
+      compiled.delete(key); // most recently used goes last
+    } else {
+      const made = compileQuery(schema, request.document, request.operationName ?? undefined);
+      if (!isCompiledQuery(made)) return made as GatewayExecutionResult;
+      query = made;
+      if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+    }
+    compiled.set(key, query);
+    const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
+    for (const def of request.operation.variableDefinitions ?? []) {
+      const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
+      if (type && variables[def.variable.name.value] != null) fillInputDefaults(variables[def.variable.name.value], type);
+    }
+    return (await query.query(undefined, request.context, variables)) as GatewayExecutionResult;
+  };
+  return {
+    async load() {
+      return { executor };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+      return () => undefined;
+    },
+    async stop() {
+      compiled.clear();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createV3Router } from '../../rest-facade';
@@ -11,7 +12,7 @@ import { logger } from '../common/logger';
 import type { RequestContext } from '../graphql/context';
 import { formatError } from '../graphql/errors';
 import { queryLimits } from '../graphql/limits';
-import type { OperationRunner } from '../graphql/executor';
+import { createJitGateway, type OperationRunner } from '../graphql/executor';
 import type { RateLimiter } from '../graphql/rate-limit';
 import { authenticate } from './auth';
 import { createContext, requestIdOf } from './context';
@@ -100,7 +101,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
   );
 
   const apollo = new ApolloServer<RequestContext>({
-    schema: deps.schema,
+    gateway: createJitGateway(deps.schema),
     formatError,
     introspection: true,
     includeStacktraceInErrorResponses: false,
@@ -108,6 +109,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     plugins: [
       config.development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
       httpStatusPlugin as never,
+      // Responses are per-user and never HTTP-cached; the plugin would also wrap every field resolver.
+      ApolloServerPluginCacheControlDisabled(),
     ],
   });
   await apollo.start();
