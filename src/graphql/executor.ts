@@ -1,6 +1,8 @@
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutionResult, GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
+import { getVariableValues } from 'graphql/execution/values';
 import {
+  GraphQLError,
   Kind,
   execute,
   printSchema,
@@ -115,6 +117,12 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
       if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     }
     compiled.set(key, query);
+    // In gateway mode Apollo leaves variable coercion to the executor: refuse bad values as a
+    // client error (graphql-js's messages), then hand jit the variables as sent.
+    const checked = getVariableValues(schema, request.operation.variableDefinitions ?? [], request.request.variables ?? {}, { maxErrors: 20 });
+    if (checked.errors) {
+      return { errors: checked.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } })) };
+    }
     const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
     for (const def of request.operation.variableDefinitions ?? []) {
       const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
