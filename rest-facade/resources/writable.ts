@@ -25,7 +25,9 @@ function coerceCustomFields(value: unknown, field: string): Record<string, unkno
 function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone: string): unknown {
   switch (attr.type) {
     case 'text':
-      return toText(value, field, attr.max ?? DEFAULT_TEXT_MAX);
+      // A form cannot send JSON null: an empty value clears (null), so a record read and PUT back
+      // whole as form params keeps its nulls (DECISIONS: Paths and requests). JSON "" reads the same.
+      return value === '' ? null : toText(value, field, attr.max ?? DEFAULT_TEXT_MAX);
     case 'integer':
       return toInteger(value, field);
     case 'id':

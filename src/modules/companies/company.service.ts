@@ -45,9 +45,34 @@ const SORT_COLUMNS: Record<CompanySortField, string> = {
   [CompanySortField.UPDATED_AT]: 'c.updated_at',
 };
 
-function storableInstant(value: Date): boolean {
+/** PostgreSQL holds years 1..9999 as written by the driver (ISO text); anything else fails the statement. */
+export function storableInstant(value: Date): boolean {
   const year = value.getUTCFullYear();
   return Number.isFinite(value.getTime()) && year >= 1 && year <= 9999;
+}
+
+/** NUL cannot be stored or compared in PostgreSQL text (a 500); dropped, as assignFields drops it from columns. */
+export const withoutNul = (text: string): string => text.replace(/\u0000/g, '');
+
+/**
+ * GraphQL filters reach SQL as given (the v3 facade checks its own input before): NUL is dropped
+ * from text conditions, and a range bound outside the storable years is refused (422, as the
+ * facade does) rather than failing the statement. Returns a plain copy; `filter` is untouched.
+ */
+export function checkFilter<F extends object>(filter: F | undefined, ranges: ReadonlyArray<keyof F & string>): F | undefined {
+  if (!filter) return filter;
+  const out = { ...filter } as Record<string, unknown>;
+  for (const [key, value] of Object.entries(out)) if (typeof value === 'string') out[key] = withoutNul(value);
+  const issues = new Issues();
+  for (const key of ranges) {
+    const range = out[key] as { from?: Date | null; to?: Date | null } | null | undefined;
+    for (const bound of ['from', 'to'] as const) {
+      const value = range?.[bound];
+      if (value instanceof Date && !storableInstant(value)) issues.add(`${key}.${bound}`, 'is out of range');
+    }
+  }
+  issues.throwIfAny();
+  return out as F;
 }
 
 /** Companies: tenancy and visibility on every read and write (issue 2 §6). */
@@ -67,6 +92,7 @@ export class CompanyService {
   async list(filter: CompanyFilter | undefined, sort: readonly CompanySort[] | undefined, pageInput: PageInput | undefined): Promise<Page<Company>> {
     const page = normalizePage(pageInput);
     const where = this.scope();
+    filter = checkFilter(filter, ['created', 'modified', 'importedAt']);
     if (filter) {
       where.ids('c.id', filter.ids).ids('c.owner_id', filter.ownerIds);
       for (const [key, column] of PREFIX_COLUMNS) {
@@ -102,6 +128,7 @@ export class CompanyService {
 
   async create(input: CompanyInput, options?: CompanyCreateOptions): Promise<Company> {
     const issues = new Issues();
+    if (typeof input.name === 'string') input.name = withoutNul(input.name); // `\u0000` alone is blank
     if (blank(input.name)) issues.add('name', "can't be blank");
     const company = this.em.create(Company, { account: this.ctx.viewer.accountId, name: '', owner: this.ctx.viewer.userId }, { persist: false });
     await this.apply(company, input, issues);
@@ -117,6 +144,7 @@ export class CompanyService {
   async update(id: number, input: CompanyInput, options?: CompanyUpdateOptions): Promise<Company> {
     const company = await this.load(id);
     const issues = new Issues();
+    if (typeof input.name === 'string') input.name = withoutNul(input.name); // as on create
     if (input.name !== undefined && blank(input.name)) issues.add('name', "can't be blank");
     const previousOwner = company.owner?.id ?? null;
     await this.apply(company, input, issues);
@@ -170,6 +198,9 @@ export class CompanyService {
         input[field] = undefined;
       }
     }
+    // A record always has a creation time (the column is not null): null or a blank form value
+    // leaves it as it is, as for people, instead of failing the write (a 500).
+    if (input.createdAt === null) input.createdAt = undefined;
     assignFields(this.em, Company, company, input, TEXT_FIELDS, issues);
     if (input.ownerId !== undefined) {
       if (input.ownerId === null) company.owner = null;

@@ -114,16 +114,17 @@ export class ListItemService {
   }
 
   private checkName(raw: string | null | undefined, issues: Issues): string | null {
-    if (blank(raw)) {
+    // NUL cannot be stored in PostgreSQL text (a 500): dropped first, so `\u0000` alone is blank.
+    const name = typeof raw === 'string' ? raw.replace(/\u0000/g, '').trim() : raw;
+    if (blank(name)) {
       issues.add('name', "can't be blank");
       return null;
     }
-    const name = raw!.trim();
-    if (name.length > MAX_NAME) {
+    if (name!.length > MAX_NAME) {
       issues.add('name', `is too long (maximum is ${MAX_NAME} characters)`);
       return null;
     }
-    return name;
+    return name!;
   }
 
   /** Only lead statuses carry a colour; for other lists the value is ignored (kept null). */
@@ -158,7 +159,8 @@ export class ListItemService {
 
   private async nextPosition(kind: ListKind): Promise<number> {
     const [{ next }] = await this.em.execute<Array<{ next: number }>>(
-      'select coalesce(max(position) + 1, 0)::int as next from "list_items" where account_id = ? and kind = ?',
+      // Capped at the column's maximum: an item placed at 2147483647 must not make max + 1 overflow (a 500).
+      'select least(coalesce(max(position)::bigint + 1, 0), 2147483647)::int as next from "list_items" where account_id = ? and kind = ?',
       [this.ctx.viewer.accountId, kind],
       'all',
     );

@@ -7,7 +7,7 @@ import { isValidId } from '../../graphql/ids';
 import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
 import { Company } from '../companies/company.entity';
-import { CompanyService } from '../companies/company.service';
+import { checkFilter, CompanyService, storableInstant, withoutNul } from '../companies/company.service';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { ListItem, ListKind } from '../lists/list-item.entity';
@@ -72,15 +72,21 @@ const DEFAULT_ORDER = ['lower(p.last_name) asc', 'lower(p.first_name) asc'];
 
 type Names = { firstName?: string | null; lastName?: string | null };
 
+const squash = (text: string) => withoutNul(text).trim().replace(/\s+/g, ' ');
+
 /**
  * v3 §2.4 `full_name`: split on the first space into first and last name; one word is a last name
  * (last_name is the required part). On update a full name equal to the current one is ignored, so
- * a client PUTting back a whole record with only first_name changed keeps its change.
+ * a client PUTting back a whole record with only first_name changed keeps its change. A full name
+ * equal to the first and last names sent with it is ignored too: a record copied into a create
+ * (`Mary Ann` `Smith`) keeps its parts instead of being re-split (`Mary` `Ann Smith`).
  */
-function namesFromFullName(person: Person, fullName: string | null | undefined, isNew: boolean): Names {
+function namesFromFullName(person: Person, input: Names & { fullName?: string | null }, isNew: boolean): Names {
+  const { fullName } = input;
   if (typeof fullName !== 'string') return {};
-  const normalized = fullName.trim().replace(/\s+/g, ' ');
+  const normalized = squash(fullName);
   if (normalized === '' || (!isNew && normalized === person.fullName)) return {};
+  if (typeof input.lastName === 'string' && normalized === squash([input.firstName ?? '', input.lastName].join(' '))) return {};
   const space = normalized.indexOf(' ');
   return space < 0 ? { firstName: null, lastName: normalized } : { firstName: normalized.slice(0, space), lastName: normalized.slice(space + 1) };
 }
@@ -99,8 +105,9 @@ export class PersonService {
     return where;
   }
 
-  private conditions(filter: PersonFilter | undefined): Where {
+  private conditions(rawFilter: PersonFilter | undefined): Where {
     const where = this.scope();
+    const filter = checkFilter(rawFilter, ['converted', 'created', 'modified']);
     if (!filter) return where;
     where
       .ids('p.id', filter.ids)
@@ -269,9 +276,18 @@ export class PersonService {
   }
 
   private async apply(person: Person, input: PersonInput, issues: Issues, isNew: boolean): Promise<void> {
-    const fields: PersonInput = { ...input, ...namesFromFullName(person, input.fullName, isNew) };
-    if (typeof fields.firstName === 'string') fields.firstName = fields.firstName.trim();
-    if (typeof fields.lastName === 'string') fields.lastName = fields.lastName.trim();
+    // As for companies: a datetime outside PostgreSQL's years would fail the statement (a 500).
+    for (const field of ['createdAt', 'updatedAt', 'lastEmailedAt'] as const) {
+      const value = input[field];
+      if (value instanceof Date && !storableInstant(value)) {
+        issues.add(field, 'is out of range');
+        input[field] = undefined;
+      }
+    }
+    const fields: PersonInput = { ...input, ...namesFromFullName(person, input, isNew) };
+    // NUL is dropped before the blank check, so a last name of `\u0000` alone is blank.
+    if (typeof fields.firstName === 'string') fields.firstName = withoutNul(fields.firstName).trim();
+    if (typeof fields.lastName === 'string') fields.lastName = withoutNul(fields.lastName).trim();
     if ((fields.lastName === undefined && isNew) || (fields.lastName !== undefined && blank(fields.lastName))) {
       issues.add('lastName', "can't be blank");
       delete fields.lastName;
@@ -315,14 +331,19 @@ export class PersonService {
   /**
    * v3 §2.4: `company_name`, when it differs from the current company's name, finds or creates that
    * company and wins; otherwise `companyId` decides (must be a company of the account). A blank name
-   * without a companyId clears the company.
+   * without a companyId clears the company. A name that is the name of the company `companyId`
+   * names also lets `companyId` decide: company names need not be unique, and a record sent whole
+   * (copied into a create, or with both attributes changed) means that company, not a namesake.
    */
   private async applyCompany(person: Person, input: PersonInput, issues: Issues): Promise<void> {
-    const name = typeof input.companyName === 'string' ? input.companyName.trim() : input.companyName;
+    // NUL cannot be stored or searched for in PostgreSQL text (as assignFields drops it from columns).
+    const name = typeof input.companyName === 'string' ? withoutNul(input.companyName).trim() : input.companyName;
     if (name) {
+      const named = (company: Company | null) => company !== null && company.name.trim().toLowerCase() === name.toLowerCase();
       const current = await this.ctx.loaders.company(person.company?.id);
-      if (current && current.name.trim().toLowerCase() === name.toLowerCase()) {
-        // Unchanged name (a record sent back whole): fall through to companyId.
+      const given = input.companyId != null && isValidId(input.companyId) ? await this.ctx.loaders.company(input.companyId) : null;
+      if (named(current) || named(given)) {
+        // Unchanged name (a record sent back whole), or the name of the company sent: companyId decides.
       } else if (name.length > MAX_COMPANY_NAME) {
         issues.add('companyName', `is too long (maximum is ${MAX_COMPANY_NAME} characters)`);
         return;
