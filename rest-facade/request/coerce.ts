@@ -175,6 +175,8 @@ interface WallTime {
   readonly second: number;
   readonly millisecond: number;
   readonly hasTime: boolean;
+  /** The finest unit the text gave: an upper range bound extends to the end of it. */
+  readonly precision: 'day' | 'minute' | 'second' | 'millisecond';
   /** Minutes east of UTC when the input names an offset. */
   readonly offset: number | null;
 }
@@ -206,6 +208,7 @@ function parseWallTime(text: string): WallTime | null {
     second: Number(m[7] ?? 0),
     millisecond: Number((m[8] ?? '').padEnd(3, '0').slice(0, 3)),
     hasTime: m[5] !== undefined,
+    precision: m[5] === undefined ? 'day' : m[7] === undefined ? 'minute' : m[8] === undefined ? 'second' : 'millisecond',
     offset,
   };
 }
@@ -249,11 +252,11 @@ function earliestOccurrence(dt: DateTime<true>, zone: IANAZone): DateTime<true> 
   return first.isValid ? first : dt;
 }
 
-function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTime; dateOnly: boolean } | null {
+function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTime; dateOnly: boolean; precision: WallTime['precision'] } | null {
   if (isBlank(value)) return null;
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new FacadeInputError(field, 'is not a valid datetime');
-    return { dt: DateTime.fromJSDate(value, { zone: zoneOf(tz) }), dateOnly: false };
+    return { dt: DateTime.fromJSDate(value, { zone: zoneOf(tz) }), dateOnly: false, precision: 'millisecond' };
   }
   const wall = typeof value === 'string' ? parseWallTime(value) : null;
   const dt = wall && toLuxon(wall, tz);
@@ -262,7 +265,7 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
   // digits): anything outside is refused here rather than failing in the database.
   const year = dt.toUTC().year;
   if (year < 1 || year > 9999) throw new FacadeInputError(field, 'is out of range');
-  return { dt, dateOnly: !wall.hasTime && wall.offset === null };
+  return { dt, dateOnly: !wall.hasTime && wall.offset === null, precision: wall.precision };
 }
 
 /**
@@ -284,7 +287,11 @@ export function toDateTime(value: unknown, field: string, tz: string): string | 
 export function toDateTimeBound(value: unknown, field: string, tz: string, bound: 'from' | 'to'): string | null {
   const parsed = parseDateTime(value, field, tz);
   if (!parsed) return null;
-  return (bound === 'to' && parsed.dateOnly ? parsed.dt.endOf('day') : parsed.dt).toISO();
+  // An upper bound covers the whole unit it names: `to_date=2014-05-31` the whole day, and a
+  // datetime as the service prints it (to the second) that whole second, since stored times keep
+  // milliseconds: a record's own printed created_at then falls inside [from, to].
+  if (bound === 'to' && parsed.precision !== 'millisecond') return parsed.dt.endOf(parsed.precision).toISO();
+  return parsed.dt.toISO();
 }
 
 /**

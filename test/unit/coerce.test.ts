@@ -236,7 +236,9 @@ describe('toDateTimeBound', () => {
   it('makes a date-only upper bound inclusive of the whole day in the zone', () => {
     expect(toDateTimeBound('2014-05-31', 'x', 'America/New_York', 'to')).toBe('2014-05-31T23:59:59.999-04:00');
     expect(toDateTimeBound('2014-05-31', 'x', 'America/New_York', 'from')).toBe('2014-05-31T00:00:00.000-04:00');
-    expect(toDateTimeBound('2014-05-31 10:00', 'x', 'Asia/Kolkata', 'to')).toBe('2014-05-31T10:00:00.000+05:30');
+    // A bound to the minute covers that whole minute (stored times keep milliseconds).
+    expect(toDateTimeBound('2014-05-31 10:00', 'x', 'Asia/Kolkata', 'to')).toBe('2014-05-31T10:00:59.999+05:30');
+    expect(toDateTimeBound('2014-05-31 10:00:00.250', 'x', 'Asia/Kolkata', 'to')).toBe('2014-05-31T10:00:00.250+05:30');
     expect(toDateTimeBound('', 'x', 'UTC', 'to')).toBeNull();
   });
 });

@@ -69,9 +69,9 @@ describe('parseConditions', () => {
       created: { from: '2014-05-01T00:00:00.000-04:00', to: '2014-05-31T23:59:59.999-04:00' },
     });
     expect(fromQuery('conditions[deal_created][from_date]=2014-05-01 08:00')).toEqual({ created: { from: '2014-05-01T08:00:00.000-04:00' } });
-    expect(fromQuery('conditions[within][to_date]=2014/12/01 10:00:00 %2B0000')).toEqual({ within: { to: '2014-12-01T05:00:00.000-05:00' } });
+    expect(fromQuery('conditions[within][to_date]=2014/12/01 10:00:00 %2B0000')).toEqual({ within: { to: '2014-12-01T05:00:00.999-05:00' } });
     // The service's own output pasted unencoded: `+` decodes to a space and is still read as +0000.
-    expect(fromQuery('conditions[within][to_date]=2014/12/01 10:00:00 +0000')).toEqual({ within: { to: '2014-12-01T05:00:00.000-05:00' } });
+    expect(fromQuery('conditions[within][to_date]=2014/12/01 10:00:00 +0000')).toEqual({ within: { to: '2014-12-01T05:00:00.999-05:00' } });
     expect(fromQuery('conditions[deal_created][from_date]=&conditions[deal_created][to_date]=')).toEqual({});
   });
 

@@ -20,7 +20,8 @@ export function assignFields<T extends object, I extends object>(
     const value = (input as Record<string, unknown>)[key];
     if (value === undefined) continue;
     const prop = meta.properties[key as never] as { length?: number; nullable?: boolean; type?: string } | undefined;
-    if (typeof value === 'string' && prop?.length && value.length > prop.length) {
+    // PostgreSQL counts characters (code points), not UTF-16 units: an emoji is one.
+    if (typeof value === 'string' && prop?.length && value.length > prop.length && [...value].length > prop.length) {
       issues.add(key, `is too long (maximum is ${prop.length} characters)`);
       continue;
     }

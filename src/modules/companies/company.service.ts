@@ -147,6 +147,9 @@ export class CompanyService {
     if (typeof input.name === 'string') input.name = withoutNul(input.name); // as on create
     if (input.name !== undefined && blank(input.name)) issues.add('name', "can't be blank");
     const previousOwner = company.owner?.id ?? null;
+    // created_at is honoured on create (imports) only, as for people: clients PUT back what they
+    // read, to the second, which would otherwise rewrite it (DECISIONS: Paths and requests).
+    input.createdAt = undefined;
     await this.apply(company, input, issues);
     issues.throwIfAny();
     company.name = company.name.trim(); // as on create

@@ -38,10 +38,12 @@ function coerce(def: CustomField, value: unknown, field: string, issues: Issues)
   if (value === null || value === '') return def.kind === CustomFieldKind.MULTI_SELECT ? [] : null;
   const choiceIds = new Set(def.choices.map((c) => c.id));
   switch (def.kind) {
-    case CustomFieldKind.TEXT:
+    case CustomFieldKind.TEXT: {
       if (typeof value !== 'string' && typeof value !== 'number') return void issues.add(field, 'must be text');
-      if (String(value).length > MAX_TEXT) return void issues.add(field, `is too long (maximum is ${MAX_TEXT} characters)`);
-      return String(value);
+      const text = String(value).replace(/\u0000/g, ''); // PostgreSQL text cannot hold NUL
+      if ([...text].length > MAX_TEXT) return void issues.add(field, `is too long (maximum is ${MAX_TEXT} characters)`);
+      return text;
+    }
     case CustomFieldKind.NUMBER: {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n)) return void issues.add(field, 'must be a number');
@@ -75,6 +77,9 @@ export function mergeCustomFields(defs: readonly CustomField[], current: Record<
   for (const [label, value] of Object.entries(input)) {
     const def = byLabel.get(label);
     if (!def) continue;
+    // A value sent back unchanged is kept as it is, even if its choice was removed since: clients
+    // PUT back whole records (DECISIONS), and that must not fail on data they did not touch.
+    if (JSON.stringify(value) === JSON.stringify(current[label])) continue;
     const coerced = coerce(def, value, `customFields.${label}`, issues);
     if (coerced !== undefined) next[label] = coerced;
   }

@@ -1,0 +1,66 @@
+import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+
+describe('input edges', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    account = await server.createAccount({ timeZone: 'America/New_York' });
+    key = account.admin.apiKey;
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it("finds a record by its own printed created_at as both range bounds (stored times keep milliseconds)", async () => {
+    const created = await server.request('POST', '/api/v3/people.json', { apiKey: key, body: { person: { last_name: 'Exactly' } } });
+    const at = created.body.created_at as string;
+    const list = await server.request('GET', '/api/v3/people.json', {
+      apiKey: key,
+      query: { 'conditions[person_created][from_date]': at, 'conditions[person_created][to_date]': at },
+    });
+    expect(list.body.entries.map((p: { id: number }) => p.id)).toEqual([created.body.id]);
+  });
+
+  it('measures lengths in characters as PostgreSQL does (an emoji is one)', async () => {
+    const name = '😀'.repeat(100);
+    const ok = await server.request('POST', '/api/v3/people.json', { apiKey: key, body: { person: { last_name: name } } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.last_name).toBe(name);
+    const tooLong = await server.request('POST', '/api/v3/people.json', { apiKey: key, body: { person: { last_name: '😀'.repeat(101) } } });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body).toEqual([{ field: 'last_name', humanized_field: 'Last name', msg: 'is too long (maximum is 100 characters)' }]);
+  });
+
+  it('keeps a company created_at on update (honoured on create only, like people)', async () => {
+    const created = await server.request('POST', '/api/v3/companies.json', { apiKey: key, body: { company: { name: 'Dated', created_at: '2010-01-02 03:04:05' } } });
+    expect(created.body.created_at).toBe('2010/01/02 03:04:05 -0500');
+    const updated = await server.request('PUT', `/api/v3/companies/${created.body.id}.json`, { apiKey: key, body: { company: { ...created.body, name: 'Dated too', created_at: '2020-01-01 00:00:00' } } });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ name: 'Dated too', created_at: '2010/01/02 03:04:05 -0500' });
+  });
+
+  it('accepts a record sent back with a custom value whose choice was removed since, and strips NUL from text values', async () => {
+    const em = server.orm.em.fork();
+    const dropdown = em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.DROPDOWN, name: 'Tier', choices: [{ id: 1, name: 'Gold' }, { id: 2, name: 'Silver' }] });
+    const text = em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.TEXT, name: 'Note' });
+    await em.flush();
+    const gql = await server.graphql(key, `mutation($cf: JSONObject) { createPerson(input: { lastName: "Custom", customFields: $cf }) { id customFields { label value } } }`, {
+      cf: { [dropdown.label]: 2, [text.label]: 'a\u0000b' },
+    });
+    expect(gql.body.errors).toBeUndefined();
+    const id = gql.body.data.createPerson.id;
+    expect(gql.body.data.createPerson.customFields).toEqual([{ label: dropdown.label, value: 2 }, { label: text.label, value: 'ab' }]);
+
+    dropdown.choices = [{ id: 1, name: 'Gold' }];
+    await em.flush();
+    const shown = await server.request('GET', `/api/v3/people/${id}.json`, { apiKey: key });
+    const back = await server.request('PUT', `/api/v3/people/${id}.json`, { apiKey: key, body: { person: { ...shown.body, first_name: 'Still' } } });
+    expect(back.status).toBe(200);
+    expect(back.body.custom_fields).toEqual({ [dropdown.label]: 2, [text.label]: 'ab' });
+    const changed = await server.request('PUT', `/api/v3/people/${id}.json`, { apiKey: key, body: { person: { custom_fields: { [dropdown.label]: 3 } } } });
+    expect(changed.status).toBe(422);
+    expect(changed.body[0]).toMatchObject({ field: dropdown.label, msg: 'is not one of the choices' });
+  });
+});
