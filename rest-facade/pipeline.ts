@@ -146,7 +146,7 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
 
 async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
   const query = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
-  const body = route.kind === 'create' || route.kind === 'update' ? readBody(req) : {};
+  const body = route.kind === 'create' || route.kind === 'update' ? await readBody(req) : {};
   const variables = buildVariables(route, params, query, body, ctx.viewer.timeZone);
   if (variables === 'not-found') return route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
   const attrs = parseAttrs(query.attrs);

@@ -63,4 +63,18 @@ describe('input edges', () => {
     expect(changed.status).toBe(422);
     expect(changed.body[0]).toMatchObject({ field: dropdown.label, msg: 'is not one of the choices' });
   });
+
+  it('reads multipart/form-data bodies like urlencoded forms', async () => {
+    const form = new FormData();
+    form.append('person[first_name]', 'Multi');
+    form.append('person[last_name]', 'Part');
+    form.append('check_for_duplicates', 'true');
+    const res = await fetch(new URL(`/api/v3/people.json?api_key=${key}`, server.url), { method: 'POST', body: form });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ first_name: 'Multi', last_name: 'Part' });
+
+    const broken = await fetch(new URL(`/api/v3/people.json?api_key=${key}`, server.url), { method: 'POST', body: 'x', headers: { 'content-type': 'multipart/form-data' } });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ error: expect.stringContaining('multipart/form-data') });
+  });
 });
