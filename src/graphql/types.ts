@@ -28,8 +28,8 @@ export const MAX_PER_PAGE = 200;
 @InputType('PageInput')
 export class PageInput {
   @Field(() => Int, { defaultValue: 1 }) page: number = 1;
-  @Field(() => Int, { defaultValue: 100, description: `At most ${MAX_PER_PAGE}; larger values are clamped` })
-  perPage: number = 100;
+  @Field(() => Int, { nullable: true, description: `Default per list (100; admin lists 200); at most ${MAX_PER_PAGE}, larger values are clamped` })
+  perPage?: number | null;
 }
 
 export function normalizePage(input: PageInput | undefined, fallbackPerPage = 100): { page: number; perPage: number; offset: number } {

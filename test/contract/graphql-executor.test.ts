@@ -45,3 +45,18 @@ describe('GraphQL executor', () => {
     expect(res.body.errors[0].message).toMatch(/\$id/);
   });
 });
+
+describe('GraphQL paging defaults', () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    key = (await server.createAccount()).admin.apiKey;
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('uses each list’s own default per page when perPage is left out (admin lists 200, others 100)', async () => {
+    const res = await server.graphql(key, '{ leadStatuses(page: { page: 1 }) { pagination { perPage } } companies(page: { page: 1 }) { pagination { perPage } } }');
+    expect(res.body.data).toEqual({ leadStatuses: { pagination: { perPage: 200 } }, companies: { pagination: { perPage: 100 } } });
+  });
+});
