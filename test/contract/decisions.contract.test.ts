@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { createHash } from 'node:crypto';
 import { setLogLevel } from '../../src/common/logger';
 import { AccountAdmin } from '../../src/modules/accounts/account.service';
-import { formEncode, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+import { formEncode, openServerWithAccount, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
  * Cross-cutting v3 behaviour from DECISIONS.md ("Paths and requests", "Responses", "Status codes
@@ -73,12 +73,7 @@ describe('v3 decisions (DECISIONS.md)', () => {
   let server: TestServer;
   let account: TestAccount;
   let key: string;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    account = await server.createAccount({ timeZone: 'America/New_York' });
-    key = account.admin.apiKey;
-  }, 60_000);
+  beforeAll(async () => ({ server, account, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
   afterAll(() => server.close());
 
   async function createCompany(name: string, apiKey = key): Promise<any> {

@@ -1,16 +1,11 @@
 import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
-import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+import { openServerWithAccount, type TestAccount, type TestServer } from '../support/test-server';
 
 describe('input edges', () => {
   let server: TestServer;
   let account: TestAccount;
   let key: string;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    account = await server.createAccount({ timeZone: 'America/New_York' });
-    key = account.admin.apiKey;
-  }, 60_000);
+  beforeAll(async () => ({ server, account, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
   afterAll(() => server.close());
 
   it("finds a record by its own printed created_at as both range bounds (stored times keep milliseconds)", async () => {

@@ -1,4 +1,4 @@
-import { formEncode, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+import { formEncode, openServerWithAccount, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
  * Fixes from the v3 review, each pinned as a legacy client or a contract suite would meet it:
@@ -14,12 +14,7 @@ describe('review fixes', () => {
   let server: TestServer;
   let account: TestAccount;
   let key: string;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    account = await server.createAccount({ timeZone: 'America/New_York' });
-    key = account.admin.apiKey;
-  }, 60_000);
+  beforeAll(async () => ({ server, account, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
   afterAll(() => server.close());
 
   const api = (k: string) => ({

@@ -120,3 +120,10 @@ export function formEncode(params: Record<string, unknown>): string {
   walk('', params);
   return out.toString();
 }
+
+/** A started server with one fresh account in it: the usual start of a test file. */
+export async function openServerWithAccount(options: { timeZone?: string; currency?: string } = {}): Promise<{ server: TestServer; account: TestAccount; key: string }> {
+  const server = await startTestServer();
+  const account = await server.createAccount(options);
+  return { server, account, key: account.admin.apiKey };
+}
