@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AccountAdmin } from '../../src/modules/accounts/account.service';
-import { startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
+import { describeWithRedis, startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
 /**
  * DECISIONS: Auth and rate limit: a token bucket of 10 refilled 5 per second per user key; 20 and
@@ -197,12 +197,12 @@ describe('rate limit (v3 §8.1)', () => {
   });
 });
 
-describe('rate limit headers with the shared (Redis) buckets', () => {
+describeWithRedis('rate limit headers with the shared (Redis) buckets', () => {
   let server: TestServer;
 
   beforeAll(async () => {
     server = await startTestServer({
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_URL: process.env.TEST_REDIS_URL as string,
       REDIS_PREFIX: `crmtest:${randomBytes(4).toString('hex')}:`,
       RATE_LIMIT_PER_SECOND: '0.001', // no refill while the test runs
       RATE_LIMIT_BURST: '100',

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { describeWithRedis, startTestServer, type TestServer } from '../support/test-server';
 
 /**
  * Two API processes sharing one Redis draw on one budget per user (issue 2 §6). Both servers run in
  * this process but each has its own limiter and Redis connection, exactly as two processes would.
  */
-describe('rate limit across API processes (Redis)', () => {
+describeWithRedis('rate limit across API processes (Redis)', () => {
   const env = {
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_URL: process.env.TEST_REDIS_URL as string,
     REDIS_PREFIX: `crmtest:${randomBytes(4).toString('hex')}:`,
     RATE_LIMIT_PER_SECOND: '1',
     RATE_LIMIT_BURST: '10',

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
 import { resolveDatabase } from '../../src/cli/database';
 import { loadConfig } from '../../src/config/config';
 
@@ -9,7 +10,30 @@ import { loadConfig } from '../../src/config/config';
  * the migrations when it starts (a no-op after the first); the ORM is not loaded here because
  * entity metadata created in this realm would leak into the test realm. Teardown drops it.
  */
+/** Whether a Redis answers PING at `url` within a second. */
+function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
 export default async function globalSetup(): Promise<void> {
+  // The cross-process rate-limit tests need a Redis. CI requires one (REQUIRE_REDIS=1, so they
+  // can never be skipped there); a machine without one skips just those tests, saying so.
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (await redisAnswers(redisUrl)) process.env.TEST_REDIS_URL = redisUrl;
+  else if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but no Redis answers at ${redisUrl}`);
+  else process.stderr.write(`No Redis at ${redisUrl}: the cross-process rate-limit tests are skipped.\n`);
+
   const name = `crm_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const { url, embedded } = await resolveDatabase(loadConfig({ ...process.env, LOG_LEVEL: 'error' }), { database: name });
   (globalThis as { __embedded?: unknown }).__embedded = embedded;

@@ -127,3 +127,6 @@ export async function openServerWithAccount(options: { timeZone?: string; curren
   const account = await server.createAccount(options);
   return { server, account, key: account.admin.apiKey };
 }
+
+/** `describe` when a Redis is reachable (see global setup), else `describe.skip`. */
+export const describeWithRedis: jest.Describe = process.env.TEST_REDIS_URL ? describe : describe.skip;
