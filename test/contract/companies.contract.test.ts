@@ -49,12 +49,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
 
   const label = (id: number) => `custom_label_${id}`;
 
-  const api = (apiKey: string) => ({
-    get: (path: string, query?: Record<string, string | number | boolean>) => server.request('GET', `/api/v3${path}`, { apiKey, query }),
-    post: (path: string, body?: unknown, query?: Record<string, string | number | boolean>) => server.request('POST', `/api/v3${path}`, { apiKey, body, query }),
-    put: (path: string, body?: unknown, query?: Record<string, string | number | boolean>) => server.request('PUT', `/api/v3${path}`, { apiKey, body, query }),
-    del: (path: string) => server.request('DELETE', `/api/v3${path}`, { apiKey }),
-  });
+  const api = (key: string) => server.v3(key);
 
   async function create(apiKey: string, company: Record<string, unknown>): Promise<any> {
     const res = await api(apiKey).post('/companies.json', { company });

@@ -18,14 +18,9 @@ describe('companies (v3 §4.6)', () => {
   }, 60_000);
   afterAll(() => server.close());
 
-  const sql = <T = any>(text: string, params: unknown[] = []): Promise<T[]> => server.orm.em.fork().getConnection().execute<T[]>(text, params, 'all');
+  const sql = <T = any>(text: string, params: unknown[] = []) => server.sql<T>(text, params);
 
-  const api = (key: string) => ({
-    get: (path: string, query?: Query) => server.request('GET', `/api/v3${path}`, { apiKey: key, query }),
-    post: (path: string, body: unknown, query?: Query) => server.request('POST', `/api/v3${path}`, { apiKey: key, body, query }),
-    put: (path: string, body: unknown, query?: Query) => server.request('PUT', `/api/v3${path}`, { apiKey: key, body, query }),
-    del: (path: string) => server.request('DELETE', `/api/v3${path}`, { apiKey: key }),
-  });
+  const api = (key: string) => server.v3(key);
 
   async function create(key: string, company: Record<string, unknown>): Promise<any> {
     const res = await api(key).post('/companies.json', { company });

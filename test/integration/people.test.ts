@@ -31,7 +31,7 @@ describe('people (v3 §2.4, §4.4)', () => {
   }, 60_000);
   afterAll(() => server.close());
 
-  const sql = <T = any>(text: string, params: unknown[] = []): Promise<T[]> => server.orm.em.fork().getConnection().execute<T[]>(text, params, 'all');
+  const sql = <T = any>(text: string, params: unknown[] = []) => server.sql<T>(text, params);
 
   async function listsOf(accountId: number): Promise<Lists> {
     const rows = await sql<{ id: number; kind: string; name: string }>('select id, kind, name from list_items where account_id = ? order by position, id', [accountId]);
@@ -46,12 +46,7 @@ describe('people (v3 §2.4, §4.4)', () => {
     return field.id;
   }
 
-  const api = (key: string) => ({
-    get: (path: string, query?: Record<string, string | number | boolean>) => server.request('GET', `/api/v3${path}`, { apiKey: key, query }),
-    post: (path: string, body: unknown, query?: Record<string, string | number | boolean>) => server.request('POST', `/api/v3${path}`, { apiKey: key, body, query }),
-    put: (path: string, body: unknown, query?: Record<string, string | number | boolean>) => server.request('PUT', `/api/v3${path}`, { apiKey: key, body, query }),
-    del: (path: string) => server.request('DELETE', `/api/v3${path}`, { apiKey: key }),
-  });
+  const api = (key: string) => server.v3(key);
 
   async function createPerson(key: string, person: Record<string, unknown>, flags: Record<string, unknown> = {}): Promise<any> {
     const res = await api(key).post('/people.json', { person, ...flags });

@@ -6,8 +6,6 @@ import { formEncode, openServerWithAccount, type TestAccount, type TestServer } 
  * input that reached PostgreSQL as a 500.
  */
 
-type Query = Record<string, string | number | boolean>;
-
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
 
 describe('review fixes', () => {
@@ -17,11 +15,7 @@ describe('review fixes', () => {
   beforeAll(async () => ({ server, account, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
   afterAll(() => server.close());
 
-  const api = (k: string) => ({
-    get: (path: string, query?: Query) => server.request('GET', `/api/v3${path}`, { apiKey: k, query }),
-    post: (path: string, body: unknown, query?: Query) => server.request('POST', `/api/v3${path}`, { apiKey: k, body, query }),
-    put: (path: string, body: unknown, query?: Query) => server.request('PUT', `/api/v3${path}`, { apiKey: k, body, query }),
-  });
+  const api = (key: string) => server.v3(key);
 
   async function create(path: string, root: string, attributes: Record<string, unknown>): Promise<any> {
     const res = await api(key).post(path, { [root]: attributes });

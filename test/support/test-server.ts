@@ -7,10 +7,23 @@ import { Visibility } from '../../src/modules/users/user.entity';
 export interface TestServer extends RunningServer {
   /** GET/POST/PUT/DELETE against the server, returning status, headers and parsed JSON (or raw text). */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** The v3 routes as one user: `v3(key).get('/people.json', {page: 2})`; paths are under /api/v3. */
+  v3(apiKey: string): V3Client;
+  /** Raw SQL against the test database, for assertions on what was stored. */
+  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   /** POST /graphql with the given key. */
   graphql(apiKey: string, query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<TestResponse>;
   /** A fresh account with its admin (keys via the same code path as the CLI). */
   createAccount(options?: { timeZone?: string; currency?: string }): Promise<TestAccount>;
+}
+
+type Query = Record<string, string | number | boolean>;
+
+export interface V3Client {
+  get(path: string, query?: Query): Promise<TestResponse>;
+  post(path: string, body?: unknown, query?: Query): Promise<TestResponse>;
+  put(path: string, body?: unknown, query?: Query): Promise<TestResponse>;
+  del(path: string): Promise<TestResponse>;
 }
 
 export interface TestAccount {
@@ -106,7 +119,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     };
   };
 
-  return { ...server, close: () => server.close(), request, graphql, createAccount };
+  const v3 = (apiKey: string): V3Client => ({
+    get: (path, query) => request('GET', `/api/v3${path}`, { apiKey, query }),
+    post: (path, body, query) => request('POST', `/api/v3${path}`, { apiKey, body, query }),
+    put: (path, body, query) => request('PUT', `/api/v3${path}`, { apiKey, body, query }),
+    del: (path) => request('DELETE', `/api/v3${path}`, { apiKey }),
+  });
+  const sql = <T = any>(text: string, params: unknown[] = []) => server.orm.em.fork().getConnection().execute<T[]>(text, params, 'all');
+
+  return { ...server, close: () => server.close(), request, graphql, createAccount, v3, sql };
 }
 
 /** Form-encodes nested params the way Rails-style clients do: {person: {first_name: 'x'}} → person[first_name]=x. */
