@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import type { Issues } from '../../common/errors';
+import { withoutNul } from './input';
 
 /**
  * Copies the whitelisted scalar fields present in `input` onto `target` (undefined = not sent,
@@ -29,7 +30,7 @@ export function assignFields<T extends object, I extends object>(
       issues.add(key, "can't be blank");
       continue;
     }
-    (target as Record<string, unknown>)[key] = typeof value === 'string' ? value.replace(/\u0000/g, '') : value;
+    (target as Record<string, unknown>)[key] = typeof value === 'string' ? withoutNul(value) : value;
   }
 }
 

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../graphql/context';
 import { isValidId } from '../../graphql/ids';
 import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
+import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { recordMail } from '../outbox/outbox.service';
@@ -44,36 +45,6 @@ const SORT_COLUMNS: Record<CompanySortField, string> = {
   [CompanySortField.CREATED_AT]: 'c.created_at',
   [CompanySortField.UPDATED_AT]: 'c.updated_at',
 };
-
-/** PostgreSQL holds years 1..9999 as written by the driver (ISO text); anything else fails the statement. */
-export function storableInstant(value: Date): boolean {
-  const year = value.getUTCFullYear();
-  return Number.isFinite(value.getTime()) && year >= 1 && year <= 9999;
-}
-
-/** NUL cannot be stored or compared in PostgreSQL text (a 500); dropped, as assignFields drops it from columns. */
-export const withoutNul = (text: string): string => text.replace(/\u0000/g, '');
-
-/**
- * GraphQL filters reach SQL as given (the v3 facade checks its own input before): NUL is dropped
- * from text conditions, and a range bound outside the storable years is refused (422, as the
- * facade does) rather than failing the statement. Returns a plain copy; `filter` is untouched.
- */
-export function checkFilter<F extends object>(filter: F | undefined, ranges: ReadonlyArray<keyof F & string>): F | undefined {
-  if (!filter) return filter;
-  const out = { ...filter } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(out)) if (typeof value === 'string') out[key] = withoutNul(value);
-  const issues = new Issues();
-  for (const key of ranges) {
-    const range = out[key] as { from?: Date | null; to?: Date | null } | null | undefined;
-    for (const bound of ['from', 'to'] as const) {
-      const value = range?.[bound];
-      if (value instanceof Date && !storableInstant(value)) issues.add(`${key}.${bound}`, 'is out of range');
-    }
-  }
-  issues.throwIfAny();
-  return out as F;
-}
 
 /** Companies: tenancy and visibility on every read and write (issue 2 §6). */
 export class CompanyService {
@@ -192,15 +163,7 @@ export class CompanyService {
   }
 
   private async apply(company: Company, input: CompanyInput, issues: Issues): Promise<void> {
-    // PostgreSQL holds years 1..9999 as written by the driver (ISO text): `9999-12-31 23:59 -0500`
-    // is year 10000 in UTC and would fail the insert (a 500); it is the client's input to fix.
-    for (const field of ['createdAt', 'updatedAt'] as const) {
-      const value = input[field];
-      if (value instanceof Date && !storableInstant(value)) {
-        issues.add(field, 'is out of range');
-        input[field] = undefined;
-      }
-    }
+    dropUnstorableDates(input, ['createdAt', 'updatedAt'], issues);
     // A record always has a creation time (the column is not null): null or a blank form value
     // leaves it as it is, as for people, instead of failing the write (a 500).
     if (input.createdAt === null) input.createdAt = undefined;

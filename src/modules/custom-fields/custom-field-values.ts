@@ -2,6 +2,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import type { Issues } from '../../common/errors';
 import { CustomFieldKind, type CustomField } from './custom-field.entity';
+import { withoutNul } from '../common/input';
 
 @ObjectType('CustomFieldValue', { simpleResolvers: true })
 export class CustomFieldValue {
@@ -40,7 +41,7 @@ function coerce(def: CustomField, value: unknown, field: string, issues: Issues)
   switch (def.kind) {
     case CustomFieldKind.TEXT: {
       if (typeof value !== 'string' && typeof value !== 'number') return void issues.add(field, 'must be text');
-      const text = String(value).replace(/\u0000/g, ''); // PostgreSQL text cannot hold NUL
+      const text = withoutNul(String(value)); // PostgreSQL text cannot hold NUL
       if ([...text].length > MAX_TEXT) return void issues.add(field, `is too long (maximum is ${MAX_TEXT} characters)`);
       return text;
     }

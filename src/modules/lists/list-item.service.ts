@@ -8,6 +8,7 @@ import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/
 import { blank } from '../common/assign';
 import { ListItem, ListKind } from './list-item.entity';
 import type { ListItemInput } from './list-item.inputs';
+import { withoutNul } from '../common/input';
 
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */
 export const LIST_ITEMS_DEFAULT_PER_PAGE = 200;
@@ -115,7 +116,7 @@ export class ListItemService {
 
   private checkName(raw: string | null | undefined, issues: Issues): string | null {
     // NUL cannot be stored in PostgreSQL text (a 500): dropped first, so `\u0000` alone is blank.
-    const name = typeof raw === 'string' ? raw.replace(/\u0000/g, '').trim() : raw;
+    const name = typeof raw === 'string' ? withoutNul(raw).trim() : raw;
     if (blank(name)) {
       issues.add('name', "can't be blank");
       return null;

@@ -7,7 +7,8 @@ import { isValidId } from '../../graphql/ids';
 import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
 import { Company } from '../companies/company.entity';
-import { checkFilter, CompanyService, storableInstant, withoutNul } from '../companies/company.service';
+import { CompanyService } from '../companies/company.service';
+import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { ListItem, ListKind } from '../lists/list-item.entity';
@@ -276,14 +277,7 @@ export class PersonService {
   }
 
   private async apply(person: Person, input: PersonInput, issues: Issues, isNew: boolean): Promise<void> {
-    // As for companies: a datetime outside PostgreSQL's years would fail the statement (a 500).
-    for (const field of ['createdAt', 'updatedAt', 'lastEmailedAt'] as const) {
-      const value = input[field];
-      if (value instanceof Date && !storableInstant(value)) {
-        issues.add(field, 'is out of range');
-        input[field] = undefined;
-      }
-    }
+    dropUnstorableDates(input, ['createdAt', 'updatedAt', 'lastEmailedAt'], issues);
     const fields: PersonInput = { ...input, ...namesFromFullName(person, input, isNew) };
     // NUL is dropped before the blank check, so a last name of `\u0000` alone is blank.
     if (typeof fields.firstName === 'string') fields.firstName = withoutNul(fields.firstName).trim();
