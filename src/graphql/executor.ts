@@ -38,20 +38,17 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
   const document = parse(source, { noLocation: true });
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`Invalid operations: ${problems.map((p) => p.message).join('; ')}`);
-  const compiled = new Map<string, { query: CompiledQuery; variables: readonly VariableDefinitionNode[] }>();
+  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs }>();
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) continue;
     const query = compileQuery(schema, document, definition.name.value, { customSerializers: { DateTimeISO: (v: unknown) => v } });
     if (!isCompiledQuery(query)) throw new Error(`Operation ${definition.name.value} does not compile: ${JSON.stringify(query.errors)}`);
-    compiled.set(definition.name.value, { query, variables: definition.variableDefinitions ?? [] });
+    compiled.set(definition.name.value, { query, inputs: variableInputs(schema, definition.variableDefinitions ?? []) });
   }
   const run: OperationRunner = async (name, variables, ctx) => {
     const operation = compiled.get(name);
     if (!operation) throw new Error(`Unknown operation ${name}`);
-    for (const def of operation.variables) {
-      const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
-      if (type && variables[def.variable.name.value] != null) fillInputDefaults(variables[def.variable.name.value], type);
-    }
+    fillVariableDefaults(operation.inputs, variables);
     try {
       const result = await operation.query.query(undefined, ctx, variables);
       return {
@@ -63,6 +60,23 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
     }
   };
   return { run, names: [...compiled.keys()] };
+}
+
+/** Each variable's input type, resolved once when its operation is compiled. */
+type VariableInputs = ReadonlyArray<readonly [string, GraphQLInputType]>;
+
+function variableInputs(schema: GraphQLSchema, definitions: readonly VariableDefinitionNode[]): VariableInputs {
+  const inputs: Array<readonly [string, GraphQLInputType]> = [];
+  for (const def of definitions) {
+    const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
+    if (type) inputs.push([def.variable.name.value, type]);
+  }
+  return inputs;
+}
+
+/** Fills input-object defaults into the variables, in place (see fillInputDefaults). */
+function fillVariableDefaults(inputs: VariableInputs, variables: Record<string, unknown>): void {
+  for (const [name, type] of inputs) if (variables[name] != null) fillInputDefaults(variables[name], type);
 }
 
 /** An input default as a client would write it (enum defaults are stored as internal values). */
@@ -100,23 +114,23 @@ const MAX_COMPILED = 500;
  * validates (with its document cache). Introspection stays on graphql-js, which owns it.
  */
 export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
-  const compiled = new Map<string, CompiledQuery>();
+  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs }>();
   const executor: GatewayExecutor = async (request) => {
     const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
     if (introspection) {
       return execute({ schema, document: request.document, operationName: request.operationName, variableValues: request.request.variables, contextValue: request.context });
     }
     const key = `${request.queryHash}:${request.operationName ?? ''}`;
-    let query = compiled.get(key);
-    if (query) {
+    let plan = compiled.get(key);
+    if (plan) {
       compiled.delete(key); // most recently used goes last
     } else {
       const made = compileQuery(schema, request.document, request.operationName ?? undefined);
       if (!isCompiledQuery(made)) return made as GatewayExecutionResult;
-      query = made;
+      plan = { query: made, inputs: variableInputs(schema, request.operation.variableDefinitions ?? []) };
       if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     }
-    compiled.set(key, query);
+    compiled.set(key, plan);
     // In gateway mode Apollo leaves variable coercion to the executor: refuse bad values as a
     // client error (graphql-js's messages), then hand jit the variables as sent.
     const checked = getVariableValues(schema, request.operation.variableDefinitions ?? [], request.request.variables ?? {}, { maxErrors: 20 });
@@ -124,11 +138,8 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
       return { errors: checked.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } })) };
     }
     const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
-    for (const def of request.operation.variableDefinitions ?? []) {
-      const type = typeFromAST(schema, def.type) as GraphQLInputType | undefined;
-      if (type && variables[def.variable.name.value] != null) fillInputDefaults(variables[def.variable.name.value], type);
-    }
-    return (await query.query(undefined, request.context, variables)) as GatewayExecutionResult;
+    fillVariableDefaults(plan.inputs, variables);
+    return (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
   };
   return {
     async load() {
