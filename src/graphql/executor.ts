@@ -19,7 +19,7 @@ import {
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../context/context';
 import { formatAny, formatError } from './errors';
 
 export interface OperationResult {

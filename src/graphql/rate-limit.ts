@@ -3,7 +3,7 @@ import { GraphQLObjectType, defaultFieldResolver, type GraphQLFieldResolver, typ
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../common/errors';
 import type { RateLimitTier } from '../config/config';
-import type { RateState, RequestContext, Viewer } from './context';
+import type { RateState, RequestContext, Viewer } from '../context/context';
 
 /** Outcome of taking one token from a bucket. */
 export interface BucketResult {

@@ -9,13 +9,13 @@ import { createV3Router } from '../../rest-facade';
 import type { Config } from '../config/config';
 import { DomainError } from '../common/errors';
 import { logger } from '../common/logger';
-import type { RequestContext } from '../graphql/context';
+import { createContext, type RequestContext } from '../context/context';
 import { formatError } from '../graphql/errors';
 import { queryLimits } from '../graphql/limits';
 import { createJitGateway, type OperationRunner } from '../graphql/executor';
 import type { RateLimiter } from '../graphql/rate-limit';
 import { authenticate } from './auth';
-import { createContext, requestIdOf } from './context';
+import { requestIdOf } from './request-id';
 
 export interface AppDeps {
   readonly orm: MikroORM;

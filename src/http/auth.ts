@@ -4,7 +4,7 @@ import { UnauthenticatedError } from '../common/errors';
 import { hashKey, plausibleKey } from '../common/keys';
 import { currencyOf } from '../modules/accounts/currency';
 import type { Visibility } from '../modules/users/user.entity';
-import type { Viewer } from '../graphql/context';
+import type { Viewer } from '../context/viewer';
 
 function firstString(value: unknown): string | undefined {
   if (typeof value === 'string') return value;

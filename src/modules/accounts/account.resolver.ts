@@ -1,6 +1,6 @@
 import { Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { NotFoundError } from '../../common/errors';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../context/context';
 import { Account } from './account.entity';
 import { currencyOf } from './currency';
 

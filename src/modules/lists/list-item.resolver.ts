@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../context/context';
 import { PageInput, PageOf } from '../../graphql/types';
 import { ListItem, ListKind } from './list-item.entity';
 import { ListItemInput } from './list-item.inputs';

@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
 import { listWithTotal } from '../../db/list-query';
 import { Where } from '../../db/sql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../context/context';
 import { isValidId } from '../../graphql/ids';
 import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { blank } from '../common/assign';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { RequestContext } from '../../graphql/context';
-import { sooner } from '../../graphql/loaders';
+import type { RequestContext } from '../../context/context';
+import { sooner } from '../../context/loaders';
 import { selectedFields } from '../../graphql/selection';
 import { CompanyRef, PageInput, PageOf } from '../../graphql/types';
 import { Company } from '../companies/company.entity';

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Issues, NotFoundError, ValidationFailed } from '../../common/errors';
 import { findOneRow, listWithTotal } from '../../db/list-query';
 import { contains, Where } from '../../db/sql';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../context/context';
 import { isValidId } from '../../graphql/ids';
 import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';

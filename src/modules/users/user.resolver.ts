@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { NotFoundError } from '../../common/errors';
-import type { RequestContext } from '../../graphql/context';
+import type { RequestContext } from '../../context/context';
 import { isValidId } from '../../graphql/ids';
 import { normalizePage, PageInput, PageOf, toPage } from '../../graphql/types';
 import { User } from './user.entity';

@@ -1,4 +1,4 @@
-import type { Viewer } from '../../graphql/context';
+import type { Viewer } from '../../context/viewer';
 import { Visibility } from './user.entity';
 
 /** Admins and `all` users see every record of the account; an `own` user sees what they own. */

@@ -6,7 +6,7 @@ import { Company } from '../modules/companies/company.entity';
 import { CustomField, type CustomFieldResource } from '../modules/custom-fields/custom-field.entity';
 import { ListItem } from '../modules/lists/list-item.entity';
 import { User } from '../modules/users/user.entity';
-import type { Viewer } from './context';
+import type { Viewer } from './viewer';
 
 // Every column but the key hash: credentials are never loaded where they are not needed.
 const USERS_SQL = `select id, account_id, email, first_name, last_name, time_zone, is_admin, visibility, created_at, updated_at

@@ -1,0 +1,34 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Loaders } from './loaders';
+import type { Viewer } from './viewer';
+
+export type { Viewer } from './viewer';
+
+export interface RateState {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Epoch seconds at which the bucket is full again. */
+  readonly reset: number;
+  readonly retryAfter?: number;
+}
+
+/** One unit of work per request or job: a forked EntityManager, fresh loaders, the viewer. */
+export interface RequestContext {
+  readonly em: EntityManager;
+  readonly viewer: Viewer;
+  readonly loaders: Loaders;
+  readonly requestId: string;
+  /** Filled by the rate limiter when the operation is charged. */
+  rate: RateState | null;
+  /** Set once the operation has been charged, so a multi-field operation costs one unit. */
+  rateCharge: Promise<void> | null;
+}
+
+/**
+ * A fresh unit of work for one request or job: never the global EntityManager. Needs no HTTP, so
+ * a job builds the same context as a request does.
+ */
+export function createContext(orm: MikroORM, viewer: Viewer, requestId: string): RequestContext {
+  const em = orm.em.fork();
+  return { em, viewer, loaders: new Loaders(em, viewer), requestId, rate: null, rateCharge: null };
+}
