@@ -25,10 +25,14 @@ const CONDITIONS: ConditionTable = {
   person_type: { to: 'type', kind: 'enum', map: { Lead: 'LEAD', Contact: 'CONTACT' } },
   // DECISIONS: association filters also arrive inside conditions (newer clients).
   company_id: { to: 'companyIds', kind: 'ids' },
+  user_id: { to: 'ownerIds', kind: 'ids' },
 };
 
-/** DECISIONS: association filters as plain query params: `/people.json?company_id=3`. */
-const QUERY_FILTERS: ConditionTable = { company_id: { to: 'companyIds', kind: 'ids' } };
+/**
+ * DECISIONS: association filters as plain query params: `/people.json?company_id=3`, and `user_id`
+ * for the owner (the older official Ruby client's `user.people` sends it).
+ */
+const QUERY_FILTERS: ConditionTable = { company_id: { to: 'companyIds', kind: 'ids' }, user_id: { to: 'ownerIds', kind: 'ids' } };
 
 /** Sortable v3 columns (`people.last_name`, `-people.created_at`) to PersonSortField values. */
 const SORT = {
