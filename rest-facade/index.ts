@@ -1,14 +1,20 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
+import { parse } from 'graphql';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyRateHeaders, createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
+import { checkFacade } from './agreement';
+import { fragmentsSource, RESOURCES } from './resources';
 import { compileRoutes } from './routes/match';
 import { V3_ROUTES } from './routes';
 
 export type { FacadeContext, FacadeDeps } from './pipeline';
 export { V3_ROUTES } from './routes';
 
-/** The facade's static GraphQL documents, concatenated; the core parses, validates and compiles them once at boot. */
+/**
+ * The facade's static GraphQL documents, concatenated, with the fragments generated from the
+ * resources' field tables; the core parses, validates and compiles them once at boot.
+ */
 export function operationsSource(): string {
   const dir = join(__dirname, '..', '..', 'rest-facade', 'operations');
   const local = join(__dirname, 'operations');
@@ -24,13 +30,17 @@ export function operationsSource(): string {
     .filter((f) => f.endsWith('.graphql'))
     .sort()
     .map((f) => readFileSync(join(folder, f), 'utf8'))
+    .concat(fragmentsSource())
     .join('\n');
 }
 
 /** Mounted at /api/v3. */
 export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Router {
   const router = express.Router();
-  const table = compileRoutes(V3_ROUTES);
+  const operations = parse(operationsSource(), { noLocation: true });
+  const problems = checkFacade(deps.schema, operations, V3_ROUTES, RESOURCES);
+  if (problems.length > 0) throw new Error(`The v3 field tables, operations and schema disagree:\n${problems.join('\n')}`);
+  const table = compileRoutes(V3_ROUTES, deps.schema, operations);
   const pipeline = createPipeline(deps, table);
   router.use(express.raw({ type: () => true, limit: deps.maxBodyBytes }));
   router.use((req, res, next) => {

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import { FacadeInputError } from './errors/facade-error';
 import { replyForErrors, validationReply, type CoreError, type V3Reply } from './errors/map-errors';
 import { parseAttrs } from './request/attrs';
@@ -24,6 +25,8 @@ export interface FacadeContext {
 }
 
 export interface FacadeDeps<C extends FacadeContext> {
+  /** The core's schema: the routes' sort tables come from its sort enums, and the field tables are checked against it at boot. */
+  readonly schema: GraphQLSchema;
   /** Resolves the viewer; throws an error with `code: 'UNAUTHENTICATED'` and a message otherwise. */
   authenticate(req: Request, requestId: string): Promise<C>;
   /** Runs a compiled operation in-process on the request's context. */
@@ -74,7 +77,7 @@ function recordId(params: Record<string, string>, name: string): number | null {
   return /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) > 0 ? Number(raw) : null;
 }
 
-function buildVariables(route: RouteSpec, params: Record<string, string>, query: Params, body: Params, tz: string): Params | 'not-found' {
+function buildVariables(route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, query: Params, body: Params, tz: string): Params | 'not-found' {
   const variables: Params = {};
   for (const name of Object.keys(params)) {
     const id = recordId(params, name);
@@ -99,7 +102,7 @@ function buildVariables(route: RouteSpec, params: Record<string, string>, query:
       };
       variables.filter = filter;
       variables.page = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });
-      if (route.sort) variables.sort = parseSort(query.sort, route.sort, { table: route.sortTable });
+      if (sort) variables.sort = parseSort(query.sort, sort, { table: route.sortTable });
       break;
     }
     case 'create':
@@ -131,10 +134,14 @@ function dig(data: Record<string, unknown> | null, path: string): any {
 }
 
 function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: string[] | null): V3Reply {
+  // The rows already carry v3 keys (the fragments alias them): serialize formats them in place.
   const show = (record: Record<string, unknown>) => pickAttrs(route.resource.serialize(record, fmt), attrs);
   switch (route.kind) {
-    case 'list':
-      return { status: 200, body: envelope(payload.entries.map(show), payload.pagination) };
+    case 'list': {
+      const entries: Record<string, unknown>[] = payload.entries;
+      for (let i = 0; i < entries.length; i++) entries[i] = show(entries[i]);
+      return { status: 200, body: envelope(entries, payload.pagination) };
+    }
     case 'delete':
       if (route.deleteBody === 'ids') return { status: 200, body: payload };
       if (route.deleteBody === 'record') return { status: 200, body: show(payload) };
@@ -144,10 +151,10 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
   }
 }
 
-async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
+async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
   const query = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
   const body = route.kind === 'create' || route.kind === 'update' ? await readBody(req) : {};
-  const variables = buildVariables(route, params, query, body, ctx.viewer.timeZone);
+  const variables = buildVariables(route, sort, params, query, body, ctx.viewer.timeZone);
   if (variables === 'not-found') return route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
   const attrs = parseAttrs(query.attrs);
   const result = await deps.run(route.op, variables, ctx);
@@ -209,7 +216,7 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
     }
     let reply: V3Reply;
     try {
-      reply = await handle(deps, match.route, match.params, req, ctx);
+      reply = await handle(deps, match.route, match.sort, match.params, req, ctx);
     } catch (error) {
       if (!(error instanceof FacadeInputError)) {
         await applyRateHeaders(deps, res, ctx); // the app's error handler answers the 500

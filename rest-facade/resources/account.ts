@@ -1,13 +1,15 @@
-import type { ResourceSpec } from './resource-spec';
+import { read } from './field-table';
+import { defineResource } from './resource-spec';
 
 /** DECISIONS (Routes clients use that the spec does not list): GET /account.json, no secret in it. */
-export const accountResource: ResourceSpec = {
+export const accountResource = defineResource({
   root: 'account',
-  writable: {},
-  serialize: (a) => ({
-    id: a.id,
-    name: a.name,
-    currency: a.currency ? { code: a.currency.code, name: a.currency.name, symbol: a.currency.symbol } : null,
-    time_zone: a.timeZone,
-  }),
-};
+  type: 'Account',
+  fragment: 'AccountV3',
+  fields: {
+    id: read('id'),
+    name: read('name'),
+    currency: read('currency', 'plain', '{ code name symbol }'),
+    time_zone: read('timeZone'),
+  },
+});

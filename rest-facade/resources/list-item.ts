@@ -1,34 +1,22 @@
-import type { ResourceSpec } from './resource-spec';
+import { read, type FieldTable } from './field-table';
+import { defineResource } from './resource-spec';
 
 /** Admin lists are read-only in v3 (§4.10): nothing is writable. */
-const READ_ONLY = {} as const;
-
-const idAndName = (i: Record<string, any>) => ({ id: i.id, name: i.name });
+const ID_AND_NAME: FieldTable = { id: read('id'), name: read('name') };
 
 /** v3 §2.10 lead status: id, name, hex_color. */
-export const leadStatusResource: ResourceSpec = {
+export const leadStatusResource = defineResource({
   root: 'lead_status',
-  writable: READ_ONLY,
-  serialize: (i) => ({ ...idAndName(i), hex_color: i.hexColor ?? null }),
-};
+  type: 'ListItem',
+  fragment: 'LeadStatusV3',
+  fields: { ...ID_AND_NAME, hex_color: read('hexColor') },
+});
 
 /** v3 §2.10 predefined contacts tag (DECISIONS: Wording): id, name. */
-export const predefinedContactsTagResource: ResourceSpec = {
-  root: 'predefined_contacts_tag',
-  writable: READ_ONLY,
-  serialize: idAndName,
-};
+export const predefinedContactsTagResource = defineResource({ root: 'predefined_contacts_tag', type: 'ListItem', fragment: 'PredefinedContactsTagV3', fields: ID_AND_NAME });
 
 /** v3 §2.10 note category: id, name. */
-export const noteCategoryResource: ResourceSpec = {
-  root: 'note_category',
-  writable: READ_ONLY,
-  serialize: idAndName,
-};
+export const noteCategoryResource = defineResource({ root: 'note_category', type: 'ListItem', fragment: 'NoteCategoryV3', fields: ID_AND_NAME });
 
 /** v3 §2.11 lead source: only id and name are known (convenience objects). */
-export const leadSourceResource: ResourceSpec = {
-  root: 'lead_source',
-  writable: READ_ONLY,
-  serialize: idAndName,
-};
+export const leadSourceResource = defineResource({ root: 'lead_source', type: 'ListItem', fragment: 'LeadSourceV3', fields: ID_AND_NAME });

@@ -1,3 +1,5 @@
+import { formatterOf, selectionOf, writableOf, type FieldTable } from './field-table';
+
 /** Formatting context: the viewer's zone and currency, fixed per request. */
 export interface Formatter {
   readonly timeZone: string;
@@ -28,19 +30,43 @@ export interface WritableAttribute {
   readonly values?: Readonly<Record<string, string>>;
 }
 
-/** The v3 face of one resource: its root key, what may be written, and how it is shown. */
-export interface ResourceSpec {
+/** The v3 face of one resource, as declared: its root key, GraphQL type and field table. */
+export interface ResourceDefinition {
   /** Form root and JSON root key: `company[name]=...`, `{"company": {...}}`. */
   readonly root: string;
-  /** Whitelist: anything else in the body is ignored (never written). */
-  readonly writable: Readonly<Record<string, WritableAttribute>>;
+  /** The GraphQL object type its operations return. */
+  readonly type: string;
+  /** Name of the generated fragment its operations spread (`...PersonV3`). */
+  readonly fragment: string;
+  /** THE table: every v3 key, where it comes from, whether it is writable and how it is shown. */
+  readonly fields: FieldTable;
   /**
    * Attributes computed from others on input (e.g. person `full_name` split into first and last
    * name). Runs after `writable` and may add GraphQL input fields.
    */
   readonly derive?: (input: Record<string, unknown>, attributes: Record<string, unknown>, timeZone: string) => void;
-  /** GraphQL result object to v3 JSON. */
-  readonly serialize: (record: Record<string, any>, fmt: Formatter) => Record<string, unknown>;
-  /** GraphQL input field names to v3 names for validation errors, beyond the reverse of `writable`. */
+  /** GraphQL input field names to v3 names for validation errors, beyond the table's writable fields. */
   readonly errorFields?: Readonly<Record<string, string>>;
+}
+
+/** A resource with what its table gives: whitelist, keys, fragment text and formatter. */
+export interface ResourceSpec extends ResourceDefinition {
+  /** Whitelist: anything else in the body is ignored (never written). */
+  readonly writable: Readonly<Record<string, WritableAttribute>>;
+  /** The v3 keys, in output order. */
+  readonly keys: readonly string[];
+  /** `fragment PersonV3 on Person { first_name: firstName ... }`. */
+  readonly fragmentSource: string;
+  /** GraphQL result (already keyed in v3) to v3 JSON: formats in place and returns the same object. */
+  readonly serialize: (record: Record<string, any>, fmt: Formatter) => Record<string, unknown>;
+}
+
+export function defineResource(definition: ResourceDefinition): ResourceSpec {
+  return {
+    ...definition,
+    writable: writableOf(definition.fields),
+    keys: Object.keys(definition.fields),
+    fragmentSource: `fragment ${definition.fragment} on ${definition.type} { ${selectionOf(definition.fields)} }`,
+    serialize: formatterOf(definition.fields),
+  };
 }

@@ -1,23 +1,25 @@
-import type { ResourceSpec } from './resource-spec';
+import { dateTime, enumOf, read, readOnly } from './field-table';
+import { defineResource } from './resource-spec';
 
 /**
  * v3 §4.11 users and profile (shape "not shown" by the spec): the convenience-object names plus
- * the user's own settings. Never a key: the core's User type has none, and this whitelist adds none.
+ * the user's own settings. Never a key: the core's User type has none, and this table names none.
  */
-export const userResource: ResourceSpec = {
+export const userResource = defineResource({
   root: 'user',
-  writable: {},
-  serialize: (u, fmt) => ({
-    id: u.id,
-    first_name: u.firstName ?? null,
-    last_name: u.lastName ?? null,
-    full_name: u.fullName ?? null,
-    email: u.email,
-    time_zone: u.timeZone,
-    is_admin: u.isAdmin,
+  type: 'User',
+  fragment: 'UserV3',
+  fields: {
+    id: read('id'),
+    first_name: read('firstName'),
+    last_name: read('lastName'),
+    full_name: read('fullName'),
+    email: read('email'),
+    time_zone: read('timeZone'),
+    is_admin: read('isAdmin'),
     // GraphQL speaks the enum's names (ALL, OWN); v3 speaks lower case.
-    visibility: typeof u.visibility === 'string' ? u.visibility.toLowerCase() : null,
-    created_at: fmt.dateTime(u.createdAt),
-    updated_at: fmt.dateTime(u.updatedAt),
-  }),
-};
+    visibility: readOnly(enumOf('visibility', { all: 'ALL', own: 'OWN' })),
+    created_at: readOnly(dateTime('createdAt')),
+    updated_at: readOnly(dateTime('updatedAt')),
+  },
+});

@@ -1,6 +1,6 @@
 import type { ConditionTable } from '../request/conditions';
 import { companyResource } from '../resources/company';
-import type { RouteSpec } from './route-spec';
+import type { RouteSpec, SortSpec } from './route-spec';
 
 /** v3 §4.6 list conditions: text ones match exactly or by prefix (DECISIONS: case-insensitive prefix). */
 const CONDITIONS: ConditionTable = {
@@ -22,18 +22,8 @@ const CONDITIONS: ConditionTable = {
   company_owner: { to: 'ownerIds', kind: 'ids' },
 };
 
-const SORT = {
-  id: 'ID',
-  name: 'NAME',
-  city: 'CITY',
-  state: 'STATE',
-  country: 'COUNTRY',
-  postal_code: 'POSTAL_CODE',
-  email: 'EMAIL',
-  owner_id: 'OWNER_ID',
-  created_at: 'CREATED_AT',
-  updated_at: 'UPDATED_AT',
-} as const;
+/** Sorting: CompanySortField values (`name`, `-companies.created_at`). */
+const SORT: SortSpec = {};
 
 /**
  * v3 §4.6 show: `associations` is a comma-separated list (a form array is accepted too); unknown

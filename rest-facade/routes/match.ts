@@ -1,14 +1,19 @@
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { RouteSpec } from './route-spec';
+import { sortTableFor } from './sort-table';
 
 export interface CompiledRoute {
   readonly route: RouteSpec;
   readonly pattern: RegExp;
   readonly names: readonly string[];
+  /** v3 sort key → sort enum value, derived from the schema at boot; null: not sortable. */
+  readonly sort: Readonly<Record<string, string>> | null;
 }
 
 export type RouteTable = readonly CompiledRoute[];
 
-export function compileRoutes(routes: readonly RouteSpec[]): RouteTable {
+/** Matchers and sort tables, once at boot; the schema and the operations give the sort enums. */
+export function compileRoutes(routes: readonly RouteSpec[], schema: GraphQLSchema, operations: DocumentNode): RouteTable {
   const seen = new Set<string>();
   return routes.map((route) => {
     const key = `${route.method} ${route.path}`;
@@ -19,7 +24,7 @@ export function compileRoutes(routes: readonly RouteSpec[]): RouteTable {
       names.push(name);
       return '([^/]+)';
     });
-    return { route, pattern: new RegExp(`^${source}$`), names };
+    return { route, pattern: new RegExp(`^${source}$`), names, sort: sortTableFor(route, schema, operations) };
   });
 }
 
@@ -44,7 +49,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export function matchRoute(table: RouteTable, method: string, path: string): { route: RouteSpec; params: Record<string, string> } | null {
+export function matchRoute(table: RouteTable, method: string, path: string): { route: RouteSpec; params: Record<string, string>; sort: CompiledRoute['sort'] } | null {
   const normalized = normalizePath(path);
   for (const compiled of table) {
     if (compiled.route.method !== method) continue;
@@ -52,7 +57,7 @@ export function matchRoute(table: RouteTable, method: string, path: string): { r
     if (!m) continue;
     const params: Record<string, string> = {};
     compiled.names.forEach((name, i) => (params[name] = decodeSegment(m[i + 1])));
-    return { route: compiled.route, params };
+    return { route: compiled.route, params, sort: compiled.sort };
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import type { ConditionTable } from '../request/conditions';
 import { personResource } from '../resources/person';
-import type { FlagSpec, RouteSpec } from './route-spec';
+import type { FlagSpec, RouteSpec, SortSpec } from './route-spec';
 
 /** v3 §4.4 list conditions: text ones are case-insensitive substring matches (DECISIONS: Conditions). */
 const CONDITIONS: ConditionTable = {
@@ -34,29 +34,8 @@ const CONDITIONS: ConditionTable = {
  */
 const QUERY_FILTERS: ConditionTable = { company_id: { to: 'companyIds', kind: 'ids' }, user_id: { to: 'ownerIds', kind: 'ids' } };
 
-/** Sortable v3 columns (`people.last_name`, `-people.created_at`) to PersonSortField values. */
-const SORT = {
-  id: 'ID',
-  first_name: 'FIRST_NAME',
-  last_name: 'LAST_NAME',
-  email: 'EMAIL',
-  position: 'POSITION',
-  type: 'TYPE',
-  user_id: 'OWNER_ID',
-  owner_id: 'OWNER_ID',
-  company_id: 'COMPANY_ID',
-  company_name: 'COMPANY_NAME',
-  lead_status_id: 'LEAD_STATUS_ID',
-  lead_source_id: 'LEAD_SOURCE_ID',
-  work_city: 'WORK_CITY',
-  work_state: 'WORK_STATE',
-  work_country: 'WORK_COUNTRY',
-  work_postal_code: 'WORK_POSTAL_CODE',
-  converted_at: 'CONVERTED_AT',
-  last_emailed_at: 'LAST_EMAILED_AT',
-  created_at: 'CREATED_AT',
-  updated_at: 'UPDATED_AT',
-} as const;
+/** Sorting (`people.last_name`, `-people.created_at`): PersonSortField values, and `user_id` for the owner as in v3. */
+const SORT: SortSpec = { aliases: { user_id: 'OWNER_ID' } };
 
 /** v3 §4.4 create/update parameters outside person[...]; todo templates are refused by the core until they exist. */
 const TODO_FLAGS: Readonly<Record<string, FlagSpec>> = {

@@ -13,6 +13,11 @@ export type ErrorShape = 'array' | 'wrapped' | 'error-object';
 /** What a route answers on a successful delete (DECISIONS: Status codes and bodies). */
 export type DeleteBody = 'empty' | 'ids' | 'record';
 
+export interface SortSpec {
+  /** v3 keys that are not an enum value's lower case: `user_id` → `OWNER_ID`. */
+  readonly aliases?: Readonly<Record<string, string>>;
+}
+
 export type FlagKind = 'boolean' | 'id';
 
 /** A top-level request parameter (query string or body top level) that becomes a GraphQL variable path. */
@@ -38,8 +43,11 @@ export interface RouteSpec {
   readonly conditions?: ConditionTable;
   /** Plain query parameters that filter too (older clients: `/notes.json?deal_id=1`). */
   readonly queryFilters?: ConditionTable;
-  /** v3 sort keys to GraphQL sort enum values. */
-  readonly sort?: Readonly<Record<string, string>>;
+  /**
+   * Sortable: the v3 sort keys are the values of the operation's `$sort` enum in lower case
+   * (`LAST_NAME` ↔ `last_name`), resolved against the schema at boot, plus these aliases.
+   */
+  readonly sort?: SortSpec;
   /** The table a `table.column` sort key must name (`people.last_name`); other tables are rejected. */
   readonly sortTable?: string;
   readonly flags?: Readonly<Record<string, FlagSpec>>;

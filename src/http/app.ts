@@ -93,6 +93,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
   app.use(
     '/api/v3',
     createV3Router<RequestContext>({
+      schema: deps.schema,
       authenticate: contextFor,
       run: deps.runOperation,
       peekRate: (ctx) => deps.limiter.peek(ctx),

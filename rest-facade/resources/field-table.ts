@@ -1,0 +1,141 @@
+import type { AttributeType, Formatter, WritableAttribute } from './resource-spec';
+
+/**
+ * How a v3 value is shown, once the GraphQL result already carries the v3 key (the fragment
+ * aliases each field): `plain` as it comes, a v3 `dateTime` or `date`, a `customFields` object,
+ * an enum through a value map, or an explicit function where v3 is odd.
+ */
+export type Show =
+  | 'plain'
+  | 'dateTime'
+  | 'date'
+  | 'customFields'
+  | { readonly enum: Readonly<Record<string, string>> }
+  | ((value: any, fmt: Formatter) => unknown);
+
+/** One v3 key of a resource. */
+export interface FieldSpec {
+  /** The GraphQL field of the resource's type it comes from (aliased to the v3 key). */
+  readonly from: string;
+  /** Sub-selection of an object field, e.g. `{ id name }`. */
+  readonly select?: string;
+  /** Writable: the input field is `from` on the resource's input type. Absent: read-only. */
+  readonly write?: Omit<WritableAttribute, 'to'>;
+  readonly show: Show;
+  /**
+   * Selected by the operations that want it, not by the fragment (an association under
+   * `@include`); the key is absent from the output when not selected.
+   */
+  readonly optional?: boolean;
+}
+
+/** v3 key → spec, in the order the keys are shown. */
+export type FieldTable = Readonly<Record<string, FieldSpec>>;
+
+const writable = (from: string, type: AttributeType, show: Show, extra: Omit<WritableAttribute, 'to' | 'type'> = {}): FieldSpec => ({ from, write: { type, ...extra }, show });
+
+/**
+ * Writable text. No per-field length: the core checks each column's real length and answers 422
+ * naming the field; the facade's bound is the default of `toGraphQLInput` (10,000 characters).
+ */
+export const text = (from: string): FieldSpec => writable(from, 'text', 'plain');
+export const id = (from: string): FieldSpec => writable(from, 'id', 'plain');
+export const ids = (from: string): FieldSpec => writable(from, 'ids', 'plain');
+export const boolean = (from: string): FieldSpec => writable(from, 'boolean', 'plain');
+export const dateTime = (from: string): FieldSpec => writable(from, 'datetime', 'dateTime');
+export const customFields = (from = 'customFields'): FieldSpec => ({ ...writable(from, 'customFields', 'customFields'), select: '{ label kind value }' });
+
+/** A GraphQL enum: v3 value → GraphQL value on input, the reverse on output (unknown values as they are). */
+export function enumOf(from: string, values: Readonly<Record<string, string>>): FieldSpec {
+  const shown: Record<string, string> = Object.create(null);
+  for (const [v3, graphql] of Object.entries(values)) shown[graphql] ??= v3;
+  return writable(from, 'enum', { enum: shown }, { values });
+}
+
+/** The same field, read-only. */
+export function readOnly(field: FieldSpec): FieldSpec {
+  const { write: _, ...rest } = field;
+  return rest;
+}
+
+/** A read-only value shown as it comes (or through `show`). */
+export const read = (from: string, show: Show = 'plain', select?: string): FieldSpec => ({ from, show, ...(select ? { select } : {}) });
+
+/**
+ * Convenience objects (v3 §1.7; DECISIONS: Responses): read-only, an id plus name fields. The
+ * user/person form is the generated fragment of the same name (see `REF_FRAGMENTS`).
+ */
+export const userRef = (from: string): FieldSpec => read(from, 'plain', '{ ...UserRefV3 }');
+export const nameRef = (from: string): FieldSpec => read(from, 'plain', '{ id name }');
+
+/** The union of the two convenience shapes for a user or person: id and names (DECISIONS: Responses). */
+const NAME_PARTS = 'id first_name: firstName last_name: lastName full_name: fullName';
+
+/** Shared fragments the tables refer to, emitted with the resources' own. */
+export const REF_FRAGMENTS: ReadonlyArray<{ readonly name: string; readonly type: string; readonly selection: string }> = [
+  { name: 'UserRefV3', type: 'User', selection: NAME_PARTS },
+  { name: 'PersonRefV3', type: 'Person', selection: NAME_PARTS },
+];
+
+/** The fragment's selection: each v3 key as an alias of its field (`first_name: firstName`). */
+export function selectionOf(fields: FieldTable): string {
+  const parts: string[] = [];
+  for (const [key, field] of Object.entries(fields)) {
+    if (field.optional) continue;
+    const name = key === field.from ? key : `${key}: ${field.from}`;
+    parts.push(field.select ? `${name} ${field.select}` : name);
+  }
+  return parts.join(' ');
+}
+
+/** The whitelist: writable v3 keys → input field and type. */
+export function writableOf(fields: FieldTable): Record<string, WritableAttribute> {
+  const out: Record<string, WritableAttribute> = {};
+  for (const [key, field] of Object.entries(fields)) if (field.write) out[key] = { to: field.from, ...field.write };
+  return out;
+}
+
+/** `[{label, kind, value}]` to `{custom_label_<n>: value}`; dates as YYYY/MM/DD (DECISIONS: Responses). */
+export function customFieldsObject(values: ReadonlyArray<{ label: string; kind: string; value: unknown }> | null | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  // GraphQL serialises the CustomFieldKind enum by name (`DATE`), the TS value is `date`: accept both.
+  for (const v of values ?? []) out[v.label] = v.kind.toLowerCase() === 'date' && typeof v.value === 'string' ? v.value.replace(/-/g, '/') : v.value;
+  return out;
+}
+
+type Row = Record<string, any>;
+type Step = (row: Row, fmt: Formatter) => void;
+
+function stepFor(key: string, field: FieldSpec): Step | null {
+  const show = field.show;
+  let step: Step;
+  if (show === 'plain') return null;
+  else if (show === 'dateTime') step = (row, fmt) => void (row[key] = fmt.dateTime(row[key]));
+  else if (show === 'date') step = (row, fmt) => void (row[key] = fmt.date(row[key]));
+  else if (show === 'customFields') step = (row) => void (row[key] = customFieldsObject(row[key]));
+  else if (typeof show === 'function') step = (row, fmt) => void (row[key] = show(row[key], fmt));
+  else {
+    const map = show.enum;
+    step = (row) => {
+      const v = row[key];
+      if (typeof v === 'string' && map[v] !== undefined) row[key] = map[v];
+    };
+  }
+  if (!field.optional) return step;
+  return (row, fmt) => {
+    if (row[key] !== undefined) step(row, fmt);
+  };
+}
+
+/**
+ * The formatter: the GraphQL row already has the v3 keys in the v3 order (the fragment's
+ * aliases), so only the values that need it are rewritten, in place; plain keys are not touched
+ * and no second object is built per row.
+ */
+export function formatterOf(fields: FieldTable): (row: Row, fmt: Formatter) => Row {
+  const steps = Object.entries(fields).flatMap(([key, field]) => stepFor(key, field) ?? []);
+  return (row, fmt) => {
+    for (let i = 0; i < steps.length; i++) steps[i](row, fmt);
+    return row;
+  };
+}
