@@ -30,11 +30,11 @@ export function sortTableFor(route: RouteSpec, schema: GraphQLSchema, document: 
   if (!route.sort) return null;
   const operation = operationOf(document, route.op);
   const sortEnum = operation ? sortEnumOf(schema, operation) : null;
-  if (!sortEnum) throw new Error(`Route ${route.method} ${route.path} sorts, but operation ${route.op} has no $sort enum`);
+  if (!sortEnum) throw new Error(`${route.method} ${route.path}: sorts, but operation ${route.op} has no $sort enum`);
   const table: Record<string, string> = {};
   for (const value of sortEnum.getValues()) table[value.name.toLowerCase()] = value.name;
   for (const [key, value] of Object.entries(route.sort.aliases ?? {})) {
-    if (!sortEnum.getValue(value)) throw new Error(`Route ${route.method} ${route.path}: sort alias ${key} names no ${sortEnum.name} value (${value})`);
+    if (!sortEnum.getValue(value)) throw new Error(`${route.method} ${route.path}: sort alias ${key} names no ${sortEnum.name} value (${value})`);
     table[key] = value;
   }
   return table;
