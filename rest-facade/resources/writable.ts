@@ -2,6 +2,11 @@ import { FacadeInputError } from '../errors/facade-error';
 import { toBoolean, toDate, toDateTime, toDecimalString, toId, toIdList, toInteger, toText } from '../request/coerce';
 import type { ResourceSpec, WritableAttribute } from './resource-spec';
 
+/**
+ * The facade's one bound on writable text (no table repeats a column's length): it only keeps
+ * absurd values away from the core, which checks each column's real length and answers 422
+ * naming the field. A table may still set `max` where a route needs a tighter bound.
+ */
 const DEFAULT_TEXT_MAX = 10_000;
 const MAX_CUSTOM_FIELDS = 200;
 
