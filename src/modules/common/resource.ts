@@ -1,5 +1,5 @@
 import type { EntityClass } from '@mikro-orm/core';
-import { NotFoundError } from '../../common/errors';
+import { NotFoundError, type Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import type { VisibilityRule } from '../../context/visibility';
@@ -71,4 +71,29 @@ export function removeVisible<T extends { id: number }>(ctx: RequestContext, def
  */
 export function linkable<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, record: T | null): record is T {
   return record !== null && def.visibility.canSee(ctx.viewer, record);
+}
+
+/**
+ * A to-one relation set from an id input: undefined leaves it, null clears it, an id must name a
+ * record `find` accepts (it applies tenancy, and visibility where linking needs it), else
+ * `<prop>Id` "does not exist". Loader rows are read-only copies: the relation gets a managed reference.
+ */
+export async function setRelation<T extends object>(
+  ctx: RequestContext,
+  record: T,
+  prop: keyof T & string,
+  entity: EntityClass<{ id: number }>,
+  id: number | null | undefined,
+  find: (id: number) => Promise<{ id: number } | null>,
+  issues: Issues,
+): Promise<void> {
+  if (id === undefined) return;
+  const target = record as Record<string, unknown>;
+  if (id === null) {
+    target[prop] = null;
+    return;
+  }
+  const found = isValidId(id) ? await find(id) : null;
+  if (!found) issues.add(`${prop}Id`, 'does not exist');
+  else target[prop] = ctx.em.getReference(entity, found.id);
 }

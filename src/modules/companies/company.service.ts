@@ -6,7 +6,7 @@ import { ownedRecords } from '../../context/visibility';
 import { normalizePage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
 import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, listPage, loadForWrite, removeVisible, scopeOf, type ResourceDef } from '../common/resource';
+import { findVisible, listPage, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -152,15 +152,7 @@ export class CompanyService {
     // leaves it as it is, as for people, instead of failing the write (a 500).
     if (input.createdAt === null) input.createdAt = undefined;
     assignFields(this.ctx.em, Company, company, input, TEXT_FIELDS, issues);
-    if (input.ownerId !== undefined) {
-      if (input.ownerId === null) company.owner = null;
-      else {
-        const owner = await accountUsers(this.ctx).load(input.ownerId);
-        if (!owner) issues.add('ownerId', 'does not exist');
-        // Loader rows are read-only copies: the relation gets a managed reference.
-        else company.owner = this.ctx.em.getReference(User, owner.id);
-      }
-    }
+    await setRelation(this.ctx, company, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
     if (input.customFields !== undefined) {
       const defs = await customFieldDefs(this.ctx, CustomFieldResource.COMPANY).load();
       company.customFields = mergeCustomFields(defs, company.customFields, input.customFields, issues);

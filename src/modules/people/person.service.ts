@@ -9,7 +9,7 @@ import { assignFields, blank } from '../common/assign';
 import { Company } from '../companies/company.entity';
 import { COMPANIES, CompanyService } from '../companies/company.service';
 import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, linkable, listPage, loadForWrite, removeVisible, scopeOf, type ResourceDef } from '../common/resource';
+import { findVisible, linkable, listPage, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -232,16 +232,9 @@ export class PersonService {
     if (input.bounced !== undefined) person.bounced = input.bounced ?? false;
 
     await this.applyCompany(person, input, issues);
-    if (input.ownerId !== undefined) {
-      if (input.ownerId === null) person.owner = null;
-      else {
-        const owner = await accountUsers(this.ctx).load(input.ownerId);
-        if (!owner) issues.add('ownerId', 'does not exist');
-        else person.owner = this.em.getReference(User, owner.id);
-      }
-    }
-    await this.applyListItem(person, 'leadStatus', input.leadStatusId, ListKind.LEAD_STATUS, issues);
-    await this.applyListItem(person, 'leadSource', input.leadSourceId, ListKind.LEAD_SOURCE, issues);
+    await setRelation(this.ctx, person, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
+    await setRelation(this.ctx, person, 'leadStatus', ListItem, input.leadStatusId, (id) => this.listItem(id, ListKind.LEAD_STATUS), issues);
+    await setRelation(this.ctx, person, 'leadSource', ListItem, input.leadSourceId, (id) => this.listItem(id, ListKind.LEAD_SOURCE), issues);
     if (input.tagIds !== undefined) {
       // v3 §4.4: the tag set is replaced; unknown ids (or items of another list) are ignored.
       const wanted = [...new Set(input.tagIds ?? [])].filter(isValidId);
@@ -289,25 +282,15 @@ export class PersonService {
       }
     }
     if (input.companyId !== undefined) {
-      if (input.companyId === null) person.company = null;
-      else {
-        const company = await linkableCompany(input.companyId);
-        if (!company) issues.add('companyId', 'does not exist');
-        else person.company = this.em.getReference(Company, company.id);
-      }
+      await setRelation(this.ctx, person, 'company', Company, input.companyId, linkableCompany, issues);
     } else if (name !== undefined && !name) {
       person.company = null;
     }
   }
 
-  private async applyListItem(person: Person, prop: 'leadStatus' | 'leadSource', id: number | null | undefined, kind: ListKind, issues: Issues): Promise<void> {
-    if (id === undefined) return;
-    if (id === null) {
-      person[prop] = null;
-      return;
-    }
-    const item = isValidId(id) ? await this.ctx.loaders.byId(ListItem).load(id) : null;
-    if (!item || item.kind !== kind) issues.add(`${prop}Id`, 'does not exist');
-    else person[prop] = this.em.getReference(ListItem, item.id);
+  /** An item of the account's list `kind` (lead statuses, lead sources). */
+  private async listItem(id: number, kind: ListKind): Promise<ListItem | null> {
+    const item = await this.ctx.loaders.byId(ListItem).load(id);
+    return item?.kind === kind ? item : null;
   }
 }
