@@ -110,6 +110,7 @@ export function hydrate<T extends object>(em: EntityManager, entity: EntityName<
  * `count(*) over ()`: the window form materialises every matching row before the limit applies,
  * while the subquery counts from the index and lets the page itself stop after `limit` rows of
  * an index-ordered scan. Only a page past the end (no rows, so no total) costs a second statement.
+ * Reads go through `em.execute` (not the bare connection), so inside a mutation they see its transaction.
  */
 export async function listWithTotal<T extends object>(em: EntityManager, entity: EntityName<T>, q: ListQuery): Promise<{ rows: T[]; total: number }> {
   const order = [...q.orderBy, `${q.alias}.id asc`].join(', ');
