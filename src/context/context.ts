@@ -1,8 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Loaders } from './loaders';
+import { registerAfterCommit, type AfterCommitTask } from './transaction';
 import type { Viewer } from './viewer';
 
 export type { Viewer } from './viewer';
+export type { AfterCommitTask } from './transaction';
 
 export interface RateState {
   readonly limit: number;
@@ -18,6 +20,11 @@ export interface RequestContext {
   readonly viewer: Viewer;
   readonly loaders: Loaders;
   readonly requestId: string;
+  /**
+   * Queues work for after the current mutation commits (see `mutation` in transaction.ts): run once
+   * after a successful commit, dropped on rollback. Throws outside a mutation.
+   */
+  afterCommit(task: AfterCommitTask): void;
   /** Filled by the rate limiter when the operation is charged. */
   rate: RateState | null;
   /** Set once the operation has been charged, so a multi-field operation costs one unit. */
@@ -26,9 +33,18 @@ export interface RequestContext {
 
 /**
  * A fresh unit of work for one request or job: never the global EntityManager. Needs no HTTP, so
- * a job builds the same context as a request does.
+ * a job builds the same context as a request does (see viewerForUser in the users module).
  */
 export function createContext(orm: MikroORM, viewer: Viewer, requestId: string): RequestContext {
   const em = orm.em.fork();
-  return { em, viewer, loaders: new Loaders(em, viewer), requestId, rate: null, rateCharge: null };
+  const ctx: RequestContext = {
+    em,
+    viewer,
+    loaders: new Loaders(em, viewer),
+    requestId,
+    afterCommit: (task) => registerAfterCommit(ctx, task),
+    rate: null,
+    rateCharge: null,
+  };
+  return ctx;
 }

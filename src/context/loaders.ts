@@ -1,139 +1,149 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityName } from '@mikro-orm/core';
-import { hydrate } from '../db/list-query';
-import { Company } from '../modules/companies/company.entity';
-import { CustomField, type CustomFieldResource } from '../modules/custom-fields/custom-field.entity';
-import { ListItem } from '../modules/lists/list-item.entity';
-import { User } from '../modules/users/user.entity';
+import type { EntityClass } from '@mikro-orm/core';
+import { hydrate, tableOf } from '../db/list-query';
 import type { Viewer } from './viewer';
 
-// Every column but the key hash: credentials are never loaded where they are not needed.
-const USERS_SQL = `select id, account_id, email, first_name, last_name, time_zone, is_admin, visibility, created_at, updated_at
-  from "users" where account_id = ? order by id`;
+type Id = number | null | undefined;
 
 /**
- * Every relation resolves through one of these: one query per batch, results in key order,
- * tenancy applied inside. Convenience objects (id and name) of related records are shown
- * whatever the viewer's visibility (issue 2 §6), so these loaders scope by account only.
- * Statements are written out (no query building per request) and hydrated read-only.
+ * Records by id, batched: what every relation field reads. `settled` answers synchronously from
+ * what has already arrived (value, null for absent, undefined for not loaded yet), so a page whose
+ * relations were preloaded resolves each row's fields without a promise.
+ */
+export interface ByIdLoader<T> {
+  load(id: Id): Promise<T | null>;
+  /** Found records in the order of `ids`; absent ones are left out. */
+  loadMany(ids: readonly Id[]): Promise<T[]>;
+  settled(id: Id): T | null | undefined;
+  /** Like loadMany, or undefined while any of them is not loaded. */
+  settledMany(ids: readonly Id[]): T[] | undefined;
+  prime(record: T): void;
+  clear(): void;
+}
+
+/** A value loaded at most once per context (e.g. a small table of the account); `settled` once it has arrived. */
+export class Once<T> {
+  private pending: Promise<T> | null = null;
+  private value: T | undefined = undefined;
+
+  constructor(private readonly make: () => Promise<T>) {}
+
+  load(): Promise<T> {
+    this.pending ??= this.make().then((v) => (this.value = v));
+    return this.pending;
+  }
+
+  settled(): T | undefined {
+    return this.value;
+  }
+}
+
+/** Found records of `ids`, in order, from a settled lookup; undefined when any is not loaded. */
+export function settledMany<T>(settled: (id: Id) => T | null | undefined, ids: readonly Id[]): T[] | undefined {
+  const found: T[] = [];
+  for (const id of ids) {
+    const value = settled(id);
+    if (value === undefined) return undefined;
+    if (value !== null) found.push(value);
+  }
+  return found;
+}
+
+export async function loadMany<T>(load: (id: Id) => Promise<T | null>, ids: readonly Id[]): Promise<T[]> {
+  const found = await Promise.all(ids.map(load));
+  return found.filter((v): v is Awaited<T> => v !== null) as T[];
+}
+
+/**
+ * One statement per batch, `select <columns> from <table> where account_id = ? and id = any(?)`:
+ * table and columns from the ORM metadata (hidden and lazy columns, such as a key hash, are never
+ * selected), tenancy applied inside, rows hydrated read-only. Convenience objects of related
+ * records are shown whatever the viewer's visibility (issue 2 §6), so these scope by account
+ * only; linking a record on write checks the visibility rule as well.
+ */
+class EntityByIdLoader<T extends { id: number }> implements ByIdLoader<T> {
+  private readonly loader: DataLoader<number, T | null>;
+  private readonly arrived = new Map<number, T | null>();
+
+  constructor(em: EntityManager, viewer: Viewer, entity: EntityClass<T>) {
+    const { table, columns, accountColumn } = tableOf(em, entity);
+    if (!accountColumn) throw new Error(`${entity.name} has no account: by-id loaders are per account`);
+    const sql = `select ${columns.join(', ')} from "${table}" where "${accountColumn}" = ? and id = any(?::int[])`;
+    this.loader = new DataLoader(async (ids: readonly number[]) => {
+      // em.execute, not the bare connection: inside a mutation the read sees its transaction.
+      const rows = hydrate(em, entity, await em.execute<Record<string, unknown>[]>(sql, [viewer.accountId, `{${ids.join(',')}}`], 'all'));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => {
+        const row = byId.get(id) ?? null;
+        this.arrived.set(id, row);
+        return row;
+      });
+    });
+  }
+
+  load(id: Id): Promise<T | null> {
+    return id == null ? Promise.resolve(null) : this.loader.load(id);
+  }
+
+  loadMany(ids: readonly Id[]): Promise<T[]> {
+    return loadMany((id) => this.load(id), ids);
+  }
+
+  settled(id: Id): T | null | undefined {
+    return id == null ? null : this.arrived.get(id);
+  }
+
+  settledMany(ids: readonly Id[]): T[] | undefined {
+    return settledMany((id) => this.settled(id), ids);
+  }
+
+  prime(record: T): void {
+    this.arrived.set(record.id, record);
+    this.loader.prime(record.id, record);
+  }
+
+  clear(): void {
+    this.arrived.clear();
+    this.loader.clearAll();
+  }
+}
+
+/**
+ * The per-context loaders: a generic by-id loader per entity class, and a memo where modules keep
+ * their own (all users of the account, custom-field definitions, people pages per company), made
+ * on first use. Nothing here knows any module: modules attach what they need through `memo`.
  */
 export class Loaders {
-  private usersOfAccount: Promise<Map<number, User>> | null = null;
-  private readonly customFieldsByResource = new Map<CustomFieldResource, Promise<CustomField[]>>();
-  private companiesLoader: DataLoader<number, Company | null> | null = null;
-  private listItemsLoader: DataLoader<number, ListItem | null> | null = null;
-  // What has already arrived, so a field resolver can answer without a promise (see `settled`).
-  private usersSettled: Map<number, User> | null = null;
-  private readonly companiesSettled = new Map<number, Company | null>();
-  private readonly listItemsSettled = new Map<number, ListItem | null>();
-  private readonly customFieldsSettled = new Map<CustomFieldResource, CustomField[]>();
+  private readonly byIdLoaders = new Map<EntityClass<object>, ByIdLoader<object>>();
+  private readonly memos = new Map<string, unknown>();
 
   constructor(
     private readonly em: EntityManager,
     private readonly viewer: Viewer,
   ) {}
 
-  private async select<T extends object>(entity: EntityName<T>, sql: string, params: unknown[]): Promise<T[]> {
-    return hydrate(this.em, entity, await this.em.getConnection().execute<Record<string, unknown>[]>(sql, params, 'all'));
-  }
-
-  /** Rows of `table` in the viewer's account with the given ids, in key order (null when absent). */
-  private byIds<T extends { id: number }>(entity: EntityName<T>, table: string, settled: Map<number, T | null>): DataLoader<number, T | null> {
-    return new DataLoader(async (ids: readonly number[]) => {
-      const rows = await this.select(entity, `select * from "${table}" where account_id = ? and id = any(?::int[])`, [this.viewer.accountId, `{${ids.join(',')}}`]);
-      const byId = new Map(rows.map((r) => [r.id, r]));
-      return ids.map((id) => {
-        const row = byId.get(id) ?? null;
-        settled.set(id, row);
-        return row;
-      });
-    });
-  }
-
-  /** All users of the account in one query: accounts have few users, and owners repeat on every row. */
-  users(): Promise<Map<number, User>> {
-    this.usersOfAccount ??= this.select(User, USERS_SQL, [this.viewer.accountId]).then(
-      (users) => (this.usersSettled = new Map(users.map((u) => [u.id, u]))),
-    );
-    return this.usersOfAccount;
-  }
-
-  async user(id: number | null | undefined): Promise<User | null> {
-    if (id == null) return null;
-    return (await this.users()).get(id) ?? null;
-  }
-
-  company(id: number | null | undefined): Promise<Company | null> {
-    if (id == null) return Promise.resolve(null);
-    this.companiesLoader ??= this.byIds(Company, 'companies', this.companiesSettled);
-    return this.companiesLoader.load(id);
-  }
-
-  listItem(id: number | null | undefined): Promise<ListItem | null> {
-    if (id == null) return Promise.resolve(null);
-    this.listItemsLoader ??= this.byIds(ListItem, 'list_items', this.listItemsSettled);
-    return this.listItemsLoader.load(id);
-  }
-
-  async listItems(ids: readonly number[]): Promise<ListItem[]> {
-    const items = await Promise.all(ids.map((id) => this.listItem(id)));
-    return items.filter((i): i is ListItem => i !== null);
-  }
-
-  customFields(resource: CustomFieldResource): Promise<CustomField[]> {
-    let pending = this.customFieldsByResource.get(resource);
-    if (!pending) {
-      pending = this.select(CustomField, 'select * from "custom_fields" where account_id = ? and resource = ? order by position, id', [this.viewer.accountId, resource]).then((defs) => {
-        this.customFieldsSettled.set(resource, defs);
-        return defs;
-      });
-      this.customFieldsByResource.set(resource, pending);
+  byId<T extends { id: number }>(entity: EntityClass<T>): ByIdLoader<T> {
+    let loader = this.byIdLoaders.get(entity) as ByIdLoader<T> | undefined;
+    if (!loader) {
+      loader = new EntityByIdLoader(this.em, this.viewer, entity);
+      this.byIdLoaders.set(entity, loader as ByIdLoader<object>);
     }
-    return pending;
+    return loader;
   }
 
-  /**
-   * Values already loaded, read synchronously; `undefined` means not loaded (yet). A list that
-   * preloads its page's relations lets every row's field resolvers answer without a promise each.
-   */
-  readonly settled = {
-    users: (): Map<number, User> | undefined => this.usersSettled ?? undefined,
-    user: (id: number | null | undefined): User | null | undefined => (id == null ? null : this.usersSettled ? (this.usersSettled.get(id) ?? null) : undefined),
-    company: (id: number | null | undefined): Company | null | undefined => (id == null ? null : this.companiesSettled.get(id)),
-    listItem: (id: number | null | undefined): ListItem | null | undefined => (id == null ? null : this.listItemsSettled.get(id)),
-    listItems: (ids: readonly number[]): ListItem[] | undefined => {
-      const items: ListItem[] = [];
-      for (const id of ids) {
-        const item = this.listItemsSettled.get(id);
-        if (item === undefined) return undefined;
-        if (item) items.push(item);
-      }
-      return items;
-    },
-    customFields: (resource: CustomFieldResource): CustomField[] | undefined => this.customFieldsSettled.get(resource),
-  };
-
-  /** Loads, in one batch per kind, what a page of rows will ask for. */
-  async preload(wanted: { users?: boolean; companyIds?: Iterable<number | null | undefined>; listItemIds?: Iterable<number | null | undefined>; customFields?: CustomFieldResource }): Promise<void> {
-    const pending: Promise<unknown>[] = [];
-    if (wanted.users) pending.push(this.users());
-    for (const id of new Set(wanted.companyIds ?? [])) if (id != null) pending.push(this.company(id));
-    for (const id of new Set(wanted.listItemIds ?? [])) if (id != null) pending.push(this.listItem(id));
-    if (wanted.customFields) pending.push(this.customFields(wanted.customFields));
-    await Promise.all(pending);
+  /** The value under `key` for this context, made by `make` on first use; dropped by `clear`. */
+  memo<V>(key: string, make: () => V): V {
+    if (this.memos.has(key)) return this.memos.get(key) as V;
+    const value = make();
+    this.memos.set(key, value);
+    return value;
   }
 
-  /** After a write, cached reads may be stale. */
+  /** After a write, cached reads may be stale: everything is loaded afresh on next use. */
   clear(): void {
-    this.usersOfAccount = null;
-    this.usersSettled = null;
-    this.customFieldsByResource.clear();
-    this.customFieldsSettled.clear();
-    this.companiesSettled.clear();
-    this.listItemsSettled.clear();
-    this.companiesLoader?.clearAll();
-    this.listItemsLoader?.clearAll();
+    for (const loader of this.byIdLoaders.values()) loader.clear();
+    this.memos.clear();
   }
 }
 

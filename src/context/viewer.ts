@@ -1,7 +1,22 @@
-import type { CurrencyInfo } from '../modules/accounts/currency';
-import type { Visibility } from '../modules/users/user.entity';
+/**
+ * What a user may see: `all` every record of the account, `own` the records they own (and, once
+ * deals exist, deals shared with them). Defined here, not with the User entity, so the context
+ * (and the visibility rule) depend on no module; the users module registers it with GraphQL.
+ */
+export enum Visibility {
+  ALL = 'all',
+  OWN = 'own',
+}
 
-/** Who is asking. Built once per request from the API key; never carries the key itself. */
+/** Currencies an account may use; `decimals` drives how money is formatted (v3 deal `value`). */
+export interface CurrencyInfo {
+  readonly code: string;
+  readonly name: string;
+  readonly symbol: string;
+  readonly decimals: number;
+}
+
+/** Who is asking. Built once per request from the API key (or by a job); never carries the key itself. */
 export interface Viewer {
   readonly userId: number;
   readonly accountId: number;

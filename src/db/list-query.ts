@@ -61,6 +61,38 @@ function mapperFor(em: EntityManager, entity: EntityName<object>): RowMapper {
   return mapper;
 }
 
+interface TableInfo {
+  readonly table: string;
+  /** Quoted columns to select: every persisted column but hidden or lazy ones (credentials). */
+  readonly columns: readonly string[];
+  /** The tenancy column (the `account` relation's), when the entity has one. */
+  readonly accountColumn: string | null;
+}
+const tables = new WeakMap<object, TableInfo>();
+
+/** Table, selectable columns and tenancy column of an entity, from the ORM metadata (built once). */
+export function tableOf(em: EntityManager, entity: EntityName<object>): TableInfo {
+  const meta = em.getMetadata().get(entity as never) as unknown as {
+    tableName: string;
+    props: Array<{ name: string; kind: string; fieldNames?: string[]; persist?: boolean; hidden?: boolean; lazy?: boolean }>;
+  };
+  let info = tables.get(meta);
+  if (info) return info;
+  const columns: string[] = [];
+  let accountColumn: string | null = null;
+  for (const prop of meta.props) {
+    const column = prop.fieldNames?.[0];
+    if (!column || prop.persist === false || (prop.kind !== 'scalar' && prop.kind !== 'm:1')) continue;
+    if (prop.name === 'account' && prop.kind === 'm:1') accountColumn = column;
+    // Hidden and lazy properties (a key hash) are never read where they are not asked for by name.
+    if (prop.hidden || prop.lazy) continue;
+    columns.push(`"${column}"`);
+  }
+  info = { table: meta.tableName, columns, accountColumn };
+  tables.set(meta, info);
+  return info;
+}
+
 /**
  * Read-only projection of rows fetched by hand, for lists and loaders: objects shaped like the
  * entity, not managed by the unit of work (no identity map, no change-set snapshot, no reference
@@ -78,15 +110,16 @@ export function hydrate<T extends object>(em: EntityManager, entity: EntityName<
  * `count(*) over ()`: the window form materialises every matching row before the limit applies,
  * while the subquery counts from the index and lets the page itself stop after `limit` rows of
  * an index-ordered scan. Only a page past the end (no rows, so no total) costs a second statement.
+ * Reads go through `em.execute` (not the bare connection), so inside a mutation they see its transaction.
  */
 export async function listWithTotal<T extends object>(em: EntityManager, entity: EntityName<T>, q: ListQuery): Promise<{ rows: T[]; total: number }> {
   const order = [...q.orderBy, `${q.alias}.id asc`].join(', ');
   const where = q.where.sql;
   const sql = `select ${q.alias}.*, (select count(*) from ${q.from} where ${where}) as "__total" from ${q.from} where ${where} order by ${order} limit ? offset ?`;
-  const raw = await em.getConnection().execute<Record<string, unknown>[]>(sql, [...q.where.params, ...q.where.params, q.limit, q.offset], 'all');
+  const raw = await em.execute<Record<string, unknown>[]>(sql, [...q.where.params, ...q.where.params, q.limit, q.offset], 'all');
   if (raw.length === 0) {
     if (q.offset === 0) return { rows: [], total: 0 };
-    const [{ count }] = await em.getConnection().execute<Array<{ count: string }>>(`select count(*) as count from ${q.from} where ${where}`, q.where.params, 'all');
+    const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) as count from ${q.from} where ${where}`, q.where.params, 'all');
     return { rows: [], total: Number(count) };
   }
   const total = Number(raw[0].__total);
@@ -96,6 +129,6 @@ export async function listWithTotal<T extends object>(em: EntityManager, entity:
 
 /** One record by id within `where` (tenancy and visibility), as a read-only projection; null when absent or unseen. */
 export async function findOneRow<T extends object>(em: EntityManager, entity: EntityName<T>, from: string, alias: string, id: number, where: Where): Promise<T | null> {
-  const rows = await em.getConnection().execute<Record<string, unknown>[]>(`select ${alias}.* from ${from} where ${alias}.id = ? and ${where.sql} limit 1`, [id, ...where.params], 'all');
+  const rows = await em.execute<Record<string, unknown>[]>(`select ${alias}.* from ${from} where ${alias}.id = ? and ${where.sql} limit 1`, [id, ...where.params], 'all');
   return rows.length ? hydrate(em, entity, rows)[0] : null;
 }

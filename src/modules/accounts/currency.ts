@@ -1,10 +1,6 @@
-/** Currencies an account may use; `decimals` drives how money is formatted (v3 deal `value`). */
-export interface CurrencyInfo {
-  readonly code: string;
-  readonly name: string;
-  readonly symbol: string;
-  readonly decimals: number;
-}
+import type { CurrencyInfo } from '../../context/viewer';
+
+export type { CurrencyInfo };
 
 const LIST: readonly CurrencyInfo[] = [
   { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },

@@ -1,19 +1,22 @@
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
-import { sooner } from '../../context/loaders';
-import { selectedFields } from '../../graphql/selection';
+import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
 import { PageInput, PageOf } from '../../graphql/types';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
-import { CustomFieldValue, presentCustomFields } from '../custom-fields/custom-field-values';
+import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
+import { CustomFieldValue } from '../custom-fields/custom-field-values';
 import { User } from '../users/user.entity';
-import { possibleNotifyUserIds } from '../users/visibility';
+import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Company } from './company.entity';
 import { CompanyCreateOptions, CompanyFilter, CompanyInput, CompanySort, CompanyUpdateOptions } from './company.inputs';
-import { CompanyService } from './company.service';
+import { COMPANIES, CompanyService } from './company.service';
 
 @ObjectType('CompanyPage')
 export class CompanyPage extends PageOf(Company) {}
+
+/** What a page's selected fields read: one batch per source, then row resolvers answer synchronously. */
+const RELATIONS: readonly RelationPreload<Company>[] = [usersPreload('owner', 'possibleNotifyUserIds'), customFieldsPreload(CustomFieldResource.COMPANY)];
 
 @Resolver()
 export class CompanyResolver {
@@ -26,14 +29,7 @@ export class CompanyResolver {
     @Info() info?: GraphQLResolveInfo,
   ) {
     const result = await new CompanyService(ctx).list(filter, sort, page);
-    if (info) {
-      // One batch per kind for what the page's selection reads; row resolvers then answer synchronously.
-      const fields = selectedFields(info, ['entries']);
-      await ctx.loaders.preload({
-        users: fields.has('owner') || fields.has('possibleNotifyUserIds'),
-        customFields: fields.has('customFields') ? CustomFieldResource.COMPANY : undefined,
-      });
-    }
+    await preloadPage(ctx, RELATIONS, result.entries, info);
     return result;
   }
 
@@ -71,18 +67,16 @@ export class CompanyResolver {
 export class CompanyFieldsResolver {
   @FieldResolver(() => User, { nullable: true })
   owner(@Root() company: Company, @Ctx() ctx: RequestContext) {
-    const id = company.owner?.id;
-    return sooner(ctx.loaders.settled.user(id), () => ctx.loaders.user(id));
+    return relationField(ctx, Users, company.owner?.id);
   }
 
   @FieldResolver(() => [CustomFieldValue])
   customFields(@Root() company: Company, @Ctx() ctx: RequestContext) {
-    const resource = CustomFieldResource.COMPANY;
-    return sooner(ctx.loaders.settled.customFields(resource), () => ctx.loaders.customFields(resource), (defs) => presentCustomFields(defs, company.customFields));
+    return customFieldsField(ctx, CustomFieldResource.COMPANY, company.customFields);
   }
 
   @FieldResolver(() => [Int], { description: 'Users who can see this company and so may be notified about it' })
   possibleNotifyUserIds(@Root() company: Company, @Ctx() ctx: RequestContext) {
-    return sooner(ctx.loaders.settled.users(), () => ctx.loaders.users(), (users) => possibleNotifyUserIds(users.values(), company.owner?.id ?? null));
+    return notifyUserIdsField(ctx, COMPANIES.visibility, company);
   }
 }

@@ -1,16 +1,18 @@
-import { Issues, NotFoundError, ValidationFailed } from '../../common/errors';
-import { findOneRow, listWithTotal } from '../../db/list-query';
-import { startsWith, Where } from '../../db/sql';
+import { Issues, ValidationFailed } from '../../common/errors';
+import { startsWith } from '../../db/sql';
 import type { RequestContext } from '../../context/context';
-import { isValidId } from '../../graphql/ids';
-import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
+import { mutation } from '../../context/transaction';
+import { ownedRecords } from '../../context/visibility';
+import { normalizePage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
 import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
+import { findVisible, listPage, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
+import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
-import { seesEverything } from '../users/visibility';
+import { accountUsers } from '../users/user.loaders';
 import { Company } from './company.entity';
 import { CompanySortField, type CompanyCreateOptions, type CompanyFilter, type CompanyInput, type CompanySort, type CompanyUpdateOptions } from './company.inputs';
 
@@ -46,23 +48,14 @@ const SORT_COLUMNS: Record<CompanySortField, string> = {
   [CompanySortField.UPDATED_AT]: 'c.updated_at',
 };
 
+export const COMPANIES: ResourceDef<Company> = { entity: Company, alias: 'c', name: 'Company', visibility: ownedRecords<Company>() };
+
 /** Companies: tenancy and visibility on every read and write (issue 2 §6). */
 export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
 
-  private get em() {
-    return this.ctx.em;
-  }
-
-  private scope(alias = 'c'): Where {
-    const where = new Where().add(`${alias}.account_id = ?`, this.ctx.viewer.accountId);
-    if (!seesEverything(this.ctx.viewer)) where.add(`${alias}.owner_id = ?`, this.ctx.viewer.userId);
-    return where;
-  }
-
   async list(filter: CompanyFilter | undefined, sort: readonly CompanySort[] | undefined, pageInput: PageInput | undefined): Promise<Page<Company>> {
-    const page = normalizePage(pageInput);
-    const where = this.scope();
+    const where = scopeOf(this.ctx, COMPANIES);
     filter = checkFilter(filter, ['created', 'modified', 'importedAt']);
     if (filter) {
       where.ids('c.id', filter.ids).ids('c.owner_id', filter.ownerIds);
@@ -78,83 +71,74 @@ export class CompanyService {
     }
     const orderBy = (sort ?? []).map((s) => `${SORT_COLUMNS[s.field]} ${s.direction === 'DESC' ? 'desc' : 'asc'}`);
     if (orderBy.length === 0) orderBy.push('lower(c.name) asc');
-    const { rows, total } = await listWithTotal(this.em, Company, { from: '"companies" c', alias: 'c', where, orderBy, limit: page.perPage, offset: page.offset });
-    return toPage(rows, total, page);
+    return listPage(this.ctx, COMPANIES, where, orderBy, normalizePage(pageInput));
   }
 
-  /** For reading: a read-only projection. A company the viewer may not see is answered exactly like a missing one. */
-  async get(id: number): Promise<Company> {
-    const company = isValidId(id) ? await findOneRow(this.em, Company, '"companies" c', 'c', id, this.scope()) : null;
-    if (!company) throw new NotFoundError('Company', id);
-    return company;
+  get(id: number): Promise<Company> {
+    return findVisible(this.ctx, COMPANIES, id);
   }
 
-  /** For writing: the managed entity, under the same tenancy and visibility rules. */
-  private async load(id: number): Promise<Company> {
-    if (!isValidId(id)) throw new NotFoundError('Company', id);
-    const company = await this.em.findOne(Company, { id, account: this.ctx.viewer.accountId });
-    if (!company || (!seesEverything(this.ctx.viewer) && company.owner?.id !== this.ctx.viewer.userId)) throw new NotFoundError('Company', id);
-    return company;
+  create(input: CompanyInput, options?: CompanyCreateOptions): Promise<Company> {
+    return mutation(this.ctx, async (em) => {
+      const issues = new Issues();
+      if (typeof input.name === 'string') input.name = withoutNul(input.name); // `\u0000` alone is blank
+      if (blank(input.name)) issues.add('name', "can't be blank");
+      const company = em.create(Company, { account: this.ctx.viewer.accountId, name: '', owner: this.ctx.viewer.userId }, { persist: false });
+      await this.apply(company, input, issues);
+      if (input.updatedAt) company.updatedAt = input.updatedAt;
+      else if (input.createdAt) company.updatedAt = company.createdAt;
+      issues.throwIfAny();
+      company.name = company.name.trim();
+      if (options?.checkForDuplicates) await this.rejectDuplicate(company.name);
+      em.persist(company);
+      return company;
+    });
   }
 
-  async create(input: CompanyInput, options?: CompanyCreateOptions): Promise<Company> {
-    const issues = new Issues();
-    if (typeof input.name === 'string') input.name = withoutNul(input.name); // `\u0000` alone is blank
-    if (blank(input.name)) issues.add('name', "can't be blank");
-    const company = this.em.create(Company, { account: this.ctx.viewer.accountId, name: '', owner: this.ctx.viewer.userId }, { persist: false });
-    await this.apply(company, input, issues);
-    if (input.updatedAt) company.updatedAt = input.updatedAt;
-    else if (input.createdAt) company.updatedAt = company.createdAt;
-    issues.throwIfAny();
-    company.name = company.name.trim();
-    if (options?.checkForDuplicates) await this.rejectDuplicate(company.name);
-    await this.em.persistAndFlush(company);
-    return company;
+  update(id: number, input: CompanyInput, options?: CompanyUpdateOptions): Promise<Company> {
+    return mutation(this.ctx, async () => {
+      const company = await loadForWrite(this.ctx, COMPANIES, id);
+      const issues = new Issues();
+      if (typeof input.name === 'string') input.name = withoutNul(input.name); // as on create
+      if (input.name !== undefined && blank(input.name)) issues.add('name', "can't be blank");
+      const previousOwner = company.owner?.id ?? null;
+      // created_at is honoured on create (imports) only, as for people: clients PUT back what they
+      // read, to the second, which would otherwise rewrite it (DECISIONS: Paths and requests).
+      input.createdAt = undefined;
+      await this.apply(company, input, issues);
+      issues.throwIfAny();
+      company.name = company.name.trim(); // as on create
+      company.updatedAt = new Date();
+      const newOwner = company.owner?.id ?? null;
+      if (newOwner !== previousOwner && newOwner !== null && (options?.deliverReassignmentEmail ?? true) && newOwner !== this.ctx.viewer.userId) {
+        recordMail(this.ctx, newOwner, { kind: 'company_reassignment', subject: { type: 'Company', id: company.id }, payload: { byUserId: this.ctx.viewer.userId } });
+      }
+      return company;
+    });
   }
 
-  async update(id: number, input: CompanyInput, options?: CompanyUpdateOptions): Promise<Company> {
-    const company = await this.load(id);
-    const issues = new Issues();
-    if (typeof input.name === 'string') input.name = withoutNul(input.name); // as on create
-    if (input.name !== undefined && blank(input.name)) issues.add('name', "can't be blank");
-    const previousOwner = company.owner?.id ?? null;
-    // created_at is honoured on create (imports) only, as for people: clients PUT back what they
-    // read, to the second, which would otherwise rewrite it (DECISIONS: Paths and requests).
-    input.createdAt = undefined;
-    await this.apply(company, input, issues);
-    issues.throwIfAny();
-    company.name = company.name.trim(); // as on create
-    company.updatedAt = new Date();
-    const newOwner = company.owner?.id ?? null;
-    if (newOwner !== previousOwner && newOwner !== null && (options?.deliverReassignmentEmail ?? true) && newOwner !== this.ctx.viewer.userId) {
-      recordMail(this.em, { accountId: this.ctx.viewer.accountId, recipientId: newOwner, kind: 'company_reassignment', subjectType: 'Company', subjectId: company.id, payload: { byUserId: this.ctx.viewer.userId } });
-    }
-    await this.em.flush();
-    return company;
+  delete(id: number): Promise<number> {
+    return removeVisible(this.ctx, COMPANIES, id);
   }
 
-  async delete(id: number): Promise<number> {
-    const company = await this.load(id);
-    await this.em.removeAndFlush(company);
-    return id;
-  }
-
-  /** Finds a company by exact name (case-insensitive) in the account, or creates one owned by the viewer. */
+  /**
+   * Finds a company the viewer can see by exact name (case-insensitive), or creates one owned by
+   * the viewer (in the caller's mutation). A company they cannot see is never found: a namesake is
+   * created instead, exactly as if it did not exist, so its existence does not leak.
+   */
   async findOrCreateByName(name: string): Promise<Company> {
     const trimmed = name.trim();
-    const existing = await this.em.getConnection().execute<Array<{ id: number }>>(
-      'select id from "companies" where account_id = ? and lower(name) = lower(?) order by id limit 1',
-      [this.ctx.viewer.accountId, trimmed],
-      'all',
-    );
-    if (existing.length > 0) return this.em.getReference(Company, existing[0].id);
-    const company = this.em.create(Company, { account: this.ctx.viewer.accountId, name: trimmed, owner: this.ctx.viewer.userId });
-    this.em.persist(company);
+    const where = scopeOf(this.ctx, COMPANIES).add('lower(c.name) = lower(?)', trimmed);
+    const existing = await this.ctx.em.execute<Array<{ id: number }>>(`select c.id from "companies" c where ${where.sql} order by c.id limit 1`, where.params, 'all');
+    if (existing.length > 0) return this.ctx.em.getReference(Company, existing[0].id);
+    const company = this.ctx.em.create(Company, { account: this.ctx.viewer.accountId, name: trimmed, owner: this.ctx.viewer.userId });
+    this.ctx.em.persist(company);
     return company;
   }
 
+  /** v3 §4.6 check_for_duplicates: any company of the account with that name, seen or not. */
   private async rejectDuplicate(name: string): Promise<void> {
-    const [{ n }] = await this.em.getConnection().execute<Array<{ n: string }>>(
+    const [{ n }] = await this.ctx.em.execute<Array<{ n: string }>>(
       'select count(*) as n from "companies" where account_id = ? and lower(name) = lower(?)',
       [this.ctx.viewer.accountId, name],
       'all',
@@ -167,18 +151,10 @@ export class CompanyService {
     // A record always has a creation time (the column is not null): null or a blank form value
     // leaves it as it is, as for people, instead of failing the write (a 500).
     if (input.createdAt === null) input.createdAt = undefined;
-    assignFields(this.em, Company, company, input, TEXT_FIELDS, issues);
-    if (input.ownerId !== undefined) {
-      if (input.ownerId === null) company.owner = null;
-      else {
-        const owner = await this.ctx.loaders.user(input.ownerId);
-        if (!owner) issues.add('ownerId', 'does not exist');
-        // Loader rows are read-only copies: the relation gets a managed reference.
-        else company.owner = this.em.getReference(User, owner.id);
-      }
-    }
+    assignFields(this.ctx.em, Company, company, input, TEXT_FIELDS, issues);
+    await setRelation(this.ctx, company, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
     if (input.customFields !== undefined) {
-      const defs = await this.ctx.loaders.customFields(CustomFieldResource.COMPANY);
+      const defs = await customFieldDefs(this.ctx, CustomFieldResource.COMPANY).load();
       company.customFields = mergeCustomFields(defs, company.customFields, input.customFields, issues);
     }
   }

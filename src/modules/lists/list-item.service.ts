@@ -3,6 +3,7 @@ import { ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../c
 import { listWithTotal } from '../../db/list-query';
 import { Where } from '../../db/sql';
 import type { RequestContext } from '../../context/context';
+import { mutation } from '../../context/transaction';
 import { isValidId } from '../../graphql/ids';
 import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { blank } from '../common/assign';
@@ -41,47 +42,51 @@ export class ListItemService {
     return toPage(rows, total, page);
   }
 
-  async create(kind: ListKind, input: ListItemInput): Promise<ListItem> {
+  create(kind: ListKind, input: ListItemInput): Promise<ListItem> {
     this.requireAdmin();
-    const issues = new Issues();
-    const name = this.checkName(input.name, issues);
-    const hexColor = this.checkHexColor(kind, input.hexColor, issues);
-    this.checkPosition(input.position, issues);
-    if (name !== null) await this.checkUnique(kind, name, null, issues);
-    issues.throwIfAny();
-    const position = input.position ?? (await this.nextPosition(kind));
-    const item = this.em.create(ListItem, { account: this.ctx.viewer.accountId, kind, name: name!, hexColor: hexColor ?? null, position });
-    await this.flushUnique(() => this.em.persistAndFlush(item));
-    return item;
+    return this.writeUnique(async (em) => {
+      const issues = new Issues();
+      const name = this.checkName(input.name, issues);
+      const hexColor = this.checkHexColor(kind, input.hexColor, issues);
+      this.checkPosition(input.position, issues);
+      if (name !== null) await this.checkUnique(kind, name, null, issues);
+      issues.throwIfAny();
+      const position = input.position ?? (await this.nextPosition(kind));
+      const item = em.create(ListItem, { account: this.ctx.viewer.accountId, kind, name: name!, hexColor: hexColor ?? null, position });
+      await em.flush();
+      return item;
+    });
   }
 
-  async update(id: number, input: ListItemInput): Promise<ListItem> {
+  update(id: number, input: ListItemInput): Promise<ListItem> {
     this.requireAdmin();
-    const item = await this.get(id);
-    const issues = new Issues();
-    const name = input.name !== undefined ? this.checkName(input.name, issues) : null;
-    const hexColor = input.hexColor !== undefined ? this.checkHexColor(item.kind, input.hexColor, issues) : undefined;
-    this.checkPosition(input.position, issues);
-    if (name !== null) await this.checkUnique(item.kind, name, item.id, issues);
-    issues.throwIfAny();
-    if (name !== null) item.name = name;
-    if (hexColor !== undefined) item.hexColor = hexColor;
-    // Position is never null in the table: null means "leave it".
-    if (input.position != null) item.position = input.position;
-    item.updatedAt = new Date();
-    await this.flushUnique(() => this.em.flush());
-    return item;
+    return this.writeUnique(async (em) => {
+      const item = await this.get(id);
+      const issues = new Issues();
+      const name = input.name !== undefined ? this.checkName(input.name, issues) : null;
+      const hexColor = input.hexColor !== undefined ? this.checkHexColor(item.kind, input.hexColor, issues) : undefined;
+      this.checkPosition(input.position, issues);
+      if (name !== null) await this.checkUnique(item.kind, name, item.id, issues);
+      issues.throwIfAny();
+      if (name !== null) item.name = name;
+      if (hexColor !== undefined) item.hexColor = hexColor;
+      // Position is never null in the table: null means "leave it".
+      if (input.position != null) item.position = input.position;
+      item.updatedAt = new Date();
+      await em.flush();
+      return item;
+    });
   }
 
   /**
    * References to the item are cleared, never left dangling: the foreign keys null a person's
    * lead status and source; contact tags live in a jsonb array, cleaned in the same transaction.
    */
-  async delete(id: number): Promise<number> {
+  delete(id: number): Promise<number> {
     this.requireAdmin();
-    const item = await this.get(id);
-    const accountId = this.ctx.viewer.accountId;
-    await this.em.transactional(async (em) => {
+    return mutation(this.ctx, async (em) => {
+      const item = await this.get(id);
+      const accountId = this.ctx.viewer.accountId;
       if (item.kind === ListKind.CONTACT_TAG) {
         // tag_ids holds numbers: compare as jsonb (a `- 'text'` removal would only match strings).
         // `@>` uses the people_tag_ids GIN index; `with ordinality` keeps the remaining tags in order.
@@ -96,10 +101,9 @@ export class ListItemService {
         );
       }
       await em.execute('delete from "list_items" where id = ? and account_id = ?', [item.id, accountId], 'run');
+      em.getUnitOfWork().unsetIdentity(item);
+      return id;
     });
-    this.em.getUnitOfWork().unsetIdentity(item);
-    this.ctx.loaders.clear();
-    return id;
   }
 
   private requireAdmin(): void {
@@ -168,14 +172,13 @@ export class ListItemService {
     return Number(next);
   }
 
-  /** A concurrent insert of the same name loses at the unique index: reported like the pre-check. */
-  private async flushUnique(write: () => Promise<void>): Promise<void> {
+  /** A mutation where a concurrent insert of the same name loses at the unique index: reported like the pre-check. */
+  private async writeUnique<T>(work: (em: RequestContext['em']) => Promise<T>): Promise<T> {
     try {
-      await write();
+      return await mutation(this.ctx, work);
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw ValidationFailed.one('name', 'has already been taken');
       throw error;
     }
-    this.ctx.loaders.clear();
   }
 }

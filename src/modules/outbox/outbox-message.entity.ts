@@ -1,6 +1,7 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Account } from '../accounts/account.entity';
 import { User } from '../users/user.entity';
+import type { MailKind } from './outbox.service';
 
 export enum OutboxStatus {
   PENDING = 'pending',
@@ -28,9 +29,9 @@ export class OutboxMessage {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   recipient!: User;
 
-  /** e.g. person_assignment, person_reassignment, company_reassignment */
+  /** One of the MailIntent kinds (outbox.service.ts), e.g. person_assignment. */
   @Property({ type: 'string', length: 64 })
-  kind!: string;
+  kind!: MailKind;
 
   @Property({ type: 'string', length: 32 })
   subjectType!: string;

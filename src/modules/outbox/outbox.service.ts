@@ -1,28 +1,42 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../context/context';
+import { inMutation } from '../../context/transaction';
 import { OutboxMessage } from './outbox-message.entity';
 
-export interface MailIntent {
-  readonly accountId: number;
-  readonly recipientId: number;
-  readonly kind: string;
-  readonly subjectType: string;
-  readonly subjectId: number;
-  readonly payload?: Record<string, unknown>;
+/** Who caused the mail: shown in it ("Ada assigned you ..."). */
+interface ByUser {
+  readonly byUserId: number;
 }
 
 /**
- * Records a mail the service owes, in the caller's unit of work (so it commits with the change).
- * Delivery is a job's business (nodemailer over SMTP, else the outbox stays readable).
+ * The mails the service can owe, each kind with its subject and payload types. A new kind is a new
+ * member here; the stored columns (kind, subject_type, subject_id, payload) stay as they are.
  */
-export function recordMail(em: EntityManager, intent: MailIntent): OutboxMessage {
-  const message = em.create(OutboxMessage, {
-    account: intent.accountId,
-    recipient: intent.recipientId,
+export type MailIntent =
+  /** v3 §4.4 deliver_assignment_email: a person created for someone else. */
+  | { readonly kind: 'person_assignment'; readonly subject: { readonly type: 'Person'; readonly id: number }; readonly payload: ByUser }
+  /** v3 §4.4 deliver_reassignment_email. */
+  | { readonly kind: 'person_reassignment'; readonly subject: { readonly type: 'Person'; readonly id: number }; readonly payload: ByUser }
+  /** v3 §4.6 deliver_reassignment_email. */
+  | { readonly kind: 'company_reassignment'; readonly subject: { readonly type: 'Company'; readonly id: number }; readonly payload: ByUser };
+
+export type MailKind = MailIntent['kind'];
+
+/**
+ * Records a mail the service owes `recipientId`, in the current mutation's transaction, so it
+ * commits (or rolls back) with the change. Delivery is a job's business (nodemailer over SMTP,
+ * else the outbox stays readable); a delivery trigger belongs in ctx.afterCommit.
+ */
+export function recordMail(ctx: RequestContext, recipientId: number, intent: MailIntent): OutboxMessage {
+  // An outbox row written outside a transaction could outlive a failed change.
+  if (!inMutation(ctx)) throw new Error('recordMail() called outside a mutation');
+  const message = ctx.em.create(OutboxMessage, {
+    account: ctx.viewer.accountId,
+    recipient: recipientId,
     kind: intent.kind,
-    subjectType: intent.subjectType,
-    subjectId: intent.subjectId,
-    payload: intent.payload ?? {},
+    subjectType: intent.subject.type,
+    subjectId: intent.subject.id,
+    payload: { ...intent.payload },
   });
-  em.persist(message);
+  ctx.em.persist(message);
   return message;
 }

@@ -1,38 +1,38 @@
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
-import { sooner } from '../../context/loaders';
-import { selectedFields } from '../../graphql/selection';
+import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
 import { CompanyRef, PageInput, PageOf } from '../../graphql/types';
 import { Company } from '../companies/company.entity';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
-import { CustomFieldValue, presentCustomFields } from '../custom-fields/custom-field-values';
+import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
+import { CustomFieldValue } from '../custom-fields/custom-field-values';
 import { ListItem } from '../lists/list-item.entity';
 import { User } from '../users/user.entity';
-import { possibleNotifyUserIds } from '../users/visibility';
+import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Person } from './person.entity';
 import { PersonCreateOptions, PersonFilter, PersonInput, PersonSort, PersonUpdateOptions } from './person.inputs';
-import { peopleOfCompany, PersonService } from './person.service';
+import { peopleOfCompany } from './person.loaders';
+import { PEOPLE, PersonService } from './person.service';
 
 @ObjectType('PersonPage')
 export class PersonPage extends PageOf(Person) {}
 
 /**
- * Loads, one batch per kind, the relations a page's selected fields will read, so each row's field
- * resolvers answer synchronously (see Loaders.settled). Unselected relations cost nothing.
+ * What a page's selected fields read, declared once: one batch per source (leadStatus, leadSource
+ * and tags share the list-item loader), then each row's field resolvers answer synchronously.
  */
-async function preloadRelations(ctx: RequestContext, people: readonly Person[], fields: ReadonlySet<string>): Promise<void> {
-  const listItemIds: Array<number | undefined> = [];
-  if (fields.has('leadStatus')) for (const p of people) listItemIds.push(p.leadStatus?.id);
-  if (fields.has('leadSource')) for (const p of people) listItemIds.push(p.leadSource?.id);
-  if (fields.has('tags')) for (const p of people) listItemIds.push(...p.tagIds);
-  await ctx.loaders.preload({
-    users: fields.has('owner') || fields.has('possibleNotifyUserIds'),
-    companyIds: fields.has('company') || fields.has('companyName') ? people.map((p) => p.company?.id) : [],
-    listItemIds,
-    customFields: fields.has('customFields') ? CustomFieldResource.PERSON : undefined,
-  });
-}
+const RELATIONS: readonly RelationPreload<Person>[] = [
+  usersPreload('owner', 'possibleNotifyUserIds'),
+  { fields: ['company', 'companyName'], source: Company, ids: (p) => p.company?.id },
+  { fields: ['leadStatus'], source: ListItem, ids: (p) => p.leadStatus?.id },
+  { fields: ['leadSource'], source: ListItem, ids: (p) => p.leadSource?.id },
+  { fields: ['tags'], source: ListItem, ids: (p) => p.tagIds },
+  customFieldsPreload(CustomFieldResource.PERSON),
+];
+
+const companyRef = (c: Company | null): CompanyRef | null => (c ? { id: c.id, name: c.name } : null);
+const companyName = (c: Company | null): string | null => c?.name ?? null;
 
 @Resolver()
 export class PersonResolver {
@@ -45,7 +45,7 @@ export class PersonResolver {
     @Info() info?: GraphQLResolveInfo,
   ) {
     const result = await new PersonService(ctx).list(filter, sort, page);
-    if (info) await preloadRelations(ctx, result.entries, selectedFields(info, ['entries']));
+    await preloadPage(ctx, RELATIONS, result.entries, info);
     return result;
   }
 
@@ -84,48 +84,42 @@ export class PersonResolver {
 export class PersonFieldsResolver {
   @FieldResolver(() => User, { nullable: true })
   owner(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    const id = person.owner?.id;
-    return sooner(ctx.loaders.settled.user(id), () => ctx.loaders.user(id));
+    return relationField(ctx, Users, person.owner?.id);
   }
 
   @FieldResolver(() => CompanyRef, { nullable: true, description: 'Shown whatever the viewer may see of the company itself' })
   company(@Root() person: Person, @Ctx() ctx: RequestContext): CompanyRef | null | Promise<CompanyRef | null> {
-    const id = person.company?.id;
-    return sooner(ctx.loaders.settled.company(id), () => ctx.loaders.company(id), (c) => (c ? { id: c.id, name: c.name } : null));
+    return relationField(ctx, Company, person.company?.id, companyRef);
   }
 
   @FieldResolver(() => String, { nullable: true })
   companyName(@Root() person: Person, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
-    const id = person.company?.id;
-    return sooner(ctx.loaders.settled.company(id), () => ctx.loaders.company(id), (c) => c?.name ?? null);
+    return relationField(ctx, Company, person.company?.id, companyName);
   }
 
   @FieldResolver(() => ListItem, { nullable: true })
   leadStatus(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    const id = person.leadStatus?.id;
-    return sooner(ctx.loaders.settled.listItem(id), () => ctx.loaders.listItem(id));
+    return relationField(ctx, ListItem, person.leadStatus?.id);
   }
 
   @FieldResolver(() => ListItem, { nullable: true })
   leadSource(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    const id = person.leadSource?.id;
-    return sooner(ctx.loaders.settled.listItem(id), () => ctx.loaders.listItem(id));
+    return relationField(ctx, ListItem, person.leadSource?.id);
   }
 
   @FieldResolver(() => [ListItem], { description: 'Predefined contact tags' })
   tags(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return sooner(ctx.loaders.settled.listItems(person.tagIds), () => ctx.loaders.listItems(person.tagIds));
+    return relationListField(ctx, ListItem, person.tagIds);
   }
 
   @FieldResolver(() => [CustomFieldValue])
   customFields(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    const resource = CustomFieldResource.PERSON;
-    return sooner(ctx.loaders.settled.customFields(resource), () => ctx.loaders.customFields(resource), (defs) => presentCustomFields(defs, person.customFields));
+    return customFieldsField(ctx, CustomFieldResource.PERSON, person.customFields);
   }
 
   @FieldResolver(() => [Int], { description: 'Users who can see this person and so may be notified about notes on them' })
   possibleNotifyUserIds(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return sooner(ctx.loaders.settled.users(), () => ctx.loaders.users(), (users) => possibleNotifyUserIds(users.values(), person.owner?.id ?? null));
+    return notifyUserIdsField(ctx, PEOPLE.visibility, person);
   }
 
   @FieldResolver(() => [Int], { description: 'Deals of this person. Always empty until deals exist (a later issue).' })

@@ -1,20 +1,22 @@
-import DataLoader from 'dataloader';
-import { Issues, NotFoundError, ValidationFailed } from '../../common/errors';
-import { findOneRow, listWithTotal } from '../../db/list-query';
-import { contains, Where } from '../../db/sql';
+import { Issues, ValidationFailed } from '../../common/errors';
+import { contains, type Where } from '../../db/sql';
 import type { RequestContext } from '../../context/context';
+import { mutation } from '../../context/transaction';
+import { ownedRecords } from '../../context/visibility';
 import { isValidId } from '../../graphql/ids';
-import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
+import { normalizePage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
 import { Company } from '../companies/company.entity';
-import { CompanyService } from '../companies/company.service';
+import { COMPANIES, CompanyService } from '../companies/company.service';
 import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
+import { findVisible, linkable, listPage, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
+import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
-import { seesEverything } from '../users/visibility';
+import { accountUsers } from '../users/user.loaders';
 import { Person, PersonType } from './person.entity';
 import { PersonSortField, type PersonCreateOptions, type PersonFilter, type PersonInput, type PersonSort, type PersonUpdateOptions } from './person.inputs';
 
@@ -69,7 +71,9 @@ const SORT_COLUMNS: Record<PersonSortField, string> = {
   [PersonSortField.UPDATED_AT]: 'p.updated_at',
 };
 
-const DEFAULT_ORDER = ['lower(p.last_name) asc', 'lower(p.first_name) asc'];
+export const DEFAULT_ORDER = ['lower(p.last_name) asc', 'lower(p.first_name) asc'];
+
+export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
 
 type Names = { firstName?: string | null; lastName?: string | null };
 
@@ -100,14 +104,8 @@ export class PersonService {
     return this.ctx.em;
   }
 
-  private scope(alias = 'p'): Where {
-    const where = new Where().add(`${alias}.account_id = ?`, this.ctx.viewer.accountId);
-    if (!seesEverything(this.ctx.viewer)) where.add(`${alias}.owner_id = ?`, this.ctx.viewer.userId);
-    return where;
-  }
-
   private conditions(rawFilter: PersonFilter | undefined): Where {
-    const where = this.scope();
+    const where = scopeOf(this.ctx, PEOPLE);
     const filter = checkFilter(rawFilter, ['converted', 'created', 'modified']);
     if (!filter) return where;
     where
@@ -132,134 +130,70 @@ export class PersonService {
     return where;
   }
 
-  async list(filter: PersonFilter | undefined, sort: readonly PersonSort[] | undefined, pageInput: PageInput | undefined): Promise<Page<Person>> {
-    const page = normalizePage(pageInput);
+  list(filter: PersonFilter | undefined, sort: readonly PersonSort[] | undefined, pageInput: PageInput | undefined): Promise<Page<Person>> {
     const where = this.conditions(filter);
     const orderBy = (sort ?? []).map((s) => `${SORT_COLUMNS[s.field]} ${s.direction === 'DESC' ? 'desc' : 'asc'}`);
     if (orderBy.length === 0) orderBy.push(...DEFAULT_ORDER);
-    const { rows, total } = await listWithTotal(this.em, Person, { from: '"people" p', alias: 'p', where, orderBy, limit: page.perPage, offset: page.offset });
-    return toPage(rows, total, page);
+    return listPage(this.ctx, PEOPLE, where, orderBy, normalizePage(pageInput));
   }
 
-  /**
-   * One page of people per company, for many companies in one statement (the Company.people field:
-   * v3 §4.6 `associations=people`). Visibility applies: an `own` user sees only their people.
-   */
-  async pagesByCompany(companyIds: readonly number[], pageInput: PageInput | undefined): Promise<Map<number, Page<Person>>> {
-    const page = normalizePage(pageInput);
-    const where = this.scope().ids('p.company_id', companyIds);
-    const raw = await this.em.getConnection().execute<Record<string, unknown>[]>(
-      `select * from (select p.*, row_number() over (partition by p.company_id order by ${DEFAULT_ORDER.join(', ')}, p.id asc) as "__rn",
-         count(*) over (partition by p.company_id) as "__total" from "people" p where ${where.sql}) x
-       where x."__rn" > ? and x."__rn" <= ? order by x.company_id, x."__rn"`,
-      [...where.params, page.offset, page.offset + page.perPage],
-      'all',
-    );
-    const rows = new Map<number, Person[]>();
-    const totals = new Map<number, number>();
-    for (const r of raw) {
-      const companyId = Number(r.company_id);
-      totals.set(companyId, Number(r.__total));
-      delete r.__rn;
-      delete r.__total;
-      const list = rows.get(companyId) ?? [];
-      list.push(this.em.map(Person, r as never));
-      rows.set(companyId, list);
-    }
-    const missing = companyIds.filter((id) => !totals.has(id));
-    if (page.offset > 0 && missing.length > 0) {
-      // A page past the end has no rows to carry the total: count those companies apart.
-      const countWhere = this.scope().ids('p.company_id', missing);
-      const counts = await this.em.getConnection().execute<Array<{ company_id: number; n: string }>>(
-        `select p.company_id, count(*) as n from "people" p where ${countWhere.sql} group by p.company_id`,
-        countWhere.params,
-        'all',
-      );
-      for (const c of counts) totals.set(Number(c.company_id), Number(c.n));
-    }
-    return new Map(companyIds.map((id) => [id, toPage(rows.get(id) ?? [], totals.get(id) ?? 0, page)]));
+  get(id: number): Promise<Person> {
+    return findVisible(this.ctx, PEOPLE, id);
   }
 
-  /** A person the viewer may not see is answered exactly like a missing one. */
-  /** For reading: a read-only projection. A person the viewer may not see is answered like a missing one. */
-  async get(id: number): Promise<Person> {
-    const person = isValidId(id) ? await findOneRow(this.em, Person, '"people" p', 'p', id, this.scope()) : null;
-    if (!person) throw new NotFoundError('Person', id);
-    return person;
-  }
-
-  /** For writing: the managed entity, under the same tenancy and visibility rules. */
-  private async load(id: number): Promise<Person> {
-    if (!isValidId(id)) throw new NotFoundError('Person', id);
-    const person = await this.em.findOne(Person, { id, account: this.ctx.viewer.accountId });
-    if (!person || (!seesEverything(this.ctx.viewer) && person.owner?.id !== this.ctx.viewer.userId)) throw new NotFoundError('Person', id);
-    return person;
-  }
-
-  async create(input: PersonInput, options?: PersonCreateOptions): Promise<Person> {
-    const issues = new Issues();
-    const person = this.em.create(Person, { account: this.ctx.viewer.accountId, lastName: '', owner: this.ctx.viewer.userId }, { persist: false });
-    await this.apply(person, input, issues, true);
-    // Imports keep their timestamps (v3 §2.4: created_at/updated_at writable); honoured on create only.
-    if (input.createdAt) person.createdAt = input.createdAt;
-    if (input.updatedAt) person.updatedAt = input.updatedAt;
-    else if (input.createdAt) person.updatedAt = person.createdAt;
-    await this.checkTodoTemplate(options, issues);
-    issues.throwIfAny();
-    if (options?.checkForDuplicates) await this.rejectDuplicate(person);
-
-    const ownerId = person.owner?.id ?? null;
-    // v3 §4.4 deliver_assignment_email (default true): the owner is told when someone else assigned them.
-    const mailOwner = (options?.deliverAssignmentEmail ?? true) && ownerId !== null && ownerId !== this.ctx.viewer.userId;
-    if (!mailOwner) {
-      await this.em.persistAndFlush(person);
+  create(input: PersonInput, options?: PersonCreateOptions): Promise<Person> {
+    return mutation(this.ctx, async (em) => {
+      const issues = new Issues();
+      const person = em.create(Person, { account: this.ctx.viewer.accountId, lastName: '', owner: this.ctx.viewer.userId }, { persist: false });
+      await this.apply(person, input, issues, true);
+      // Imports keep their timestamps (v3 §2.4: created_at/updated_at writable); honoured on create only.
+      if (input.createdAt) person.createdAt = input.createdAt;
+      if (input.updatedAt) person.updatedAt = input.updatedAt;
+      else if (input.createdAt) person.updatedAt = person.createdAt;
+      await this.checkTodoTemplate(options, issues);
+      issues.throwIfAny();
+      if (options?.checkForDuplicates) await this.rejectDuplicate(person);
+      em.persist(person);
+      const ownerId = person.owner?.id ?? null;
+      // v3 §4.4 deliver_assignment_email (default true): the owner is told when someone else assigned them.
+      if ((options?.deliverAssignmentEmail ?? true) && ownerId !== null && ownerId !== this.ctx.viewer.userId) {
+        await em.flush(); // the mail names the new person's id
+        recordMail(this.ctx, ownerId, { kind: 'person_assignment', subject: { type: 'Person', id: person.id }, payload: { byUserId: this.ctx.viewer.userId } });
+      }
       return person;
-    }
-    // The mail intent needs the new id and must commit with the person: one transaction, two flushes.
-    await this.em.begin();
-    try {
-      this.em.persist(person);
-      await this.em.flush();
-      recordMail(this.em, { accountId: this.ctx.viewer.accountId, recipientId: ownerId, kind: 'person_assignment', subjectType: 'Person', subjectId: person.id, payload: { byUserId: this.ctx.viewer.userId } });
-      await this.em.commit();
-    } catch (error) {
-      await this.em.rollback();
-      throw error;
-    }
-    return person;
+    });
   }
 
-  async update(id: number, input: PersonInput, options?: PersonUpdateOptions): Promise<Person> {
-    const person = await this.load(id);
-    const issues = new Issues();
-    const previousOwner = person.owner?.id ?? null;
-    await this.apply(person, input, issues, false);
-    await this.checkTodoTemplate(options, issues);
-    issues.throwIfAny();
-    // created_at/updated_at sent on update are ignored: clients PUT back what they read (DECISIONS).
-    person.updatedAt = new Date();
-    const newOwner = person.owner?.id ?? null;
-    // v3 §4.4 deliver_reassignment_email; as for companies, nobody is emailed about their own change.
-    if (newOwner !== previousOwner && newOwner !== null && (options?.deliverReassignmentEmail ?? true) && newOwner !== this.ctx.viewer.userId) {
-      recordMail(this.em, { accountId: this.ctx.viewer.accountId, recipientId: newOwner, kind: 'person_reassignment', subjectType: 'Person', subjectId: person.id, payload: { byUserId: this.ctx.viewer.userId } });
-    }
-    await this.em.flush();
-    return person;
+  update(id: number, input: PersonInput, options?: PersonUpdateOptions): Promise<Person> {
+    return mutation(this.ctx, async () => {
+      const person = await loadForWrite(this.ctx, PEOPLE, id);
+      const issues = new Issues();
+      const previousOwner = person.owner?.id ?? null;
+      await this.apply(person, input, issues, false);
+      await this.checkTodoTemplate(options, issues);
+      issues.throwIfAny();
+      // created_at/updated_at sent on update are ignored: clients PUT back what they read (DECISIONS).
+      person.updatedAt = new Date();
+      const newOwner = person.owner?.id ?? null;
+      // v3 §4.4 deliver_reassignment_email; as for companies, nobody is emailed about their own change.
+      if (newOwner !== previousOwner && newOwner !== null && (options?.deliverReassignmentEmail ?? true) && newOwner !== this.ctx.viewer.userId) {
+        recordMail(this.ctx, newOwner, { kind: 'person_reassignment', subject: { type: 'Person', id: person.id }, payload: { byUserId: this.ctx.viewer.userId } });
+      }
+      return person;
+    });
   }
 
-  async delete(id: number): Promise<number> {
-    const person = await this.load(id);
-    await this.em.removeAndFlush(person);
-    return id;
+  delete(id: number): Promise<number> {
+    return removeVisible(this.ctx, PEOPLE, id);
   }
 
   /** v3 §4.4 check_for_duplicates: a *visible* Contact with the same last name and email (case-insensitive). */
   private async rejectDuplicate(person: Person): Promise<void> {
-    const where = this.scope()
+    const where = scopeOf(this.ctx, PEOPLE)
       .add(`p.type = ?`, PersonType.CONTACT)
       .add('lower(p.last_name) = lower(?)', person.lastName)
       .add(`lower(coalesce(p.email, '')) = lower(?)`, person.email ?? '');
-    const rows = await this.em.getConnection().execute<Array<{ id: number; first_name: string | null; last_name: string }>>(
+    const rows = await this.em.execute<Array<{ id: number; first_name: string | null; last_name: string }>>(
       `select p.id, p.first_name, p.last_name from "people" p where ${where.sql} order by p.id limit 1`,
       where.params,
       'all',
@@ -273,7 +207,7 @@ export class PersonService {
   /** Todo templates arrive in a later issue: none exist yet, so any template id is refused rather than silently ignored. */
   private async checkTodoTemplate(options: { todoTemplateId?: number | null; todoTemplateUserId?: number | null } | undefined, issues: Issues): Promise<void> {
     if (options?.todoTemplateId != null) issues.add('todoTemplateId', 'does not exist');
-    if (options?.todoTemplateUserId != null && !(await this.ctx.loaders.user(options.todoTemplateUserId))) issues.add('todoTemplateUserId', 'does not exist');
+    if (options?.todoTemplateUserId != null && !(await accountUsers(this.ctx).load(options.todoTemplateUserId))) issues.add('todoTemplateUserId', 'does not exist');
   }
 
   private async apply(person: Person, input: PersonInput, issues: Issues, isNew: boolean): Promise<void> {
@@ -298,26 +232,19 @@ export class PersonService {
     if (input.bounced !== undefined) person.bounced = input.bounced ?? false;
 
     await this.applyCompany(person, input, issues);
-    if (input.ownerId !== undefined) {
-      if (input.ownerId === null) person.owner = null;
-      else {
-        const owner = await this.ctx.loaders.user(input.ownerId);
-        if (!owner) issues.add('ownerId', 'does not exist');
-        else person.owner = this.em.getReference(User, owner.id);
-      }
-    }
-    await this.applyListItem(person, 'leadStatus', input.leadStatusId, ListKind.LEAD_STATUS, issues);
-    await this.applyListItem(person, 'leadSource', input.leadSourceId, ListKind.LEAD_SOURCE, issues);
+    await setRelation(this.ctx, person, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
+    await setRelation(this.ctx, person, 'leadStatus', ListItem, input.leadStatusId, (id) => this.listItem(id, ListKind.LEAD_STATUS), issues);
+    await setRelation(this.ctx, person, 'leadSource', ListItem, input.leadSourceId, (id) => this.listItem(id, ListKind.LEAD_SOURCE), issues);
     if (input.tagIds !== undefined) {
       // v3 §4.4: the tag set is replaced; unknown ids (or items of another list) are ignored.
       const wanted = [...new Set(input.tagIds ?? [])].filter(isValidId);
-      const items = await this.ctx.loaders.listItems(wanted);
+      const items = await this.ctx.loaders.byId(ListItem).loadMany(wanted);
       person.tagIds = items.filter((i) => i.kind === ListKind.CONTACT_TAG).map((i) => i.id);
     }
     // input.dealIds is accepted and ignored for now: there is no deals table yet, and v3 §4.4 ignores
     // unknown deal ids anyway. The deals module will associate them.
     if (input.customFields !== undefined) {
-      const defs = await this.ctx.loaders.customFields(CustomFieldResource.PERSON);
+      const defs = await customFieldDefs(this.ctx, CustomFieldResource.PERSON).load();
       person.customFields = mergeCustomFields(defs, person.customFields, input.customFields, issues);
     }
   }
@@ -328,15 +255,23 @@ export class PersonService {
    * without a companyId clears the company. A name that is the name of the company `companyId`
    * names also lets `companyId` decide: company names need not be unique, and a record sent whole
    * (copied into a create, or with both attributes changed) means that company, not a namesake.
+   * Linking follows the visibility rule: a company the viewer cannot see is treated as missing
+   * (`companyId` → "does not exist"; `company_name` never finds it, so a company of that name owned
+   * by the viewer is created), so its existence does not leak. The company a person already has
+   * stays linked when sent back, seen or not: clients PUT back what they read.
    */
   private async applyCompany(person: Person, input: PersonInput, issues: Issues): Promise<void> {
+    const companies = this.ctx.loaders.byId(Company);
+    const currentId = person.company?.id ?? null;
+    const linkableCompany = async (id: number | null | undefined): Promise<Company | null> => {
+      const company = id != null && isValidId(id) ? await companies.load(id) : null;
+      return company && (company.id === currentId || linkable(this.ctx, COMPANIES, company)) ? company : null;
+    };
     // NUL cannot be stored or searched for in PostgreSQL text (as assignFields drops it from columns).
     const name = typeof input.companyName === 'string' ? withoutNul(input.companyName).trim() : input.companyName;
     if (name) {
       const named = (company: Company | null) => company !== null && company.name.trim().toLowerCase() === name.toLowerCase();
-      const current = await this.ctx.loaders.company(person.company?.id);
-      const given = input.companyId != null && isValidId(input.companyId) ? await this.ctx.loaders.company(input.companyId) : null;
-      if (named(current) || named(given)) {
+      if (named(await companies.load(currentId)) || named(await linkableCompany(input.companyId))) {
         // Unchanged name (a record sent back whole), or the name of the company sent: companyId decides.
       } else if (name.length > MAX_COMPANY_NAME) {
         issues.add('companyName', `is too long (maximum is ${MAX_COMPANY_NAME} characters)`);
@@ -347,47 +282,15 @@ export class PersonService {
       }
     }
     if (input.companyId !== undefined) {
-      if (input.companyId === null) person.company = null;
-      else {
-        const company = isValidId(input.companyId) ? await this.ctx.loaders.company(input.companyId) : null;
-        if (!company) issues.add('companyId', 'does not exist');
-        else person.company = this.em.getReference(Company, company.id);
-      }
+      await setRelation(this.ctx, person, 'company', Company, input.companyId, linkableCompany, issues);
     } else if (name !== undefined && !name) {
       person.company = null;
     }
   }
 
-  private async applyListItem(person: Person, prop: 'leadStatus' | 'leadSource', id: number | null | undefined, kind: ListKind, issues: Issues): Promise<void> {
-    if (id === undefined) return;
-    if (id === null) {
-      person[prop] = null;
-      return;
-    }
-    const item = isValidId(id) ? await this.ctx.loaders.listItem(id) : null;
-    if (!item || item.kind !== kind) issues.add(`${prop}Id`, 'does not exist');
-    else person[prop] = this.em.getReference(ListItem, item.id);
+  /** An item of the account's list `kind` (lead statuses, lead sources). */
+  private async listItem(id: number, kind: ListKind): Promise<ListItem | null> {
+    const item = await this.ctx.loaders.byId(ListItem).load(id);
+    return item?.kind === kind ? item : null;
   }
-}
-
-const companyPeopleLoaders = new WeakMap<RequestContext, Map<string, DataLoader<number, Page<Person>>>>();
-
-/**
- * Company.people through a per-request batch (one statement for every company asking for the
- * same page), so a list of companies with their people is not one query per company.
- */
-export function peopleOfCompany(ctx: RequestContext, companyId: number, pageInput: PageInput | undefined): Promise<Page<Person>> {
-  const page = normalizePage(pageInput);
-  const key = `${page.page}:${page.perPage}`;
-  let byPage = companyPeopleLoaders.get(ctx);
-  if (!byPage) companyPeopleLoaders.set(ctx, (byPage = new Map()));
-  let loader = byPage.get(key);
-  if (!loader) {
-    loader = new DataLoader(async (ids: readonly number[]) => {
-      const pages = await new PersonService(ctx).pagesByCompany(ids, { page: page.page, perPage: page.perPage });
-      return ids.map((id) => pages.get(id)!);
-    });
-    byPage.set(key, loader);
-  }
-  return loader.load(companyId);
 }

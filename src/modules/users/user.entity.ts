@@ -1,11 +1,9 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Account } from '../accounts/account.entity';
+import { Visibility } from '../../context/viewer';
 
-export enum Visibility {
-  ALL = 'all',
-  OWN = 'own',
-}
+export { Visibility };
 registerEnumType(Visibility, {
   name: 'Visibility',
   description: 'all: sees every record of the account; own: records they own and deals shared with them',

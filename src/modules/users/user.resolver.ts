@@ -4,6 +4,7 @@ import type { RequestContext } from '../../context/context';
 import { isValidId } from '../../graphql/ids';
 import { normalizePage, PageInput, PageOf, toPage } from '../../graphql/types';
 import { User } from './user.entity';
+import { accountUsers } from './user.loaders';
 
 @ObjectType('UserPage')
 export class UserPage extends PageOf(User) {}
@@ -14,20 +15,20 @@ export class UserResolver {
   @Query(() => UserPage)
   async users(@Ctx() ctx: RequestContext, @Arg('page', () => PageInput, { nullable: true }) pageInput?: PageInput) {
     const page = normalizePage(pageInput);
-    const all = [...(await ctx.loaders.users()).values()];
+    const all = [...(await accountUsers(ctx).all.load()).values()];
     return toPage(all.slice(page.offset, page.offset + page.perPage), all.length, page);
   }
 
   @Query(() => User)
   async user(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
-    const user = isValidId(id) ? await ctx.loaders.user(id) : null;
+    const user = isValidId(id) ? await accountUsers(ctx).load(id) : null;
     if (!user) throw new NotFoundError('User', id);
     return user;
   }
 
   @Query(() => User, { description: 'The user the API key belongs to' })
   async viewer(@Ctx() ctx: RequestContext) {
-    const user = await ctx.loaders.user(ctx.viewer.userId);
+    const user = await accountUsers(ctx).load(ctx.viewer.userId);
     if (!user) throw new NotFoundError('User', ctx.viewer.userId);
     return user;
   }

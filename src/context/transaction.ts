@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { logger } from '../common/logger';
+import type { RequestContext } from './context';
+
+/** Work owed once a change is durable: enqueue a job, deliver a mail, call a webhook. */
+export type AfterCommitTask = () => void | Promise<void>;
+
+/** The open transaction of a context: at most one (nested mutations join it). */
+const open = new WeakMap<RequestContext, AfterCommitTask[]>();
+
+export function inMutation(ctx: RequestContext): boolean {
+  return open.has(ctx);
+}
+
+/** Queues `task` for after the current mutation's commit; it is dropped if the mutation rolls back. */
+export function registerAfterCommit(ctx: RequestContext, task: AfterCommitTask): void {
+  const tasks = open.get(ctx);
+  // Outside a mutation there is no commit to wait for: running it now would hide a missing mutation().
+  if (!tasks) throw new Error('afterCommit() called outside a mutation');
+  tasks.push(task);
+}
+
+/**
+ * Every write runs through here: one transaction on the context's EntityManager (so the loaders'
+ * reads and the outbox rows written with the change share it), committed when `work` returns.
+ * On any error the transaction rolls back, the unit of work is cleared and the queued after-commit
+ * tasks are dropped. A mutation called inside another joins the outer transaction. Loader caches
+ * are cleared either way: what they hold may be stale. After-commit tasks run once, in order,
+ * after the commit and before the result is returned; a failing task is logged and never turns
+ * the committed mutation into an error.
+ */
+export async function mutation<T>(ctx: RequestContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  if (open.has(ctx)) return work(ctx.em);
+  const tasks: AfterCommitTask[] = [];
+  open.set(ctx, tasks);
+  const em = ctx.em;
+  let result: T;
+  try {
+    await em.begin();
+    result = await work(em);
+    await em.commit();
+  } catch (error) {
+    if (em.isInTransaction()) {
+      await em.rollback().catch((rollbackError: unknown) => logger.error('rollback failed', { requestId: ctx.requestId, error: String(rollbackError) }));
+    }
+    // Entities persisted or changed by the failed work must not be flushed by a later write.
+    em.clear();
+    throw error;
+  } finally {
+    open.delete(ctx);
+    ctx.loaders.clear();
+  }
+  for (const task of tasks) {
+    try {
+      await task();
+    } catch (error) {
+      logger.error('after-commit task failed', { requestId: ctx.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,99 @@
+import type { EntityClass } from '@mikro-orm/core';
+import { NotFoundError, type Issues } from '../../common/errors';
+import type { RequestContext } from '../../context/context';
+import { mutation } from '../../context/transaction';
+import type { VisibilityRule } from '../../context/visibility';
+import { findOneRow, listWithTotal, tableOf } from '../../db/list-query';
+import { Where } from '../../db/sql';
+import { isValidId } from '../../graphql/ids';
+import { toPage, type Page } from '../../graphql/types';
+
+/** What the service kit needs to know of a record resource: a few facts, no behaviour. */
+export interface ResourceDef<T extends { id: number }> {
+  readonly entity: EntityClass<T>;
+  /** Alias of its table in hand-written conditions, e.g. `p`. */
+  readonly alias: string;
+  /** Named in NotFound errors, e.g. `Person`. */
+  readonly name: string;
+  /** Who sees which records (see context/visibility.ts). */
+  readonly visibility: VisibilityRule<T>;
+}
+
+/** `"people" p`: the table from the ORM metadata, with the resource's alias. */
+export function fromOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, alias = def.alias): string {
+  return `"${tableOf(ctx.em, def.entity).table}" ${alias}`;
+}
+
+/** Tenancy and visibility of the resource's rows for the viewer: the start of every condition. */
+export function scopeOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, alias = def.alias): Where {
+  const where = new Where().add(`${alias}.account_id = ?`, ctx.viewer.accountId);
+  return def.visibility.restrict(where, alias, ctx.viewer);
+}
+
+/** One page (and its total) of rows matching `where` (which starts from scopeOf), as read-only projections. */
+export async function listPage<T extends { id: number }>(
+  ctx: RequestContext,
+  def: ResourceDef<T>,
+  where: Where,
+  orderBy: readonly string[],
+  page: { page: number; perPage: number; offset: number },
+): Promise<Page<T>> {
+  const { rows, total } = await listWithTotal(ctx.em, def.entity, { from: fromOf(ctx, def), alias: def.alias, where, orderBy, limit: page.perPage, offset: page.offset });
+  return toPage(rows, total, page);
+}
+
+/** For reading: a read-only projection. A record the viewer may not see is answered exactly like a missing one. */
+export async function findVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<T> {
+  const row = isValidId(id) ? await findOneRow(ctx.em, def.entity, fromOf(ctx, def), def.alias, id, scopeOf(ctx, def)) : null;
+  if (!row) throw new NotFoundError(def.name, id);
+  return row;
+}
+
+/** For writing: the managed entity, under the same tenancy and visibility rule. */
+export async function loadForWrite<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<T> {
+  if (!isValidId(id)) throw new NotFoundError(def.name, id);
+  const record = (await ctx.em.findOne(def.entity, { id, account: ctx.viewer.accountId } as never)) as T | null;
+  if (!record || !def.visibility.canSee(ctx.viewer, record)) throw new NotFoundError(def.name, id);
+  return record;
+}
+
+/** Deletes a record the viewer may see (else NotFound); returns its id. */
+export function removeVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<number> {
+  return mutation(ctx, async (em) => {
+    em.remove(await loadForWrite(ctx, def, id));
+    return id;
+  });
+}
+
+/**
+ * A record may be linked (e.g. a person's company) only when the viewer can see it: one they
+ * cannot see is answered like a missing one, so its existence does not leak.
+ */
+export function linkable<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, record: T | null): record is T {
+  return record !== null && def.visibility.canSee(ctx.viewer, record);
+}
+
+/**
+ * A to-one relation set from an id input: undefined leaves it, null clears it, an id must name a
+ * record `find` accepts (it applies tenancy, and visibility where linking needs it), else
+ * `<prop>Id` "does not exist". Loader rows are read-only copies: the relation gets a managed reference.
+ */
+export async function setRelation<T extends object>(
+  ctx: RequestContext,
+  record: T,
+  prop: keyof T & string,
+  entity: EntityClass<{ id: number }>,
+  id: number | null | undefined,
+  find: (id: number) => Promise<{ id: number } | null>,
+  issues: Issues,
+): Promise<void> {
+  if (id === undefined) return;
+  const target = record as Record<string, unknown>;
+  if (id === null) {
+    target[prop] = null;
+    return;
+  }
+  const found = isValidId(id) ? await find(id) : null;
+  if (!found) issues.add(`${prop}Id`, 'does not exist');
+  else target[prop] = ctx.em.getReference(entity, found.id);
+}
