@@ -97,6 +97,16 @@ export async function livePostmaster(databaseDir: string): Promise<{ pid: number
   return isPostmasterOf(pid, databaseDir) ? { pid, port: Number(lines[3]) } : null;
 }
 
+/** The status line ("starting", "ready", ...) of `databaseDir/postmaster.pid` when it names `pid`. */
+async function postmasterStatus(databaseDir: string, pid: number): Promise<string | null> {
+  try {
+    const lines = (await readFile(join(databaseDir, 'postmaster.pid'), 'utf8')).split('\n');
+    return Number(lines[0]) === pid ? (lines[7] ?? '').trim() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the process that started `pid` is gone (its parent is now init or a non-node reaper). */
 function orphaned(pid: number): boolean {
   try {
@@ -264,9 +274,10 @@ async function spawnPostmaster(nativeDir: string, databaseDir: string, port: num
   }
   const exitedEarly = new Promise<void>((done) => child.once('exit', () => done()));
   child.once('error', () => undefined);
+  // Ready when its own pid file says so: a connection alone could reach another server on that port.
   const deadline = Date.now() + 60_000;
   while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) {
-    if (await connects(serverUrl)) return child;
+    if (child.pid && (await postmasterStatus(databaseDir, child.pid)) === 'ready' && (await connects(serverUrl))) return child;
     await Promise.race([exitedEarly, new Promise((r) => setTimeout(r, 150))]);
   }
   const output = existsSync(logFile) ? await readFile(logFile, 'utf8') : '';
@@ -326,7 +337,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   if (running) {
     const serverUrl = existsSync(passwordFile) ? url((await readFile(passwordFile, 'utf8')).trim(), running.port) : null;
     let answers = false;
-    for (let i = 0; serverUrl && i < 100 && !(answers = await connects(serverUrl)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; serverUrl && i < 100; i++) {
+      if ((await postmasterStatus(databaseDir, running.pid)) === 'ready' && (answers = await connects(serverUrl))) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     if (!serverUrl || !answers) {
       throw new EmbeddedUnavailableError(`A PostgreSQL (pid ${running.pid}) already serves ${databaseDir} but does not accept this project's password on port ${running.port}: stop it (kill -INT ${running.pid}), ${USE_YOUR_OWN}.`);
     }
