@@ -1,7 +1,9 @@
 import 'reflect-metadata';
-import { loadConfig } from './config/config';
+import { ConfigError, loadConfig } from './config/config';
 import { logger, setLogLevel } from './common/logger';
-import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded';
+import { resolveDatabase } from './cli/database';
+import { refuseSecondStart, StartRefusedError } from './cli/running-server';
+import { EmbeddedUnavailableError } from './db/embedded';
 import { seedDemo } from './db/demo-seed';
 import { startServer } from './server';
 
@@ -9,13 +11,12 @@ import { startServer } from './server';
 async function main(): Promise<void> {
   const config = loadConfig();
   setLogLevel(config.logLevel);
-  let embedded: EmbeddedDatabase | null = null;
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
-    databaseUrl = await ensureDatabase(embedded.serverUrl, 'crm');
-  }
-  const server = await startServer(config, databaseUrl);
+  await refuseSecondStart(config);
+  const { url: databaseUrl, embedded } = await resolveDatabase(config);
+  const server = await startServer(config, databaseUrl).catch(async (error: unknown) => {
+    await embedded?.stop();
+    throw error;
+  });
   const base = `http://127.0.0.1:${config.port}`;
   if (embedded) {
     const demo = await seedDemo(server.orm);
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(`CRM listening on ${server.url}\n  v3 REST base URL: ${base}/api/v3\n  GraphQL (Sandbox): ${base}/graphql\n`);
+  if (embedded) process.stdout.write(`  Embedded PostgreSQL: ${embedded.databaseDir} (127.0.0.1:${new URL(embedded.serverUrl).port})\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -46,6 +48,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  // Expected refusals are one line saying what to do, not a stack trace.
+  if (error instanceof StartRefusedError || error instanceof EmbeddedUnavailableError || error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
   logger.error('failed to start', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
   process.exit(1);
 });
