@@ -10,6 +10,7 @@ import { compileOperations } from './graphql/executor';
 import { applyRateLimit, createRateLimiter, MemoryBuckets, RedisBuckets, type RateLimiter } from './graphql/rate-limit';
 import { createSchema } from './graphql/schema';
 import { createApp } from './http/app';
+import { AuthFailureLimiter } from './http/auth';
 
 export interface RunningServer {
   readonly url: string;
@@ -19,7 +20,7 @@ export interface RunningServer {
 
 /** Boot order: orm → migrations → schema (rate-limited) → compiled facade operations → http. */
 export async function startServer(config: Config, databaseUrl: string, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const orm = await openOrm({ clientUrl: databaseUrl });
+  const orm = await openOrm({ clientUrl: databaseUrl, statementTimeoutMs: config.statementTimeoutMs });
   let ready = false;
   let limiter: RateLimiter | null = null;
   try {
@@ -29,7 +30,8 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     limiter = createRateLimiter(backend, config.rateLimit);
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource());
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, runOperation: operations.run, isReady: () => ready });
+    const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, isReady: () => ready });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
