@@ -135,6 +135,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     formatError,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    stopOnTerminationSignals: false, // main.ts owns shutdown; Apollo's own handler made its stop() hang
     validationRules: [queryLimits()],
     plugins: [
       config.development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
