@@ -32,7 +32,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info('shutting down', { signal });
-    const timer = setTimeout(() => process.exit(1), 15_000);
+    // The last resort: past the grace period connections are cut, and the remaining steps (Apollo,
+    // Redis, the pool waiting for a statement to end) get a few seconds before the process gives up.
+    const timer = setTimeout(() => {
+      logger.error('shutdown did not finish in time', { graceMs: config.shutdownGraceMs });
+      process.exit(1);
+    }, config.shutdownGraceMs + 5_000);
     timer.unref();
     try {
       await server.close();

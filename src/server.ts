@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Redis } from 'ioredis';
@@ -9,7 +9,9 @@ import { migrate, openOrm } from './db/orm';
 import { compileOperations } from './graphql/executor';
 import { applyRateLimit, createRateLimiter, MemoryBuckets, RedisBuckets, type RateLimiter } from './graphql/rate-limit';
 import { createSchema } from './graphql/schema';
+import { logger } from './common/logger';
 import { createApp } from './http/app';
+import { AuthFailureLimiter } from './http/auth';
 
 export interface RunningServer {
   readonly url: string;
@@ -19,7 +21,7 @@ export interface RunningServer {
 
 /** Boot order: orm → migrations → schema (rate-limited) → compiled facade operations → http. */
 export async function startServer(config: Config, databaseUrl: string, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const orm = await openOrm({ clientUrl: databaseUrl });
+  const orm = await openOrm({ clientUrl: databaseUrl, statementTimeoutMs: config.statementTimeoutMs });
   let ready = false;
   let limiter: RateLimiter | null = null;
   try {
@@ -29,22 +31,21 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     limiter = createRateLimiter(backend, config.rateLimit);
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource());
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, runOperation: operations.run, isReady: () => ready });
+    const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, isReady: () => ready });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
     });
     server.keepAliveTimeout = 65_000;
+    const drain = drainer(server, config.shutdownGraceMs);
     const address = server.address() as AddressInfo;
     const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
     return {
       url: `http://${host}:${address.port}`,
       orm,
       async close() {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        await drain();
         await apollo.stop();
         await limiter?.close();
         await orm.close(true);
@@ -55,4 +56,40 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     await orm.close(true);
     throw error;
   }
+}
+
+/**
+ * Graceful HTTP shutdown: stop accepting, close idle keep-alive connections at once, let in-flight
+ * requests finish (their responses say `Connection: close`, so their sockets end with them; without
+ * it a finished keep-alive socket would hold `server.close()` for keepAliveTimeout), and after
+ * `graceMs` cut whatever is still open.
+ */
+function drainer(server: Server, graceMs: number): () => Promise<void> {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  const closeIdleSoon = () => setImmediate(() => server.closeIdleConnections());
+  // Before express's listener, so every response is known before it can be written.
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    if (draining) res.setHeader('Connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (draining) closeIdleSoon();
+    });
+  });
+  return () =>
+    new Promise<void>((resolve) => {
+      draining = true;
+      const cut = setTimeout(() => {
+        logger.warn('shutdown grace period over: closing the remaining connections', { inFlight: inFlight.size, graceMs });
+        server.closeAllConnections();
+      }, graceMs);
+      cut.unref();
+      server.close(() => {
+        clearTimeout(cut);
+        resolve();
+      });
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      server.closeIdleConnections();
+    });
 }

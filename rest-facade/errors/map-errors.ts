@@ -55,6 +55,8 @@ export function replyForErrors(errors: readonly CoreError[], shape: ErrorShape, 
       const retryAfter = Number(error.extensions?.retryAfter ?? 1);
       return { status: 429, body: { error: `Rate limit exceeded. Retry in ${retryAfter} second(s).` }, headers: { 'Retry-After': String(retryAfter) } };
     }
+    case 'TIMEOUT': // a statement ran past DATABASE_STATEMENT_TIMEOUT_MS: the service, not the request, failed
+      return { status: 503, body: { error: error.message } };
     case 'UNAUTHENTICATED':
       return { status: 401, body: { error: error.message } };
     case 'FORBIDDEN':

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'BAD_USER_INPUT'
   | 'RATE_LIMITED'
+  | 'TIMEOUT'
   | 'CONFLICT';
 
 export interface FieldIssue {
@@ -63,12 +64,33 @@ export class ValidationFailed extends DomainError {
 
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED' as const;
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Rate limit exceeded: retry in ${retryAfterSeconds} s`);
+  constructor(readonly retryAfterSeconds: number, reason = 'Rate limit exceeded') {
+    super(`${reason}: retry in ${retryAfterSeconds} s`);
   }
   override extensions() {
     return { retryAfter: this.retryAfterSeconds };
   }
+}
+
+/**
+ * A statement ran past the database's `statement_timeout` (DATABASE_STATEMENT_TIMEOUT_MS) and was
+ * cancelled. Not the client's fault and not a crash: GraphQL `TIMEOUT` with HTTP 503, v3 503.
+ */
+export class StatementTimeoutError extends DomainError {
+  readonly code = 'TIMEOUT' as const;
+  constructor() {
+    super('The request took too long in the database and was cancelled; try again or ask for less');
+  }
+}
+
+/** PostgreSQL's query_canceled (57014), as pg raises it or as MikroORM wraps it (the code is copied). */
+export function isStatementTimeout(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if ((current as { code?: unknown }).code === '57014') return true;
+    current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** Collects field problems and throws them together, so a client sees every issue at once. */

@@ -15,10 +15,19 @@ export function setLogLevel(level: Level | 'silent'): void {
   threshold = ORDER[level];
 }
 
+type Sink = (line: string) => void;
+const stderrSink: Sink = (line) => process.stderr.write(line + '\n');
+let sink: Sink = stderrSink;
+
+/** Where lines go (each already redacted, without its newline); `null` restores stderr. For tests. */
+export function setLogSink(next: Sink | null): void {
+  sink = next ?? stderrSink;
+}
+
 function write(level: Level, message: string, fields?: Record<string, unknown>): void {
   if (ORDER[level] < threshold) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
-  process.stderr.write(redact(line) + '\n');
+  sink(redact(line));
 }
 
 export const logger = {

@@ -20,6 +20,12 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
   readonly maxBodyBytes: number;
+  /** Failed authentications per client address: a bucket of `burst`, refilled at `perSecond`. */
+  readonly authFailureLimit: RateLimitTier;
+  /** Per-connection `statement_timeout`: a runaway statement is cancelled and answered 503. */
+  readonly statementTimeoutMs: number;
+  /** On SIGTERM, how long in-flight requests may run before their connections are cut. */
+  readonly shutdownGraceMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   readonly development: boolean;
   /** Where the project lives: embedded data goes under it. */
@@ -70,6 +76,9 @@ export function loadConfig(env: Env = process.env): Config {
       app: { perSecond: positiveNumber(env, 'APP_RATE_LIMIT_PER_SECOND', 10), burst: positiveNumber(env, 'APP_RATE_LIMIT_BURST', 20) },
     },
     maxBodyBytes: positiveNumber(env, 'MAX_BODY_BYTES', 1024 * 1024),
+    authFailureLimit: { perSecond: positiveNumber(env, 'AUTH_FAILURE_PER_SECOND', 1), burst: positiveNumber(env, 'AUTH_FAILURE_BURST', 20) },
+    statementTimeoutMs: Math.ceil(positiveNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000)),
+    shutdownGraceMs: positiveNumber(env, 'SHUTDOWN_GRACE_MS', 10_000),
     logLevel,
     development: env.NODE_ENV !== 'production',
     projectRoot,

@@ -7,6 +7,8 @@ export interface OrmOptions {
   readonly clientUrl: string;
   readonly debug?: boolean;
   readonly poolMax?: number;
+  /** `statement_timeout` of every pooled connection (ms); unset: PostgreSQL's default (none). */
+  readonly statementTimeoutMs?: number;
 }
 
 export function ormConfig(options: OrmOptions): Options {
@@ -19,6 +21,9 @@ export function ormConfig(options: OrmOptions): Options {
     forceUtcTimezone: true,
     debug: options.debug ?? false,
     pool: { min: 0, max: options.poolMax ?? 10 },
+    // pg sends it as a start-up parameter, so each pooled session has it before its first query;
+    // PostgreSQL then cancels a runaway statement (57014) instead of letting it hold a connection.
+    ...(options.statementTimeoutMs ? { driverOptions: { connection: { statement_timeout: options.statementTimeoutMs } } } : {}),
     migrations: {
       tableName: 'mikro_orm_migrations',
       migrationsList: MIGRATIONS,
@@ -36,8 +41,16 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   return MikroORM.init(ormConfig(options));
 }
 
-/** Applies pending migrations; schema changes happen only this way (never schema sync). */
+/**
+ * Applies pending migrations; schema changes happen only this way (never schema sync). They run
+ * in one transaction without the pool's statement_timeout: building an index on a large table
+ * may rightly take longer than any request should.
+ */
 export async function migrate(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
+  const connection = orm.em.getConnection();
+  const applied = await connection.transactional(async (trx) => {
+    await connection.execute('set local statement_timeout = 0', [], 'run', trx);
+    return orm.getMigrator().up({ transaction: trx });
+  });
   return applied.map((m) => m.name);
 }

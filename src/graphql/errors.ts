@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DomainError, ValidationFailed } from '../common/errors';
+import { DomainError, isStatementTimeout, StatementTimeoutError, ValidationFailed } from '../common/errors';
 import { logger } from '../common/logger';
 
 function domainErrorOf(error: unknown): DomainError | null {
@@ -8,6 +8,7 @@ function domainErrorOf(error: unknown): DomainError | null {
   for (let depth = 0; depth < 5 && current; depth++) {
     if (current instanceof DomainError) return current;
     if (current instanceof UniqueConstraintViolationException) return ValidationFailed.one('base', 'has already been taken');
+    if (isStatementTimeout(current)) return new StatementTimeoutError();
     current = (current as { originalError?: unknown }).originalError;
   }
   return null;

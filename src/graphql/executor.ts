@@ -105,6 +105,18 @@ function fillInputDefaults(value: unknown, type: GraphQLInputType): void {
   }
 }
 
+/**
+ * graphql-jit leaves `extensions` undefined when the original error has none (a driver error, a
+ * plain Error); Apollo reads `extensions.code` before calling formatError and would throw, so the
+ * error would be neither logged nor mapped (a statement timeout must answer TIMEOUT, not a 500).
+ */
+function withExtensions(error: GraphQLError): GraphQLError {
+  if (error.extensions) return error;
+  const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined });
+  (copy as { locations?: unknown }).locations = error.locations;
+  return copy;
+}
+
 const MAX_COMPILED = 500;
 
 /**
@@ -139,7 +151,8 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     }
     const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
     fillVariableDefaults(plan.inputs, variables);
-    return (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
+    const result = (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
+    return result.errors ? { ...result, errors: result.errors.map(withExtensions) } : result;
   };
   return {
     async load() {

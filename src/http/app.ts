@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, HeaderMap } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
@@ -7,14 +7,14 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createV3Router } from '../../rest-facade';
 import type { Config } from '../config/config';
-import { DomainError } from '../common/errors';
+import { DomainError, isStatementTimeout, RateLimitedError, StatementTimeoutError } from '../common/errors';
 import { logger } from '../common/logger';
 import { createContext, type RequestContext } from '../context/context';
 import { formatError } from '../graphql/errors';
 import { queryLimits } from '../graphql/limits';
 import { createJitGateway, type OperationRunner } from '../graphql/executor';
 import type { RateLimiter } from '../graphql/rate-limit';
-import { authenticate } from './auth';
+import { authenticate, type AuthFailureLimiter } from './auth';
 import { requestIdOf } from './request-id';
 
 export interface AppDeps {
@@ -23,6 +23,8 @@ export interface AppDeps {
   /** Already rate-limited (see applyRateLimit). */
   readonly schema: GraphQLSchema;
   readonly limiter: RateLimiter;
+  /** Failed authentications per client address (429 once exhausted). */
+  readonly authFailures: AuthFailureLimiter;
   readonly runOperation: OperationRunner;
   /** False until migrations are applied: /healthz answers 503 until then. */
   readonly isReady: () => boolean;
@@ -44,10 +46,38 @@ const httpStatusPlugin = {
           response.http.status = 429;
           response.http.headers.set('Retry-After', String(rate.retryAfter));
         }
+        // A statement cancelled by statement_timeout: the service is overloaded, not the query wrong.
+        if (errors?.some((e) => isStatementTimeout(e.originalError))) response.http.status = 503;
       },
     };
   },
 };
+
+/** Errors raised while building a /graphql request's context, as GraphQL errors with their HTTP status. */
+function contextError(error: unknown): unknown {
+  if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') {
+    return new GraphQLError(error.message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+  }
+  if (error instanceof RateLimitedError) {
+    const headers = new HeaderMap([['retry-after', String(error.retryAfterSeconds)]]);
+    return new GraphQLError(error.message, { originalError: error, extensions: { code: 'RATE_LIMITED', http: { status: 429, headers } } });
+  }
+  if (isStatementTimeout(error)) {
+    const timeout = new StatementTimeoutError();
+    return new GraphQLError(timeout.message, { originalError: timeout, extensions: { code: 'TIMEOUT', http: { status: 503 } } });
+  }
+  return error;
+}
+
+/**
+ * The path as the client sent it, mount prefix included (`req.path` is relative to the router
+ * that handles it: `/people.json` under /api/v3), without the query string or a fragment.
+ */
+export function fullPathOf(req: express.Request): string {
+  const raw = req.originalUrl ?? req.url;
+  const end = raw.search(/[?#]/);
+  return end < 0 ? raw : raw.slice(0, end);
+}
 
 export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: ApolloServer<RequestContext> }> {
   const { orm, config } = deps;
@@ -61,7 +91,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     const started = process.hrtime.bigint();
     // The access log names the path only: the query string may carry api_key (v3 §5.1).
     res.on('finish', () => {
-      logger.info('request', { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+      logger.info('request', { requestId, method: req.method, path: fullPathOf(req), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
     });
     next();
   });
@@ -86,7 +116,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
   });
 
   const contextFor = async (req: express.Request, requestId: string): Promise<RequestContext> => {
-    const viewer = await authenticate(orm, req);
+    const viewer = await authenticate(orm, req, deps.authFailures);
     return createContext(orm, viewer, requestId);
   };
 
@@ -106,6 +136,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     formatError,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    stopOnTerminationSignals: false, // main.ts owns shutdown; Apollo's own handler made its stop() hang
     validationRules: [queryLimits()],
     plugins: [
       config.development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
@@ -123,10 +154,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
         try {
           return await contextFor(req, String(res.getHeader('X-Request-Id')));
         } catch (error) {
-          if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') {
-            throw new GraphQLError(error.message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
-          }
-          throw error;
+          throw contextError(error);
         }
       },
     }),
@@ -138,6 +166,16 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
 
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
+    // Raised before an operation ran (authentication): the same replies as the facade's mapper.
+    if (error instanceof RateLimitedError && !res.headersSent) {
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      res.status(429).json({ error: error.message });
+      return;
+    }
+    if (isStatementTimeout(error) && !res.headersSent) {
+      res.status(503).json({ error: new StatementTimeoutError().message });
+      return;
+    }
     const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 413) {
       res.status(413).json({ error: `Request body is larger than ${config.maxBodyBytes} bytes` });
@@ -147,7 +185,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
       res.status(status).json({ error: error.type === 'entity.parse.failed' ? 'Request body is not valid JSON' : 'Bad request' });
       return;
     }
-    logger.error('request failed', { requestId, method: req.method, path: req.path, error: error?.stack ?? String(error) });
+    logger.error('request failed', { requestId, method: req.method, path: fullPathOf(req), error: error?.stack ?? String(error) });
     if (res.headersSent) return;
     res.status(500).json({ error: 'Internal error', request_id: requestId });
   };

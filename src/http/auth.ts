@@ -1,7 +1,10 @@
 import type { Request } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { UnauthenticatedError } from '../common/errors';
+import { RateLimitedError, UnauthenticatedError } from '../common/errors';
 import { hashKey, plausibleKey } from '../common/keys';
+import { logger } from '../common/logger';
+import type { RateLimitTier } from '../config/config';
+import type { BucketBackend } from '../graphql/rate-limit';
 import { currencyOf } from '../modules/accounts/currency';
 import type { Visibility } from '../modules/users/user.entity';
 import type { Viewer } from '../context/viewer';
@@ -38,8 +41,65 @@ interface ViewerRow {
   currency_code: string;
 }
 
-/** One indexed lookup by key hash (plus one for an app key). Throws UnauthenticatedError. */
-export async function authenticate(orm: MikroORM, req: Request): Promise<Viewer> {
+/**
+ * The bucket a client address is charged to: IPv4 as is (IPv4-mapped IPv6 unwrapped), IPv6 by its
+ * /64, since one host usually holds a whole /64 and could otherwise draw a fresh bucket per address.
+ */
+export function clientBucketOf(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head, tail = ''] = address.split('%')[0].split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...new Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * Failed authentications per client address (`req.socket.remoteAddress`: trust proxy is off), on
+ * the request limiter's bucket backend under keys of their own, so processes sharing a Redis share
+ * these buckets too. Only a failure that presented a key is charged: a valid key costs nothing here
+ * and keeps working from an address whose failures ran out, and a request with no key at all
+ * (a browser, a probe) proves nothing and costs no lookup.
+ */
+export class AuthFailureLimiter {
+  constructor(private readonly backend: BucketBackend, private readonly tier: RateLimitTier) {}
+
+  /** Charges one failure to `req`'s address: the 401 to answer while its bucket lasts, then a 429. */
+  async charge(req: Request, failure: UnauthenticatedError): Promise<UnauthenticatedError | RateLimitedError> {
+    try {
+      const { allowed, tokens } = await this.backend.take(`authfail:${clientBucketOf(req.socket.remoteAddress)}`, this.tier);
+      if (allowed) return failure;
+      return new RateLimitedError(Math.max(1, Math.ceil((1 - tokens) / this.tier.perSecond)), 'Too many failed authentications from this address');
+    } catch (error) {
+      // The 401 is right whatever the limiter's store says; an unreachable Redis must not turn it into a 500.
+      logger.warn('auth failure limiter unavailable', { error: String(error) });
+      return failure;
+    }
+  }
+}
+
+/**
+ * One indexed lookup by key hash (plus one for an app key). Throws UnauthenticatedError, or once
+ * the address has failed too often (see AuthFailureLimiter) RateLimitedError.
+ */
+export async function authenticate(orm: MikroORM, req: Request, failures?: AuthFailureLimiter): Promise<Viewer> {
+  try {
+    return await lookUpViewer(orm, req);
+  } catch (error) {
+    if (!failures || !(error instanceof UnauthenticatedError)) throw error;
+    const { apiKey, appKey } = credentialsOf(req);
+    if (apiKey === undefined && appKey === undefined) throw error;
+    throw await failures.charge(req, error);
+  }
+}
+
+async function lookUpViewer(orm: MikroORM, req: Request): Promise<Viewer> {
   const { apiKey, appKey } = credentialsOf(req);
   if (!plausibleKey(apiKey)) throw new UnauthenticatedError('Unknown api_key');
   const connection = orm.em.getConnection();

@@ -1,0 +1,207 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * `npm start`'s process (the built dist/src/main.js) on SIGTERM: exits at once when idle, even with
+ * a keep-alive connection open; lets an in-flight request finish; cuts it after SHUTDOWN_GRACE_MS.
+ * Timing bounds are generous (a loaded 2-core machine) and nothing sleeps: each step waits for an event.
+ */
+
+const root = join(__dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface Child {
+  readonly port: number;
+  readonly process: ChildProcess;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  /** Resolves with the first stderr log line matching `pattern` (already written or still to come). */
+  logLine(pattern: RegExp): Promise<string>;
+}
+
+async function startChild(env: Record<string, string> = {}): Promise<Child> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_STATEMENT_TIMEOUT_MS: '120000', ...env };
+  // As `npm start` runs it: jest's NODE_ENV=test would change what libraries do on signals (Apollo).
+  delete childEnv.NODE_ENV;
+  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  const lines: string[] = [];
+  const watchers: Array<() => void> = [];
+  let buffered = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    lines.push(...parts);
+    for (const wake of watchers.splice(0)) wake();
+  });
+  const logLine = async (pattern: RegExp): Promise<string> => {
+    for (;;) {
+      const found = lines.find((l) => pattern.test(l));
+      if (found) return found;
+      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) without logging ${pattern}:\n${lines.join('\n')}`);
+      await new Promise<void>((wake) => {
+        watchers.push(wake);
+        child.once('exit', wake);
+      });
+    }
+  };
+  let stdout = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (stdout.includes('CRM listening on')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${lines.join('\n')}`)));
+  });
+  return { port, process: child, exited, logLine };
+}
+
+interface Reply {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  readonly at: number;
+}
+
+function get(port: number, path: string, agent: Agent): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, at: Date.now() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A second session holding an exclusive lock on `companies`: the list waits on it until released. */
+async function lockCompanies(): Promise<{ waiting(): Promise<void>; release(): Promise<void> }> {
+  const holder = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await holder.connect();
+  await holder.query('begin');
+  await holder.query('lock table "companies" in access exclusive mode');
+  return {
+    /** Resolves once another session is queued behind the lock (polls pg_locks: the event is in the database). */
+    async waiting() {
+      for (;;) {
+        const { rows } = await holder.query(`select count(*)::int as n from pg_locks where relation = '"companies"'::regclass and not granted`);
+        if (rows[0].n > 0) return;
+        await holder.query('select pg_sleep(0.02)');
+      }
+    },
+    async release() {
+      await holder.query('rollback');
+      await holder.end();
+    },
+  };
+}
+
+describe('graceful shutdown of the server process', () => {
+  let server: TestServer;
+  let key: string;
+  const agents: Agent[] = [];
+  const children: Child[] = [];
+  const keepAlive = () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    agents.push(agent);
+    return agent;
+  };
+
+  beforeAll(async () => {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
+    if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+    server = await startTestServer();
+    key = (await server.createAccount()).admin.apiKey;
+  }, 300_000);
+  afterAll(async () => {
+    for (const agent of agents) agent.destroy();
+    for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
+    await server?.close();
+  });
+
+  it('exits 0 within a bound when idle, a keep-alive connection open', async () => {
+    const child = await startChild();
+    children.push(child);
+    const agent = keepAlive();
+    const health = await get(child.port, '/healthz', agent);
+    expect(health.status).toBe(200);
+    expect(health.headers.connection).toBe('keep-alive');
+    const sent = Date.now();
+    child.process.kill('SIGTERM');
+    const exit = await child.exited;
+    expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+    // Before: 15 s (a hang ended by the watchdog, exit 1). Now tens of milliseconds; 3 s leaves room for a loaded machine.
+    expect(exit.at - sent).toBeLessThan(3_000);
+  }, 120_000);
+
+  it('finishes an in-flight request (then closes its connection) before exiting 0, and accepts no new one', async () => {
+    const child = await startChild();
+    children.push(child);
+    const agent = keepAlive();
+    expect((await get(child.port, '/healthz', agent)).status).toBe(200);
+    const lock = await lockCompanies();
+    let inFlight: Promise<Reply>;
+    try {
+      inFlight = get(child.port, `/api/v3/companies.json?api_key=${key}`, agent);
+      inFlight.catch(() => undefined);
+      await lock.waiting();
+      child.process.kill('SIGTERM');
+      await child.logLine(/"message":"shutting down"/);
+      // The listener is closed as soon as shutdown starts.
+      await expect(get(child.port, '/healthz', new Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      expect(child.process.exitCode).toBeNull();
+    } finally {
+      await lock.release();
+    }
+    const reply = await inFlight;
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.body)).toMatchObject({ entries: [], pagination: { total: 0 } });
+    expect(reply.headers.connection).toBe('close');
+    const exit = await child.exited;
+    expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+    expect(exit.at).toBeGreaterThanOrEqual(reply.at);
+    expect(exit.at - reply.at).toBeLessThan(3_000);
+  }, 120_000);
+
+  it('cuts a request still running after SHUTDOWN_GRACE_MS, then exits 0', async () => {
+    const child = await startChild({ SHUTDOWN_GRACE_MS: '400' });
+    children.push(child);
+    const lock = await lockCompanies();
+    let cutAfter: number;
+    try {
+      const inFlight = get(child.port, `/api/v3/companies.json?api_key=${key}`, keepAlive());
+      inFlight.catch(() => undefined);
+      await lock.waiting();
+      const sent = Date.now();
+      child.process.kill('SIGTERM');
+      await expect(inFlight).rejects.toMatchObject({ code: 'ECONNRESET' });
+      cutAfter = Date.now() - sent;
+      await child.logLine(/grace period over/);
+    } finally {
+      // The cancelled request's statement still holds a pooled connection until the lock goes.
+      await lock.release();
+    }
+    expect(cutAfter).toBeGreaterThanOrEqual(400);
+    expect(cutAfter).toBeLessThan(5_000);
+    const exit = await child.exited;
+    expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});
