@@ -5,8 +5,7 @@ import { hashKey, plausibleKey } from '../common/keys';
 import { logger } from '../common/logger';
 import type { RateLimitTier } from '../config/config';
 import type { BucketBackend } from '../graphql/rate-limit';
-import { currencyOf } from '../modules/accounts/currency';
-import type { Visibility } from '../modules/users/user.entity';
+import { viewerFor } from '../modules/users/user.viewer';
 import type { Viewer } from '../context/viewer';
 
 function firstString(value: unknown): string | undefined {
@@ -29,16 +28,6 @@ export function credentialsOf(req: Request): { apiKey?: string; appKey?: string 
     apiKey: given(query.get('api_key')) ?? given(bearer) ?? given(firstString(req.get('x-api-key'))),
     appKey: given(query.get('app_key')) ?? given(firstString(req.get('x-app-key'))),
   };
-}
-
-interface ViewerRow {
-  id: number;
-  account_id: number;
-  is_admin: boolean;
-  visibility: Visibility;
-  time_zone: string;
-  account_time_zone: string;
-  currency_code: string;
 }
 
 /**
@@ -102,29 +91,13 @@ export async function authenticate(orm: MikroORM, req: Request, failures?: AuthF
 async function lookUpViewer(orm: MikroORM, req: Request): Promise<Viewer> {
   const { apiKey, appKey } = credentialsOf(req);
   if (!plausibleKey(apiKey)) throw new UnauthenticatedError('Unknown api_key');
-  const connection = orm.em.getConnection();
-  const rows = await connection.execute<ViewerRow[]>(
-    `select u.id, u.account_id, u.is_admin, u.visibility, coalesce(u.time_zone, a.time_zone) as time_zone, a.time_zone as account_time_zone, a.currency_code
-       from "users" u join "accounts" a on a.id = u.account_id where u.api_key_hash = ?`,
-    [hashKey(apiKey)],
-    'all',
-  );
-  if (rows.length === 0) throw new UnauthenticatedError('Unknown api_key');
-  let appId: number | null = null;
-  if (appKey !== undefined) {
-    const apps = plausibleKey(appKey) ? await connection.execute<Array<{ id: number }>>('select id from "api_apps" where key_hash = ?', [hashKey(appKey)], 'all') : [];
-    if (apps.length === 0) throw new UnauthenticatedError('Unknown app_key');
-    appId = apps[0].id;
-  }
-  const row = rows[0];
-  return {
-    userId: row.id,
-    accountId: row.account_id,
-    isAdmin: row.is_admin,
-    visibility: row.visibility,
-    timeZone: row.time_zone,
-    accountTimeZone: row.account_time_zone,
-    currency: currencyOf(row.currency_code),
-    appId,
-  };
+  // The app key is checked only once the user key is known: an unknown api_key answers as such.
+  // Raw statements only: the global EntityManager's connection, no unit of work to fork.
+  const em = orm.em;
+  const viewer = await viewerFor(em, { apiKeyHash: hashKey(apiKey) });
+  if (!viewer) throw new UnauthenticatedError('Unknown api_key');
+  if (appKey === undefined) return viewer;
+  const apps = plausibleKey(appKey) ? await em.getConnection().execute<Array<{ id: number }>>('select id from "api_apps" where key_hash = ?', [hashKey(appKey)], 'all') : [];
+  if (apps.length === 0) throw new UnauthenticatedError('Unknown app_key');
+  return { ...viewer, appId: apps[0].id };
 }
