@@ -15,7 +15,17 @@ export default {
   testRunner: 'jest',
   // The project's jest config; roots widened so --findRelatedTests follows imports through the
   // sources (with roots = test/ only, it finds just the tests importing a file directly).
-  jest: { projectType: 'custom', configFile: 'jest.config.js', enableFindRelatedTests: true, config: { roots: ['<rootDir>/test', '<rootDir>/src', '<rootDir>/rest-facade'] } },
+  // MUTATION_TESTS=test/unit keeps the tests to that folder: a quick run, at the price of the
+  // mutants only integration tests kill (a parser mutant otherwise runs every HTTP test file).
+  jest: {
+    projectType: 'custom',
+    configFile: 'jest.config.js',
+    enableFindRelatedTests: true,
+    config: {
+      roots: ['<rootDir>/test', '<rootDir>/src', '<rootDir>/rest-facade'],
+      ...(process.env.MUTATION_TESTS ? { testMatch: [`<rootDir>/${process.env.MUTATION_TESTS}/**/*.test.ts`] } : {}),
+    },
+  },
   coverageAnalysis: 'perTest',
   // Static mutants (module-level tables and constants) need every test file for each of them:
   // over 40% of the mutants and almost all the time. Skipped; they show as "ignored".
