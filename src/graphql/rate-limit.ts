@@ -21,6 +21,9 @@ export interface BucketBackend {
 export class MemoryBuckets implements BucketBackend {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
+  /** `now` in milliseconds; injectable so tests need not wait on the real clock. */
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
   private refill(key: string, tier: RateLimitTier, now: number): { tokens: number; at: number } {
     const b = this.buckets.get(key) ?? { tokens: tier.burst, at: now };
     b.tokens = Math.min(tier.burst, b.tokens + ((now - b.at) / 1000) * tier.perSecond);
@@ -29,7 +32,7 @@ export class MemoryBuckets implements BucketBackend {
   }
 
   async take(key: string, tier: RateLimitTier): Promise<BucketResult> {
-    const b = this.refill(key, tier, Date.now());
+    const b = this.refill(key, tier, this.now());
     const allowed = b.tokens >= 1;
     if (allowed) b.tokens -= 1;
     this.buckets.set(key, b);
@@ -40,12 +43,12 @@ export class MemoryBuckets implements BucketBackend {
   async peek(key: string, tier: RateLimitTier): Promise<number> {
     const b = this.buckets.get(key);
     if (!b) return tier.burst;
-    return Math.min(tier.burst, b.tokens + ((Date.now() - b.at) / 1000) * tier.perSecond);
+    return Math.min(tier.burst, b.tokens + ((this.now() - b.at) / 1000) * tier.perSecond);
   }
 
   /** Full buckets carry no information: drop them so memory stays bounded. */
   private sweep(tier: RateLimitTier): void {
-    const now = Date.now();
+    const now = this.now();
     for (const [key, b] of this.buckets) if (b.tokens + ((now - b.at) / 1000) * tier.perSecond >= tier.burst) this.buckets.delete(key);
   }
 

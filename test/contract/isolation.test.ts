@@ -1,121 +1,161 @@
 import { V3_ROUTES } from '../../rest-facade';
+import type { RouteSpec } from '../../rest-facade/routes/route-spec';
 import { Visibility } from '../../src/modules/users/user.entity';
-import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+import { FIXTURES, fixtures, missingFixtures, parentRoute, routePath, sampleRoute } from '../support/fixtures';
+import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
- * Tenancy and visibility on every route (issue 2 §6), driven by the route table itself: a route
- * added later without a factory here fails this suite, so no route escapes the check.
+ * Tenancy and visibility on every route (issue 2 §6), driven by the route table itself, with the
+ * records (and, for nested lists, a real parent) made by the shared fixtures: a route added later
+ * without a fixture fails this suite, so no route escapes the check.
+ *
+ * Who sees what: a record of another account, never; an owned record (companies, people), its
+ * owner, the account's admins whatever their own visibility, and `all` users; account-wide
+ * records (users, admin lists), every member of the account.
  */
-type Factory = (server: TestServer, apiKey: string) => Promise<number>;
 
-async function viaGraphQL(server: TestServer, apiKey: string, mutation: string, field: string): Promise<number> {
-  const res = await server.graphql(apiKey, mutation);
-  if (res.status !== 200 || res.body.errors) throw new Error(`${field} failed: ${res.text}`);
-  return res.body.data[field].id;
+interface Member {
+  readonly name: string;
+  readonly apiKey: string;
+  readonly account: 'a' | 'b';
+  readonly seesEverything: boolean;
 }
 
-/** Records owned by the key's user, per resource root key. */
-const FACTORIES: Record<string, Factory> = {
-  company: (s, key) => viaGraphQL(s, key, 'mutation { createCompany(input: {name: "Secret Co"}) { id } }', 'createCompany'),
-  person: (s, key) => viaGraphQL(s, key, 'mutation { createPerson(input: {firstName: "Sec", lastName: "Ret"}) { id } }', 'createPerson'),
-};
-
-/** Resources that are not owned records (users of an account are visible to all its members). */
-const ACCOUNT_WIDE = new Set(['user']);
-
-function pathFor(path: string, id: number, parentId: number): string {
-  return `/api/v3${path.replace(':id', String(id)).replace(/:[a-zA-Z]+/g, String(parentId))}.json`;
+/** Two accounts: in A an admin, an `own` user and an admin whose visibility is `own`; in B an admin. */
+async function world(server: TestServer): Promise<{ admin: Member; own: Member; adminOwn: Member; foreign: Member }> {
+  const a = await server.createAccount();
+  const b = await server.createAccount();
+  const own = await a.addUser({ visibility: Visibility.OWN });
+  const adminOwn = await a.addUser({ visibility: Visibility.OWN, isAdmin: true });
+  return {
+    admin: { name: 'admin', apiKey: a.admin.apiKey, account: 'a', seesEverything: true },
+    own: { name: 'own user', apiKey: own.apiKey, account: 'a', seesEverything: false },
+    adminOwn: { name: 'admin with own visibility', apiKey: adminOwn.apiKey, account: 'a', seesEverything: true },
+    foreign: { name: 'other account admin', apiKey: b.admin.apiKey, account: 'b', seesEverything: true },
+  };
 }
+
+/** Whether `viewer` may see a record of `root` made by `creator`. */
+function visible(viewer: Member, creator: Member, root: string): boolean {
+  if (viewer.account !== creator.account) return false;
+  return !FIXTURES[root].owned || viewer.seesEverything || viewer === creator;
+}
+
+/** Members who can create records of `root` (admin lists are written by admins only). */
+function creatorsOf(w: Awaited<ReturnType<typeof world>>, route: RouteSpec): Member[] {
+  const parent = parentRoute(route, V3_ROUTES);
+  const owned = FIXTURES[route.resource.root].owned || (parent !== null && FIXTURES[parent.resource.root].owned);
+  return owned ? [w.admin, w.own, w.foreign] : [w.admin, w.foreign];
+}
+
+const viewersOf = (w: Awaited<ReturnType<typeof world>>) => [w.admin, w.own, w.adminOwn];
 
 describe('isolation on every v3 route', () => {
   let server: TestServer;
-  let a: TestAccount;
-  let b: TestAccount;
-  let ownUser: { id: number; apiKey: string };
 
   beforeAll(async () => {
     server = await startTestServer();
-    a = await server.createAccount();
-    b = await server.createAccount();
-    ownUser = await a.addUser({ visibility: Visibility.OWN });
   }, 60_000);
   afterAll(() => server.close());
 
-  const recordRoutes = V3_ROUTES.filter((r) => r.path.includes(':id') && ['show', 'update', 'delete'].includes(r.kind));
-
-  it('has a factory for every resource with record routes', () => {
-    const missing = recordRoutes.map((r) => r.resource.root).filter((root) => !FACTORIES[root] && !ACCOUNT_WIDE.has(root));
-    expect([...new Set(missing)]).toEqual([]);
+  it('has a fixture for every route (a nested route: for its parent and its children too)', () => {
+    expect(missingFixtures(V3_ROUTES)).toEqual([]);
   });
 
+  const recordRoutes = V3_ROUTES.filter((r) => r.path.includes(':id') && ['show', 'update', 'delete'].includes(r.kind));
   for (const route of recordRoutes) {
     const root = route.resource.root;
-    if (ACCOUNT_WIDE.has(root)) continue;
-    it(`${route.method} ${route.path}: another account's record is a 404, and an own user's view of a colleague's record too`, async () => {
-      const factory = FACTORIES[root];
-      const foreign = await factory(server, b.admin.apiKey);
-      const colleagues = await factory(server, a.admin.apiKey);
+    it(`${route.method} ${route.path}: another account's record is a 404, a colleague's too for an own user; admins see it whatever their visibility`, async () => {
+      const w = await world(server);
       const body = route.kind === 'update' ? { [root]: { name: 'hijack', last_name: 'hijack' } } : undefined;
-      for (const [key, id] of [
-        [a.admin.apiKey, foreign],
-        [ownUser.apiKey, colleagues],
-      ] as const) {
-        const res = await server.request(route.method, pathFor(route.path, id, id), { apiKey: key, body });
-        expect({ status: res.status, text: res.text }).toEqual({ status: 404, text: route.errorShape === 'error-object' ? expect.any(String) : '' });
-      }
-      // Still there, unchanged, for its owner.
       const show = V3_ROUTES.find((r) => r.kind === 'show' && r.resource.root === root)!;
-      const own = await server.request('GET', pathFor(show.path, foreign, foreign), { apiKey: b.admin.apiKey });
-      expect(own.status).toBe(200);
-      expect(own.text).not.toContain('hijack');
+      const outcomes: string[] = [];
+      const expected: string[] = [];
+      for (const creator of creatorsOf(w, route)) {
+        for (const viewer of viewersOf(w)) {
+          // A fresh record per pair: a visible delete removes it.
+          const { id } = await sampleRoute(server, creator.apiKey, route, V3_ROUTES);
+          const res = await server.request(route.method, routePath(route, id), { apiKey: viewer.apiKey, body });
+          const label = `${viewer.name} on ${creator.name}'s record`;
+          const sees = visible(viewer, creator, root);
+          expected.push(`${label}: ${sees ? 200 : 404}${sees ? '' : ' (empty)'}`);
+          outcomes.push(`${label}: ${res.status}${res.status === 404 && res.text === '' ? ' (empty)' : ''}`);
+          if (sees && route.kind === 'show') expect(res.body.id).toBe(id);
+          if (!sees) {
+            // Still there, unchanged, for its creator.
+            const own = await server.request('GET', routePath(show, id), { apiKey: creator.apiKey });
+            expect(own.status).toBe(200);
+            expect(own.text).not.toContain('hijack');
+          }
+        }
+      }
+      expect(outcomes).toEqual(expected);
     });
   }
 
-  const listRoutes = V3_ROUTES.filter((r) => r.kind === 'list');
-  it('lists never show another account’s records, nor colleagues’ records to an own user', async () => {
-    const planted: string[] = [];
-    for (const root of Object.keys(FACTORIES)) {
-      planted.push(`${root}:${await FACTORIES[root](server, b.admin.apiKey)}`);
-      planted.push(`${root}:${await FACTORIES[root](server, a.admin.apiKey)}`);
-    }
-    for (const route of listRoutes) {
-      for (const key of [a.admin.apiKey, ownUser.apiKey]) {
-        const res = await server.request('GET', pathFor(route.path, 1, 1), { apiKey: key, query: { per_page: 100 } });
-        if (res.status === 404) continue; // nested list under a parent this viewer cannot see
-        expect(res.status).toBe(200);
-        const ids = (res.body.entries as Array<{ id: number }>).map((e) => `${route.resource.root}:${e.id}`);
-        const foreign = planted.filter((p, i) => i % 2 === 0);
-        expect(ids.filter((id) => foreign.includes(id))).toEqual([]);
-        if (key === ownUser.apiKey && !ACCOUNT_WIDE.has(route.resource.root)) {
-          const colleagues = planted.filter((p, i) => i % 2 === 1);
-          expect(ids.filter((id) => colleagues.includes(id))).toEqual([]);
+  for (const route of V3_ROUTES.filter((r) => r.kind === 'list')) {
+    const root = route.resource.root;
+    const parent = parentRoute(route, V3_ROUTES);
+    it(`GET ${route.path}: lists only what the viewer may see${parent ? ', under a parent the viewer may see (else 404)' : ''}`, async () => {
+      const w = await world(server);
+      const samples = await Promise.all(creatorsOf(w, route).map(async (creator) => ({ creator, ...(await sampleRoute(server, creator.apiKey, route, V3_ROUTES)) })));
+      const outcomes: string[] = [];
+      const expected: string[] = [];
+      for (const viewer of viewersOf(w)) {
+        for (const sample of samples) {
+          const label = `${viewer.name} on ${sample.creator.name}'s ${root}`;
+          const res = await server.request('GET', sample.path, { apiKey: viewer.apiKey, query: { per_page: route.paging!.max } });
+          if (parent && !visible(viewer, sample.creator, parent.resource.root)) {
+            expected.push(`${label}: 404 (empty)`);
+            outcomes.push(`${label}: ${res.status}${res.status === 404 && res.text === '' ? ' (empty)' : ''}`);
+            continue;
+          }
+          const ids = res.status === 200 ? (res.body.entries as Array<{ id: number }>).map((e) => e.id) : [];
+          expected.push(`${label}: 200 ${visible(viewer, sample.creator, root) ? 'listed' : 'not listed'}`);
+          outcomes.push(`${label}: ${res.status} ${ids.includes(sample.id) ? 'listed' : 'not listed'}`);
+          // Never anything of the other account, whatever the path.
+          const foreign = samples.filter((s) => s.creator.account !== viewer.account).map((s) => s.id);
+          expect(ids.filter((id) => foreign.includes(id))).toEqual([]);
+        }
+      }
+      expect(outcomes).toEqual(expected);
+    });
+  }
+
+  it('GraphQL applies the same rules, admins with own visibility included', async () => {
+    const w = await world(server);
+    for (const creator of [w.admin, w.own, w.foreign]) {
+      for (const viewer of viewersOf(w)) {
+        const sees = visible(viewer, creator, 'company');
+        const company = await fixtures.company(server, creator.apiKey);
+        const person = await fixtures.person(server, creator.apiKey);
+        // One field per operation: a NOT_FOUND on a non-null root field nulls the whole data.
+        for (const query of [`{ company(id: ${company}) { id } }`, `{ person(id: ${person}) { id } }`]) {
+          const show = await server.graphql(viewer.apiKey, query);
+          if (sees) expect(Object.values(show.body.data as Record<string, { id: number }>)[0].id).toBe(query.includes('company') ? company : person);
+          else expect(show.body.errors.map((e: any) => e.extensions.code)).toEqual(['NOT_FOUND']);
+        }
+        const list = await server.graphql(viewer.apiKey, `{ companies(filter: {ids: [${company}]}) { entries { id } pagination { total } } people(filter: {ids: [${person}]}) { entries { id } } }`);
+        expect(list.body.data).toEqual(
+          sees
+            ? { companies: { entries: [{ id: company }], pagination: { total: 1 } }, people: { entries: [{ id: person }] } }
+            : { companies: { entries: [], pagination: { total: 0 } }, people: { entries: [] } },
+        );
+        const update = await server.graphql(viewer.apiKey, `mutation { updateCompany(id: ${company}, input: {name: "x"}) { id } }`);
+        if (sees) expect(update.body).toEqual({ data: { updateCompany: { id: company } } });
+        else expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
+        for (const [field, id] of [['deleteCompany', company], ['deletePerson', person]] as const) {
+          const del = await server.graphql(viewer.apiKey, `mutation { ${field}(id: ${id}) }`);
+          if (sees) expect(del.body).toEqual({ data: { [field]: id } });
+          else expect(del.body.errors.map((e: any) => e.extensions.code)).toEqual(['NOT_FOUND']);
         }
       }
     }
   });
 
-  it('GraphQL applies the same rules', async () => {
-    const foreign = await FACTORIES.company(server, b.admin.apiKey);
-    const colleagues = await FACTORIES.company(server, a.admin.apiKey);
-    for (const [key, id] of [
-      [a.admin.apiKey, foreign],
-      [ownUser.apiKey, colleagues],
-    ] as const) {
-      const show = await server.graphql(key, `{ company(id: ${id}) { id name } }`);
-      expect(show.body.errors[0].extensions.code).toBe('NOT_FOUND');
-      const update = await server.graphql(key, `mutation { updateCompany(id: ${id}, input: {name: "x"}) { id } }`);
-      expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
-      const del = await server.graphql(key, `mutation { deleteCompany(id: ${id}) }`);
-      expect(del.body.errors[0].extensions.code).toBe('NOT_FOUND');
-      const list = await server.graphql(key, `{ companies(filter: {ids: [${id}]}) { entries { id } pagination { total } } }`);
-      expect(list.body.data.companies).toEqual({ entries: [], pagination: { total: 0 } });
-    }
-    const person = await FACTORIES.person(server, b.admin.apiKey);
-    const p = await server.graphql(a.admin.apiKey, `{ person(id: ${person}) { id } }`);
-    expect(p.body.errors[0].extensions.code).toBe('NOT_FOUND');
-  });
-
   it('users of another account are not visible', async () => {
+    const a = await server.createAccount();
+    const b = await server.createAccount();
     const res = await server.request('GET', `/api/v3/users/${b.admin.id}.json`, { apiKey: a.admin.apiKey });
     expect(res.status).toBe(404);
     const list = await server.request('GET', '/api/v3/users.json', { apiKey: a.admin.apiKey });

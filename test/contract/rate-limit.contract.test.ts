@@ -9,7 +9,6 @@ import { describeWithRedis, startTestServer, type TestAccount, type TestResponse
  */
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Freezes the wall clock (Date only; timers run as usual) so bucket refills happen exactly when a
@@ -98,16 +97,24 @@ describe('rate limit (v3 §8.1)', () => {
 
   it('a steady 5 per second is never limited, even with half the bucket spent', async () => {
     const key = await freshKey();
-    expect((await Promise.all(Array.from({ length: 5 }, () => list(key)))).map((r) => r.status)).toEqual(Array(5).fill(200));
-    const statuses: number[] = [];
-    const start = Date.now();
-    for (let i = 0; i < 15; i++) {
-      // Scheduled on the wall clock (not after each reply), so slow replies do not make it burstier.
-      const due = start + i * 200;
-      if (due > Date.now()) await sleep(due - Date.now());
-      statuses.push((await list(key)).status);
+    const clock = freezeClock();
+    try {
+      expect((await Promise.all(Array.from({ length: 5 }, () => list(key)))).map((r) => r.status)).toEqual(Array(5).fill(200));
+      const statuses: number[] = [];
+      const remaining: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        // One request every 200 ms of (frozen, then advanced) wall-clock time: exactly the refill rate.
+        clock.advance(200);
+        const res = await list(key);
+        statuses.push(res.status);
+        remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+      }
+      expect(statuses).toEqual(Array(15).fill(200));
+      // Each request spends the token refilled since the last one: the level stays at 5.
+      expect(remaining).toEqual(Array(15).fill(5));
+    } finally {
+      clock.restore();
     }
-    expect(statuses).toEqual(Array(15).fill(200));
   });
 
   it('REST and GraphQL draw on the same budget; GraphQL answers 429 too', async () => {

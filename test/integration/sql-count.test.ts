@@ -1,58 +1,11 @@
-import { dirname } from 'node:path';
 import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { countStatements } from '../support/sql-counter';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
  * House style §6: a list of 100 records with all convenience objects costs a handful of queries,
- * whatever the page size. Counted at the driver: every statement any code in this process sends
- * to PostgreSQL goes through a `pg` Client's `query`. Several copies of `pg` are installed (the
- * top level, knex's and MikroORM's own), so each copy found is wrapped, and the count is checked
- * to have seen the list statement itself (a wrapper on an unused copy would count nothing).
+ * whatever the page size (counted at the driver, see support/sql-counter).
  */
-
-interface PgModule {
-  Client: { prototype: { query: (...args: unknown[]) => unknown } };
-}
-
-function pgCopies(): PgModule[] {
-  const anchors = [__dirname, dirname(require.resolve('knex')), dirname(require.resolve('@mikro-orm/postgresql')), dirname(require.resolve('@mikro-orm/knex'))];
-  const paths = new Set<string>();
-  for (const anchor of anchors) {
-    try {
-      paths.add(require.resolve('pg', { paths: [anchor] }));
-    } catch {
-      // this package resolves no pg of its own
-    }
-  }
-  return [...paths].map((p) => require(p) as PgModule);
-}
-
-function sqlText(args: unknown[]): string {
-  const first = args[0];
-  if (typeof first === 'string') return first;
-  if (first && typeof first === 'object' && typeof (first as { text?: unknown }).text === 'string') return (first as { text: string }).text;
-  return String(first);
-}
-
-/** Runs `fn`, recording every statement sent through any pg copy meanwhile. */
-async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  const restore: Array<() => void> = [];
-  for (const pg of pgCopies()) {
-    const proto = pg.Client.prototype;
-    const original = proto.query;
-    proto.query = function (this: unknown, ...args: unknown[]) {
-      statements.push(sqlText(args));
-      return original.apply(this, args);
-    };
-    restore.push(() => (proto.query = original));
-  }
-  try {
-    return { result: await fn(), statements };
-  } finally {
-    restore.forEach((r) => r());
-  }
-}
 
 describe('SQL statements per v3 list request', () => {
   let server: TestServer;

@@ -27,6 +27,12 @@ function redisAnswers(url: string): Promise<boolean> {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // A mutation run (npm run test:mutation) calls jest once per mutant in the same worker process:
+  // the worker's database, made on its first run, serves every later one (scripts/mutation.js
+  // drops them all at the end), instead of a fresh database and migrations per mutant.
+  const worker = process.env.STRYKER_MUTATOR_WORKER;
+  if (worker !== undefined && process.env.TEST_DATABASE_URL) return;
+
   // The cross-process rate-limit tests need a Redis. CI requires one (REQUIRE_REDIS=1, so they
   // can never be skipped there); a machine without one skips just those tests, saying so.
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -34,7 +40,7 @@ export default async function globalSetup(): Promise<void> {
   else if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but no Redis answers at ${redisUrl}`);
   else process.stderr.write(`No Redis at ${redisUrl}: the cross-process rate-limit tests are skipped.\n`);
 
-  const name = `crm_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const name = worker !== undefined ? `crm_mutation_${process.pid}_${randomBytes(3).toString('hex')}` : `crm_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const { url, embedded } = await resolveDatabase(loadConfig({ ...process.env, LOG_LEVEL: 'error' }), { database: name });
   (globalThis as { __embedded?: unknown }).__embedded = embedded;
   const server = new URL(url);

@@ -1,0 +1,128 @@
+import type { RouteSpec } from '../../rest-facade/routes/route-spec';
+import type { TestServer } from './test-server';
+
+/**
+ * One factory per resource: it creates a record as the key's user (through GraphQL, the core's
+ * own surface) and returns its id. Tests that are driven by the route table look a route's
+ * factory up by `route.resource.root`, so a resource added later is covered by adding its
+ * factory here; a route whose resource has none fails those tests (see `missingFixtures`).
+ */
+export type Fixture = (server: TestServer, apiKey: string, attrs?: Record<string, unknown>) => Promise<number>;
+
+export interface ResourceFixture {
+  readonly create: Fixture;
+  /**
+   * Owned records are seen by their owner, admins and `all` users only; the others (users, the
+   * account, admin lists) are the same for every member of the account.
+   */
+  readonly owned: boolean;
+  /** Minimal valid v3 attributes, for resources with a create route (`{company: {...}}`). */
+  readonly v3Attrs?: () => Record<string, unknown>;
+}
+
+async function run(server: TestServer, apiKey: string, query: string, field: string, variables?: Record<string, unknown>): Promise<number> {
+  const res = await server.graphql(apiKey, query, variables);
+  if (res.status !== 200 || res.body.errors) throw new Error(`fixture ${field} failed: ${res.text}`);
+  return res.body.data[field].id;
+}
+
+let serial = 0;
+const unique = () => `${process.pid}-${++serial}`;
+
+const listItem =
+  (kind: string): Fixture =>
+  (server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($kind: ListKind!, $input: ListItemInput!) { createListItem(kind: $kind, input: $input) { id } }', 'createListItem', {
+      kind,
+      input: { name: `Fixture ${kind} ${unique()}`, ...attrs },
+    });
+
+/** The factories, by name, for tests that want one directly: `fixtures.person(server, key, {companyId})`. */
+export const fixtures = {
+  company: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: CompanyInput!) { createCompany(input: $input) { id } }', 'createCompany', {
+      input: { name: `Fixture Co ${unique()}`, ...attrs },
+    })) as Fixture,
+  person: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: PersonInput!) { createPerson(input: $input) { id } }', 'createPerson', {
+      input: { firstName: 'Fix', lastName: `Ture ${unique()}`, ...attrs },
+    })) as Fixture,
+  /** Users are created by account admins outside the API: the "record" is the key's own user. */
+  user: ((server, apiKey) => run(server, apiKey, '{ viewer { id } }', 'viewer')) as Fixture,
+  account: ((server, apiKey) => run(server, apiKey, '{ account { id } }', 'account')) as Fixture,
+  leadStatus: listItem('LEAD_STATUS'),
+  leadSource: listItem('LEAD_SOURCE'),
+  contactTag: listItem('CONTACT_TAG'),
+  noteCategory: listItem('NOTE_CATEGORY'),
+};
+
+/** The registry, by v3 resource root (`route.resource.root`). */
+export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
+  company: { create: fixtures.company, owned: true, v3Attrs: () => ({ name: `V3 Co ${unique()}` }) },
+  person: { create: fixtures.person, owned: true, v3Attrs: () => ({ first_name: 'Vee', last_name: `Three ${unique()}` }) },
+  user: { create: fixtures.user, owned: false },
+  account: { create: fixtures.account, owned: false },
+  lead_status: { create: fixtures.leadStatus, owned: false },
+  lead_source: { create: fixtures.leadSource, owned: false },
+  predefined_contacts_tag: { create: fixtures.contactTag, owned: false },
+  note_category: { create: fixtures.noteCategory, owned: false },
+};
+
+/**
+ * Nested lists, by route path: how to create a record under a given parent (`/companies/:id/people`
+ * lists that company's people). The parent itself comes from its own resource's factory.
+ */
+export const CHILD_FIXTURES: Readonly<Record<string, (server: TestServer, apiKey: string, parentId: number) => Promise<number>>> = {
+  '/companies/:id/people': (server, apiKey, companyId) => fixtures.person(server, apiKey, { companyId }),
+};
+
+/** A nested route's parent: the show route of the collection before `/:id` (`/companies/:id/people` → `/companies/:id`). */
+export function parentRoute(route: RouteSpec, routes: readonly RouteSpec[]): RouteSpec | null {
+  const m = /^(.*\/:id)\/[^:]+$/.exec(route.path);
+  if (!m) return null;
+  const show = routes.find((r) => r.kind === 'show' && r.path === m[1]);
+  if (!show) throw new Error(`no show route for the parent of ${route.path}`);
+  return show;
+}
+
+/** Routes the registries cannot serve yet; tests driven by the route table expect none. */
+export function missingFixtures(routes: readonly RouteSpec[]): string[] {
+  const missing: string[] = [];
+  for (const route of routes) {
+    const fixture = FIXTURES[route.resource.root];
+    if (!fixture) missing.push(`${route.method} ${route.path}: no fixture for ${route.resource.root}`);
+    if (fixture && route.kind === 'create' && !fixture.v3Attrs) missing.push(`${route.method} ${route.path}: no v3Attrs for ${route.resource.root}`);
+    const parent = parentRoute(route, routes);
+    if (parent && !CHILD_FIXTURES[route.path]) missing.push(`${route.method} ${route.path}: no child fixture`);
+    if (parent && !FIXTURES[parent.resource.root]) missing.push(`${route.method} ${route.path}: no fixture for its parent ${parent.resource.root}`);
+  }
+  return missing;
+}
+
+/** One route made concrete for a key: the URL path to call and the record it is about. */
+export interface RouteSample {
+  readonly path: string;
+  /** The record the route shows, updates or deletes, or one that its list includes. */
+  readonly id: number;
+  readonly parentId?: number;
+}
+
+/**
+ * Creates, as `apiKey`'s user, what `route` needs: its record (or, for a nested list, a parent and
+ * a child in it) and returns the path to call, e.g. `/api/v3/companies/12/people.json`.
+ */
+export async function sampleRoute(server: TestServer, apiKey: string, route: RouteSpec, routes: readonly RouteSpec[]): Promise<RouteSample> {
+  const parent = parentRoute(route, routes);
+  if (parent) {
+    const parentId = await FIXTURES[parent.resource.root].create(server, apiKey);
+    const id = await CHILD_FIXTURES[route.path](server, apiKey, parentId);
+    return { path: routePath(route, parentId), id, parentId };
+  }
+  const id = await FIXTURES[route.resource.root].create(server, apiKey);
+  return { path: routePath(route, id), id };
+}
+
+/** `/companies/:id` with id 12 → `/api/v3/companies/12.json`. */
+export function routePath(route: RouteSpec, id: number | string): string {
+  return `/api/v3${route.path.replace(/:[a-zA-Z]+/g, String(id))}.json`;
+}
