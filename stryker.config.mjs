@@ -4,7 +4,6 @@
 // MUTATE=a,b (globs) narrows the run, e.g. MUTATE=src/db/sql.ts.
 const MUTATE = [
   'rest-facade/request/*.ts',
-  'src/modules/users/visibility.ts',
   'src/context/visibility.ts',
   'src/db/sql.ts',
   'src/modules/*/*.service.ts',

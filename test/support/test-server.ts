@@ -57,6 +57,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     RATE_LIMIT_BURST: '10000',
     APP_RATE_LIMIT_PER_SECOND: '10000',
     APP_RATE_LIMIT_BURST: '10000',
+    AUTH_FAILURE_PER_SECOND: '10000',
+    AUTH_FAILURE_BURST: '10000',
     ...overrides,
   });
 }

@@ -1,26 +1,37 @@
-import type { Viewer } from '../../src/context/viewer';
-import { Visibility } from '../../src/modules/users/user.entity';
-import { canSee, possibleNotifyUserIds, seesEverything } from '../../src/modules/users/visibility';
+import { Visibility } from '../../src/context/viewer';
+import { ownedRecords, seesEverything, type Seer } from '../../src/context/visibility';
+import { Where } from '../../src/db/sql';
 
-const viewer = (isAdmin: boolean, visibility: Visibility, userId = 7): Viewer => ({ userId, accountId: 1, isAdmin, visibility }) as unknown as Viewer;
+const seer = (isAdmin: boolean, visibility: Visibility, userId = 7): Seer => ({ userId, isAdmin, visibility });
+const owned = (ownerId: number | null | undefined) => ({ owner: ownerId == null ? ownerId : { id: ownerId } });
+const rule = ownedRecords<{ owner?: { id: number } | null }>();
 
 describe('visibility', () => {
   it('admins see everything whatever their visibility; others when their visibility is all', () => {
-    expect(seesEverything(viewer(true, Visibility.OWN))).toBe(true);
-    expect(seesEverything(viewer(true, Visibility.ALL))).toBe(true);
-    expect(seesEverything(viewer(false, Visibility.ALL))).toBe(true);
-    expect(seesEverything(viewer(false, Visibility.OWN))).toBe(false);
+    expect(seesEverything(seer(true, Visibility.OWN))).toBe(true);
+    expect(seesEverything(seer(true, Visibility.ALL))).toBe(true);
+    expect(seesEverything(seer(false, Visibility.ALL))).toBe(true);
+    expect(seesEverything(seer(false, Visibility.OWN))).toBe(false);
   });
 
   it('an own user sees what they own only (an unowned record is not theirs)', () => {
-    const own = viewer(false, Visibility.OWN, 7);
-    expect(canSee(own, 7)).toBe(true);
-    expect(canSee(own, 8)).toBe(false);
-    expect(canSee(own, null)).toBe(false);
-    expect(canSee(own, undefined)).toBe(false);
-    expect(canSee(viewer(true, Visibility.OWN), 8)).toBe(true);
-    expect(canSee(viewer(true, Visibility.OWN), null)).toBe(true);
-    expect(canSee(viewer(false, Visibility.ALL), 8)).toBe(true);
+    const own = seer(false, Visibility.OWN, 7);
+    expect(rule.canSee(own, owned(7))).toBe(true);
+    expect(rule.canSee(own, owned(8))).toBe(false);
+    expect(rule.canSee(own, owned(null))).toBe(false);
+    expect(rule.canSee(own, owned(undefined))).toBe(false);
+    expect(rule.canSee(seer(true, Visibility.OWN), owned(8))).toBe(true);
+    expect(rule.canSee(seer(true, Visibility.OWN), owned(null))).toBe(true);
+    expect(rule.canSee(seer(false, Visibility.ALL), owned(8))).toBe(true);
+  });
+
+  it('restricts SQL for own users only, to the owner column', () => {
+    const restricted = rule.restrict(new Where(), 'p', seer(false, Visibility.OWN, 7));
+    expect({ sql: restricted.sql, params: restricted.params }).toEqual({ sql: '(p.owner_id = ?)', params: [7] });
+    for (const everything of [seer(true, Visibility.OWN), seer(false, Visibility.ALL)]) {
+      const open = rule.restrict(new Where(), 'p', everything);
+      expect({ sql: open.sql, params: open.params }).toEqual({ sql: 'true', params: [] });
+    }
   });
 
   it('possible notify users: admins, all users and the owner, in the given order', () => {
@@ -30,9 +41,9 @@ describe('visibility', () => {
       { id: 3, isAdmin: false, visibility: Visibility.ALL },
       { id: 4, isAdmin: false, visibility: Visibility.OWN },
     ];
-    expect(possibleNotifyUserIds(users, 4)).toEqual([1, 3, 4]);
-    expect(possibleNotifyUserIds(users, null)).toEqual([1, 3]);
-    expect(possibleNotifyUserIds(users, 2)).toEqual([1, 2, 3]);
-    expect(possibleNotifyUserIds([], 2)).toEqual([]);
+    expect(rule.usersWhoCanSee(users, owned(4))).toEqual([1, 3, 4]);
+    expect(rule.usersWhoCanSee(users, owned(null))).toEqual([1, 3]);
+    expect(rule.usersWhoCanSee(users, owned(2))).toEqual([1, 2, 3]);
+    expect(rule.usersWhoCanSee([], owned(2))).toEqual([]);
   });
 });
