@@ -20,6 +20,8 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
   readonly maxBodyBytes: number;
+  /** The most one /graphql operation may cost, in v3 requests (see src/graphql/cost.ts). */
+  readonly graphqlMaxCost: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   readonly development: boolean;
   /** Where the project lives: embedded data goes under it. */
@@ -70,6 +72,7 @@ export function loadConfig(env: Env = process.env): Config {
       app: { perSecond: positiveNumber(env, 'APP_RATE_LIMIT_PER_SECOND', 10), burst: positiveNumber(env, 'APP_RATE_LIMIT_BURST', 20) },
     },
     maxBodyBytes: positiveNumber(env, 'MAX_BODY_BYTES', 1024 * 1024),
+    graphqlMaxCost: positiveNumber(env, 'GRAPHQL_MAX_COST', 50),
     logLevel,
     development: env.NODE_ENV !== 'production',
     projectRoot,
