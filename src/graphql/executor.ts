@@ -53,10 +53,10 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
       const result = await operation.query.query(undefined, ctx, variables);
       return {
         data: (result.data as Record<string, unknown> | null | undefined) ?? null,
-        errors: (result.errors ?? []).map((e) => formatError(e.toJSON(), e)),
+        errors: (result.errors ?? []).map((e) => formatError(e.toJSON(), e, ctx.requestId)),
       };
     } catch (error) {
-      return { data: null, errors: [formatAny(error)] };
+      return { data: null, errors: [formatAny(error, ctx.requestId)] };
     }
   };
   return { run, names: [...compiled.keys()] };
@@ -105,6 +105,19 @@ function fillInputDefaults(value: unknown, type: GraphQLInputType): void {
   }
 }
 
+/**
+ * graphql-jit's errors leave `extensions` undefined when their cause has none (any unexpected
+ * error), and Apollo's error formatting then fails before ours runs: the client got an unlogged
+ * "Internal server error". A graphql-js error with the same message, path, locations and cause
+ * goes through formatError like any other (masked and logged).
+ */
+function asGraphQLError(error: GraphQLError): GraphQLError {
+  if (error.extensions && typeof error.extensions === 'object') return error;
+  const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined, extensions: {} });
+  if (error.locations) (copy as { locations?: unknown }).locations = error.locations;
+  return copy;
+}
+
 const MAX_COMPILED = 500;
 
 /**
@@ -116,6 +129,8 @@ const MAX_COMPILED = 500;
 export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
   const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs }>();
   const executor: GatewayExecutor = async (request) => {
+    // Apollo calls the executor even when no operation could be chosen; the guard plugin refuses those first.
+    if (!request.operation) return { errors: [new GraphQLError('No operation to run', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } })] };
     const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
     if (introspection) {
       return execute({ schema, document: request.document, operationName: request.operationName, variableValues: request.request.variables, contextValue: request.context });
@@ -126,7 +141,7 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
       compiled.delete(key); // most recently used goes last
     } else {
       const made = compileQuery(schema, request.document, request.operationName ?? undefined);
-      if (!isCompiledQuery(made)) return made as GatewayExecutionResult;
+      if (!isCompiledQuery(made)) return { errors: (made.errors ?? []).map((e) => asGraphQLError(e as GraphQLError)) };
       plan = { query: made, inputs: variableInputs(schema, request.operation.variableDefinitions ?? []) };
       if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     }
@@ -139,7 +154,8 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     }
     const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
     fillVariableDefaults(plan.inputs, variables);
-    return (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
+    const result = (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
+    return result.errors ? { ...result, errors: result.errors.map((e) => asGraphQLError(e as GraphQLError)) } : result;
   };
   return {
     async load() {
