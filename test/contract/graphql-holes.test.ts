@@ -146,6 +146,9 @@ describe('GraphQL errors that used to be masked', () => {
     const hidden = await server.graphql(key, query, { x: false, y: true });
     expect(hidden.body.errors).toBeUndefined();
     expect(hidden.body.data).toEqual({ people: { entries: [{ lastName: 'Included', owner: { id: expect.any(Number) }, tags: [] }] } });
+    // A fragment spread twice, once conditionally: its fields stay (graphql-jit alone dropped them).
+    const twice = await server.graphql(key, 'query($x: Boolean!) { people { entries { ...N @include(if: $x) ...N } } } fragment N on Person { lastName }', { x: false });
+    expect(twice.body).toEqual({ data: { people: { entries: [{ lastName: 'Included' }] } }, extensions: { cost: expect.objectContaining({ requested: 1 }) } });
   });
 
   it('an unexpected failure answers "Internal error" (not an unlogged "Internal server error") and is logged with the request id', async () => {
