@@ -26,6 +26,8 @@ export interface Config {
   readonly statementTimeoutMs: number;
   /** On SIGTERM, how long in-flight requests may run before their connections are cut. */
   readonly shutdownGraceMs: number;
+  /** The most one /graphql operation may cost, in v3 requests (see src/graphql/cost.ts). */
+  readonly graphqlMaxCost: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   readonly development: boolean;
   /** Where the project lives: embedded data goes under it. */
@@ -79,6 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimit: { perSecond: positiveNumber(env, 'AUTH_FAILURE_PER_SECOND', 1), burst: positiveNumber(env, 'AUTH_FAILURE_BURST', 20) },
     statementTimeoutMs: Math.ceil(positiveNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000)),
     shutdownGraceMs: positiveNumber(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    graphqlMaxCost: positiveNumber(env, 'GRAPHQL_MAX_COST', 50),
     logLevel,
     development: env.NODE_ENV !== 'production',
     projectRoot,

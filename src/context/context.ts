@@ -12,6 +12,8 @@ export interface RateState {
   /** Epoch seconds at which the bucket is full again. */
   readonly reset: number;
   readonly retryAfter?: number;
+  /** What the charged operation cost and what was taken (0 when refused); /graphql reports it. */
+  readonly cost?: { readonly requested: number; readonly charged: number };
 }
 
 /** One unit of work per request or job: a forked EntityManager, fresh loaders, the viewer. */
@@ -27,7 +29,7 @@ export interface RequestContext {
   afterCommit(task: AfterCommitTask): void;
   /** Filled by the rate limiter when the operation is charged. */
   rate: RateState | null;
-  /** Set once the operation has been charged, so a multi-field operation costs one unit. */
+  /** Set once the operation has been charged (its whole cost at once), so no root field charges again. */
   rateCharge: Promise<void> | null;
 }
 

@@ -2,9 +2,12 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutionResult, GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { getVariableValues } from 'graphql/execution/values';
 import {
+  BREAK,
   GraphQLError,
   Kind,
   execute,
+  visit,
+  type DocumentNode,
   printSchema,
   getNamedType,
   getNullableType,
@@ -53,10 +56,10 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
       const result = await operation.query.query(undefined, ctx, variables);
       return {
         data: (result.data as Record<string, unknown> | null | undefined) ?? null,
-        errors: (result.errors ?? []).map((e) => formatError(e.toJSON(), e)),
+        errors: (result.errors ?? []).map((e) => formatError(e.toJSON(), e, ctx.requestId)),
       };
     } catch (error) {
-      return { data: null, errors: [formatAny(error)] };
+      return { data: null, errors: [formatAny(error, ctx.requestId)] };
     }
   };
   return { run, names: [...compiled.keys()] };
@@ -106,43 +109,68 @@ function fillInputDefaults(value: unknown, type: GraphQLInputType): void {
 }
 
 /**
- * graphql-jit leaves `extensions` undefined when the original error has none (a driver error, a
- * plain Error); Apollo reads `extensions.code` before calling formatError and would throw, so the
- * error would be neither logged nor mapped (a statement timeout must answer TIMEOUT, not a 500).
+ * graphql-jit's errors leave `extensions` undefined when their cause has none (any unexpected
+ * error), and Apollo's error formatting then fails before ours runs: the client got an unlogged
+ * "Internal server error". A graphql-js error with the same message, path, locations and cause
+ * goes through formatError like any other (masked and logged).
  */
-function withExtensions(error: GraphQLError): GraphQLError {
-  if (error.extensions) return error;
-  const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined });
-  (copy as { locations?: unknown }).locations = error.locations;
+function asGraphQLError(error: GraphQLError): GraphQLError {
+  if (error.extensions && typeof error.extensions === 'object') return error;
+  const copy = new GraphQLError(error.message, { path: error.path, originalError: error.originalError ?? undefined, extensions: {} });
+  if (error.locations) (copy as { locations?: unknown }).locations = error.locations;
   return copy;
 }
 
 const MAX_COMPILED = 500;
 
 /**
+ * Whether the document uses @skip or @include anywhere. graphql-jit 0.8.9 records their conditions
+ * on the shared AST nodes, so a fragment spread twice, once conditionally (`...F @include(if: $x)
+ * ...F`), loses its fields when the condition is false; graphql-js gets every case right.
+ */
+function usesConditions(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value === 'skip' || node.name.value === 'include') found = true;
+      return found ? BREAK : undefined;
+    },
+  });
+  return found;
+}
+
+/**
  * Apollo's executor hook (its gateway interface, used here with our own schema): runs each
  * operation with graphql-jit, compiled once per document and operation and kept in a bounded LRU,
  * so clients of `/graphql` get the same execution engine as the v3 facade. Apollo still parses and
- * validates (with its document cache). Introspection stays on graphql-js, which owns it.
+ * validates (with its document cache). Introspection stays on graphql-js, which owns it, and so do
+ * documents using @skip/@include (see usesConditions); both are rare on an API.
  */
 export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
-  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs }>();
+  // `query: null`: run on graphql-js.
+  const compiled = new Map<string, { query: CompiledQuery | null; inputs: VariableInputs }>();
   const executor: GatewayExecutor = async (request) => {
-    const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
-    if (introspection) {
-      return execute({ schema, document: request.document, operationName: request.operationName, variableValues: request.request.variables, contextValue: request.context });
-    }
+    // Apollo calls the executor even when no operation could be chosen; the guard plugin refuses those first.
+    if (!request.operation) return { errors: [new GraphQLError('No operation to run', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } })] };
     const key = `${request.queryHash}:${request.operationName ?? ''}`;
     let plan = compiled.get(key);
     if (plan) {
       compiled.delete(key); // most recently used goes last
     } else {
-      const made = compileQuery(schema, request.document, request.operationName ?? undefined);
-      if (!isCompiledQuery(made)) return made as GatewayExecutionResult;
-      plan = { query: made, inputs: variableInputs(schema, request.operation.variableDefinitions ?? []) };
+      const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
+      if (introspection || usesConditions(request.document)) {
+        plan = { query: null, inputs: [] };
+      } else {
+        const made = compileQuery(schema, request.document, request.operationName ?? undefined);
+        if (!isCompiledQuery(made)) return { errors: (made.errors ?? []).map((e) => asGraphQLError(e as GraphQLError)) };
+        plan = { query: made, inputs: variableInputs(schema, request.operation.variableDefinitions ?? []) };
+      }
       if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     }
     compiled.set(key, plan);
+    if (!plan.query) {
+      return execute({ schema, document: request.document, operationName: request.operationName, variableValues: request.request.variables, contextValue: request.context });
+    }
     // In gateway mode Apollo leaves variable coercion to the executor: refuse bad values as a
     // client error (graphql-js's messages), then hand jit the variables as sent.
     const checked = getVariableValues(schema, request.operation.variableDefinitions ?? [], request.request.variables ?? {}, { maxErrors: 20 });
@@ -152,7 +180,7 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
     fillVariableDefaults(plan.inputs, variables);
     const result = (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
-    return result.errors ? { ...result, errors: result.errors.map(withExtensions) } : result;
+    return result.errors ? { ...result, errors: result.errors.map((e) => asGraphQLError(e as GraphQLError)) } : result;
   };
   return {
     async load() {

@@ -2,6 +2,49 @@ import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type 
 
 export const MAX_QUERY_DEPTH = 15;
 export const MAX_FIELDS = 2000;
+/** Tokens graphql-js may read from one document before giving up (Apollo's `parseOptions`). */
+export const MAX_DOCUMENT_TOKENS = 20_000;
+/** Braces, brackets and parentheses open at once, checked on the text before parsing (the parser recurses). */
+export const MAX_DOCUMENT_NESTING = 64;
+/** Characters of a string input in a filter (any `*Filter` input type): what the v3 facade allows for a condition. */
+export const MAX_FILTER_STRING = 200;
+/** Characters of any other string input; the core also checks each column's own length. */
+export const MAX_INPUT_STRING = 10_000;
+/** Levels of nesting of a JSON / JSONObject input value (e.g. `customFields`). */
+export const MAX_JSON_DEPTH = 20;
+/** Keys and items, all levels together, of a JSON / JSONObject input value. */
+export const MAX_JSON_ENTRIES = 1000;
+
+/**
+ * The deepest nesting of `{`, `[` and `(` in a GraphQL document's text, ignoring strings, block
+ * strings and comments, or `null` as soon as it passes `max`: a cheap guard before the recursive
+ * parser, which would otherwise run out of stack on a document nested thousands deep.
+ */
+export function documentNesting(text: string, max = MAX_DOCUMENT_NESTING): number | null {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x23 /* # */) {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    } else if (c === 0x22 /* " */) {
+      if (text.startsWith('"""', i)) {
+        i += 3;
+        while (i < text.length && !text.startsWith('"""', i)) i += text.startsWith('\\"""', i) ? 4 : 1;
+        i += 2;
+      } else {
+        i++;
+        while (i < text.length && text[i] !== '"' && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
+      }
+    } else if (c === 0x7b || c === 0x5b || c === 0x28 /* { [ ( */) {
+      if (++depth > max) return null;
+      if (depth > deepest) deepest = depth;
+    } else if ((c === 0x7d || c === 0x5d || c === 0x29) /* } ] ) */ && depth > 0) {
+      depth--;
+    }
+  }
+  return deepest;
+}
 
 /**
  * Rejects operations nested deeper than `maxDepth` or selecting more than `maxFields` fields

@@ -1,19 +1,23 @@
 import { getGraphQLRateLimiter, type Store } from 'graphql-rate-limit';
-import { GraphQLObjectType, defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { GraphQLObjectType, defaultFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../common/errors';
 import type { RateLimitTier } from '../config/config';
 import type { RateState, RequestContext, Viewer } from '../context/context';
 
-/** Outcome of taking one token from a bucket. */
+/** Outcome of taking tokens from a bucket. */
 export interface BucketResult {
   readonly allowed: boolean;
   readonly tokens: number;
 }
 
-/** A token bucket per identity: `burst` back-to-back calls, refilled at `perSecond` (DECISIONS: Auth and rate limit). */
+/**
+ * A token bucket per identity: `burst` back-to-back calls, refilled at `perSecond` (DECISIONS: Auth
+ * and rate limit). `take` takes `n` tokens at once, or none when fewer are left (a GraphQL
+ * operation's cost; a v3 request takes 1).
+ */
 export interface BucketBackend {
-  take(key: string, tier: RateLimitTier): Promise<BucketResult>;
+  take(key: string, tier: RateLimitTier, n?: number): Promise<BucketResult>;
   peek(key: string, tier: RateLimitTier): Promise<number>;
   close(): Promise<void>;
 }
@@ -31,10 +35,10 @@ export class MemoryBuckets implements BucketBackend {
     return b;
   }
 
-  async take(key: string, tier: RateLimitTier): Promise<BucketResult> {
+  async take(key: string, tier: RateLimitTier, n = 1): Promise<BucketResult> {
     const b = this.refill(key, tier, this.now());
-    const allowed = b.tokens >= 1;
-    if (allowed) b.tokens -= 1;
+    const allowed = b.tokens >= n;
+    if (allowed) b.tokens -= n;
     this.buckets.set(key, b);
     if (this.buckets.size > 100_000) this.sweep(tier);
     return { allowed, tokens: b.tokens };
@@ -55,7 +59,8 @@ export class MemoryBuckets implements BucketBackend {
   async close(): Promise<void> {}
 }
 
-// Atomic in Redis, on Redis's clock, so every API process draws on the same bucket.
+// Atomic in Redis, on Redis's clock, so every API process draws on the same bucket. ARGV[3]: the
+// tokens to take (all or none), or -1 to only read the bucket.
 const TAKE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -64,9 +69,10 @@ local d = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(d[1]) or burst
 local at = tonumber(d[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * rate)
+local n = tonumber(ARGV[3])
 local allowed = 0
-if ARGV[3] == '1' and tokens >= 1 then tokens = tokens - 1 allowed = 1 end
-if ARGV[3] == '1' then
+if n >= 0 and tokens >= n then tokens = tokens - n allowed = 1 end
+if n >= 0 then
   redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
   redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 end
@@ -76,17 +82,17 @@ return { allowed, tostring(tokens) }
 export class RedisBuckets implements BucketBackend {
   constructor(private readonly redis: Redis, private readonly prefix = 'crm:ratelimit:') {}
 
-  private async run(key: string, tier: RateLimitTier, take: boolean): Promise<BucketResult> {
-    const [allowed, tokens] = (await this.redis.eval(TAKE, 1, this.prefix + key, tier.perSecond, tier.burst, take ? '1' : '0')) as [number, string];
+  private async run(key: string, tier: RateLimitTier, n: number): Promise<BucketResult> {
+    const [allowed, tokens] = (await this.redis.eval(TAKE, 1, this.prefix + key, tier.perSecond, tier.burst, String(n))) as [number, string];
     return { allowed: allowed === 1, tokens: Number(tokens) };
   }
 
-  take(key: string, tier: RateLimitTier): Promise<BucketResult> {
-    return this.run(key, tier, true);
+  take(key: string, tier: RateLimitTier, n = 1): Promise<BucketResult> {
+    return this.run(key, tier, Math.max(0, n));
   }
 
   async peek(key: string, tier: RateLimitTier): Promise<number> {
-    return (await this.run(key, tier, false)).tokens;
+    return (await this.run(key, tier, -1)).tokens;
   }
 
   async close(): Promise<void> {
@@ -96,17 +102,17 @@ export class RedisBuckets implements BucketBackend {
 
 /**
  * graphql-rate-limit asks its Store for the timestamps of recent calls and denies when there are
- * `max` of them. This store answers from a token bucket instead: no timestamps when a token was
- * taken, `max` of them when the bucket is empty. The bucket outcome is kept for the response headers.
+ * `max` of them. This store answers from a token bucket instead: no timestamps when the tokens were
+ * taken, `max` of them when the bucket lacks them. The bucket outcome is kept for the response headers.
  */
 class BucketStore implements Store {
   readonly outcomes = new Map<string, BucketResult>();
   constructor(private readonly backend: BucketBackend, private readonly tiers: Readonly<Record<string, RateLimitTier>>) {}
 
   async getForIdentity(identity: { contextIdentity: string }): Promise<readonly number[]> {
-    const [tierName, bucketKey, chargeId] = identity.contextIdentity.split('|');
+    const [tierName, bucketKey, chargeId, cost] = identity.contextIdentity.split('|');
     const tier = this.tiers[tierName];
-    const result = await this.backend.take(bucketKey, tier);
+    const result = await this.backend.take(bucketKey, tier, Number(cost));
     this.outcomes.set(chargeId, result);
     return result.allowed ? [] : new Array<number>(tier.burst).fill(Date.now());
   }
@@ -116,8 +122,20 @@ class BucketStore implements Store {
   }
 }
 
+/** The root field an operation is charged on (graphql-rate-limit names its identity after it). */
+export interface ChargedField {
+  readonly fieldName: string;
+  readonly args: Record<string, unknown>;
+}
+
 export interface RateLimiter {
-  charge(ctx: RequestContext, info: Parameters<GraphQLFieldResolver<unknown, unknown>>[3], args: Record<string, unknown>): Promise<void>;
+  /**
+   * Takes `cost` tokens from the viewer's bucket, all or none, and records the outcome in
+   * `ctx.rate`; throws RateLimitedError (429) when the bucket lacks them.
+   */
+  charge(ctx: RequestContext, cost: number, field: ChargedField): Promise<void>;
+  /** The most one operation may cost for this viewer: their bucket's burst (more could never be paid). */
+  capacity(ctx: Pick<RequestContext, 'viewer'>): number;
   /** `null`: no viewer known yet (a 401 or unreadable request): the user tier, full. */
   peek(ctx: Pick<RequestContext, 'viewer'> | null): Promise<RateState>;
   close(): Promise<void>;
@@ -131,27 +149,31 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
   // concurrent requests, and with Redis their outcomes could otherwise be read crosswise.
   let charges = 0;
   const limiter = getGraphQLRateLimiter({
-    identifyContext: (c: { viewer: Viewer; chargeId: string }) => `${tierOf(c)}|${bucketOf(c)}|${c.chargeId}`,
+    identifyContext: (c: { viewer: Viewer; chargeId: string; cost: number }) => `${tierOf(c)}|${bucketOf(c)}|${c.chargeId}|${c.cost}`,
     store,
   });
-  const state = (tier: RateLimitTier, tokens: number, allowed: boolean): RateState => {
+  const state = (tier: RateLimitTier, tokens: number, allowed: boolean, cost = 1): RateState => {
     const nowS = Date.now() / 1000;
     return {
       limit: tier.burst,
       remaining: Math.max(0, Math.floor(tokens)),
       reset: Math.ceil(nowS + (tier.burst - tokens) / tier.perSecond),
-      retryAfter: allowed ? undefined : Math.max(1, Math.ceil((1 - tokens) / tier.perSecond)),
+      retryAfter: allowed ? undefined : Math.max(1, Math.ceil((cost - tokens) / tier.perSecond)),
     };
   };
   return {
-    async charge(ctx, info, args) {
+    async charge(ctx, cost, field) {
       const tier = tiers[tierOf(ctx)];
       const chargeId = String((charges = (charges + 1) % Number.MAX_SAFE_INTEGER));
-      const denied = await limiter({ parent: undefined, args, context: { viewer: ctx.viewer, chargeId }, info }, { max: tier.burst, window: '1s', readOnly: true });
+      const info = { fieldName: field.fieldName } as GraphQLResolveInfo;
+      const denied = await limiter({ parent: undefined, args: field.args, context: { viewer: ctx.viewer, chargeId, cost }, info }, { max: tier.burst, window: '1s', readOnly: true });
       const outcome = store.outcomes.get(chargeId) ?? { allowed: !denied, tokens: 0 };
       store.outcomes.delete(chargeId);
-      ctx.rate = state(tier, outcome.tokens, !denied);
+      ctx.rate = { ...state(tier, outcome.tokens, !denied, cost), cost: { requested: cost, charged: denied ? 0 : cost } };
       if (denied) throw new RateLimitedError(ctx.rate.retryAfter ?? 1);
+    },
+    capacity(ctx) {
+      return tiers[tierOf(ctx)].burst;
     },
     async peek(ctx) {
       if (!ctx) return state(tiers.user, tiers.user.burst, true);
@@ -163,8 +185,10 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
 }
 
 /**
- * Charges each operation once, on its first root field, for Query and Mutation alike. Only root
- * fields are wrapped, so nested fields keep graphql's default (fast) resolvers.
+ * Charges each operation once, on its first root field, for Query and Mutation alike: 1 token, what
+ * a v3 request costs (the facade's operations run through here). /graphql charges its operation's
+ * cost before execution and sets `ctx.rateCharge`, so nothing more is taken here. Only root fields
+ * are wrapped, so nested fields keep graphql's default (fast) resolvers.
  */
 export function applyRateLimit(schema: GraphQLSchema, limiter: RateLimiter): GraphQLSchema {
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
@@ -172,7 +196,7 @@ export function applyRateLimit(schema: GraphQLSchema, limiter: RateLimiter): Gra
     for (const field of Object.values(type.getFields())) {
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = async (source, args, ctx: RequestContext, info) => {
-        ctx.rateCharge ??= limiter.charge(ctx, info, args);
+        ctx.rateCharge ??= limiter.charge(ctx, 1, { fieldName: info.fieldName, args });
         await ctx.rateCharge;
         return resolve(source, args, ctx, info);
       };

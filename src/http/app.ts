@@ -10,8 +10,9 @@ import type { Config } from '../config/config';
 import { DomainError, isStatementTimeout, RateLimitedError, StatementTimeoutError } from '../common/errors';
 import { logger } from '../common/logger';
 import { createContext, type RequestContext } from '../context/context';
-import { formatError } from '../graphql/errors';
-import { queryLimits } from '../graphql/limits';
+import { formatError, logMasked } from '../graphql/errors';
+import { guardPlugin } from '../graphql/guard-plugin';
+import { MAX_DOCUMENT_NESTING, MAX_DOCUMENT_TOKENS, documentNesting, queryLimits } from '../graphql/limits';
 import { createJitGateway, type OperationRunner } from '../graphql/executor';
 import type { RateLimiter } from '../graphql/rate-limit';
 import { authenticate, type AuthFailureLimiter } from './auth';
@@ -30,27 +31,18 @@ export interface AppDeps {
   readonly isReady: () => boolean;
 }
 
-/** Sets the GraphQL HTTP status from the error that ended the operation (401, 429). */
-const httpStatusPlugin = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response, errors, contextValue }: { response: any; errors?: readonly GraphQLError[]; contextValue: RequestContext }) {
-        const rate = contextValue?.rate;
-        if (rate) {
-          response.http.headers.set('X-Ratelimit-Limit', String(rate.limit));
-          response.http.headers.set('X-Ratelimit-Remaining', String(rate.remaining));
-          response.http.headers.set('X-Ratelimit-Reset', String(rate.reset));
-        }
-        const limited = errors?.find((e) => (e.originalError as DomainError | undefined)?.code === 'RATE_LIMITED');
-        if (limited && rate?.retryAfter) {
-          response.http.status = 429;
-          response.http.headers.set('Retry-After', String(rate.retryAfter));
-        }
-        // A statement cancelled by statement_timeout: the service is overloaded, not the query wrong.
-        if (errors?.some((e) => isStatementTimeout(e.originalError))) response.http.status = 503;
-      },
-    };
-  },
+/**
+ * Refuses a document nested deeper than the parser can take, before Apollo parses it (graphql-js
+ * recurses and would run out of stack): a cheap scan of its text (limits.ts).
+ */
+const documentGuard: express.RequestHandler = (req, res, next) => {
+  const query = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
+  if (typeof query === 'string' && documentNesting(query) === null) {
+    const message = `Document is nested too deeply: more than ${MAX_DOCUMENT_NESTING} levels of braces, brackets or parentheses`;
+    res.status(400).json({ errors: [{ message, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] });
+    return;
+  }
+  next();
 };
 
 /** Errors raised while building a /graphql request's context, as GraphQL errors with their HTTP status. */
@@ -138,9 +130,11 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     includeStacktraceInErrorResponses: false,
     stopOnTerminationSignals: false, // main.ts owns shutdown; Apollo's own handler made its stop() hang
     validationRules: [queryLimits()],
+    parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     plugins: [
       config.development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
-      httpStatusPlugin as never,
+      // Statuses (400, 429), rate headers, cost, input limits; logs masked errors with the request id.
+      guardPlugin({ limiter: deps.limiter, maxCost: config.graphqlMaxCost }),
       // Responses are per-user and never HTTP-cached; the plugin would also wrap every field resolver.
       ApolloServerPluginCacheControlDisabled(),
     ],
@@ -149,12 +143,17 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
   app.use(
     '/graphql',
     express.json({ limit: config.maxBodyBytes }),
+    documentGuard,
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
+        const requestId = String(res.getHeader('X-Request-Id'));
         try {
-          return await contextFor(req, String(res.getHeader('X-Request-Id')));
+          return await contextFor(req, requestId);
         } catch (error) {
-          throw contextError(error);
+          const mapped = contextError(error);
+          // Anything not mapped to a client-facing error is masked by Apollo: log it with the request id.
+          if (mapped === error) logMasked(error, requestId);
+          throw mapped;
         }
       },
     }),

@@ -142,11 +142,11 @@ describe('isolation on every v3 route', () => {
             : { companies: { entries: [], pagination: { total: 0 } }, people: { entries: [] } },
         );
         const update = await server.graphql(viewer.apiKey, `mutation { updateCompany(id: ${company}, input: {name: "x"}) { id } }`);
-        if (sees) expect(update.body).toEqual({ data: { updateCompany: { id: company } } });
+        if (sees) expect(update.body).toEqual({ data: { updateCompany: { id: company } }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
         else expect(update.body.errors[0].extensions.code).toBe('NOT_FOUND');
         for (const [field, id] of [['deleteCompany', company], ['deletePerson', person]] as const) {
           const del = await server.graphql(viewer.apiKey, `mutation { ${field}(id: ${id}) }`);
-          if (sees) expect(del.body).toEqual({ data: { [field]: id } });
+          if (sees) expect(del.body).toEqual({ data: { [field]: id }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
           else expect(del.body.errors.map((e: any) => e.extensions.code)).toEqual(['NOT_FOUND']);
         }
       }

@@ -164,14 +164,14 @@ describe('rate limit (v3 §8.1)', () => {
     }
   });
 
-  it('a multi-field GraphQL operation costs one token', async () => {
+  it('a multi-field GraphQL operation costs one token per root field, charged at once (src/graphql/cost.ts)', async () => {
     const key = await freshKey();
     const res = await server.request('POST', '/graphql', {
       body: { query: '{ a: companies { pagination { total } } b: companies { pagination { total } } c: companies { pagination { total } } }' },
       headers: { authorization: `Bearer ${key}` },
     });
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-ratelimit-remaining')).toBe('9');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('7');
   });
 
   it('a registered app_key gets a bucket of 20', async () => {

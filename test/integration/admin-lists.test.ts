@@ -156,7 +156,7 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect(cleared.data.updateListItem).toMatchObject({ name: 'Very hot', hexColor: null });
 
       const deleted = await deleteItem(admin, hot.id);
-      expect(deleted).toEqual({ data: { deleteListItem: hot.id } });
+      expect(deleted).toEqual({ data: { deleteListItem: hot.id }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
       names = (await listOf(admin, 'LEAD_STATUS')).entries.map((e: any) => e.name);
       expect(names).toEqual(DEFAULTS.lead_statuses);
       expect((await deleteItem(admin, hot.id)).errors[0].extensions.code).toBe('NOT_FOUND');

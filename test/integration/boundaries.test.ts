@@ -163,7 +163,7 @@ describe('boundaries', () => {
       expect(gql.body.errors).toBeUndefined();
       const third = await server.createAccount();
       const fresh = await server.graphql(third.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { id name } }', { name });
-      expect(fresh.body).toEqual({ data: { createCompany: { id: expect.any(Number), name } } });
+      expect(fresh.body).toEqual({ data: { createCompany: { id: expect.any(Number), name } }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
       const dup = await server.graphql(third.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { id } }', { name });
       expect(dup.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
       // Without the flag, a same-name company is fine.

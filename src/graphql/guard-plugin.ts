@@ -1,0 +1,89 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { getVariableValues } from 'graphql/execution/values';
+import { GraphQLError, Kind, type DocumentNode, type FieldNode } from 'graphql';
+import { isStatementTimeout, type DomainError } from '../common/errors';
+import type { RequestContext } from '../context/context';
+import { fragmentsOf, operationCost } from './cost';
+import { logMasked } from './errors';
+import { checkInputSizes } from './input-limits';
+import type { RateLimiter } from './rate-limit';
+
+export interface GuardOptions {
+  readonly limiter: RateLimiter;
+  /** GRAPHQL_MAX_COST: the most one operation may cost (also bounded by the caller's burst). */
+  readonly maxCost: number;
+}
+
+function badRequest(message: string, code: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
+}
+
+/** Why no operation could be chosen from the document (graphql-js would only say it later, as a 500). */
+function selectionProblem(document: DocumentNode, operationName: string | undefined | null): string {
+  const names = document.definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? [d.name?.value ?? '(anonymous)'] : []));
+  if (operationName) return `Unknown operation named "${operationName}": the document defines ${names.length ? names.join(', ') : 'no operation'}`;
+  return `The document defines ${names.length} operations (${names.join(', ')}): name the one to run in operationName`;
+}
+
+/**
+ * The /graphql request guard, as an Apollo plugin (it runs once the operation is resolved, before
+ * anything executes):
+ * - refuses a request whose operation cannot be chosen, and subscriptions (not supported), with a 400;
+ * - refuses over-long strings and over-deep or over-large JSON values in arguments (input-limits.ts), 400;
+ * - computes the operation's cost (cost.ts), refuses it above the maximum (400, nothing charged),
+ *   else charges it to the caller's token bucket at once (429 with Retry-After when it lacks tokens);
+ * - reports `extensions.cost: {requested, charged, remaining}` and the X-Ratelimit-* headers on
+ *   every response, and logs every masked error with its request id.
+ */
+export function guardPlugin({ limiter, maxCost }: GuardOptions): ApolloServerPlugin<RequestContext> {
+  return {
+    async unexpectedErrorProcessingRequest({ requestContext, error }) {
+      logMasked(error, requestContext.contextValue?.requestId);
+    },
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, request, schema, contextValue: ctx }) {
+          if (!operation) throw badRequest(selectionProblem(document, request.operationName), 'OPERATION_RESOLUTION_FAILURE');
+          if (operation.operation === 'subscription') throw badRequest('Subscriptions are not supported: send a query or a mutation', 'BAD_REQUEST');
+          const fragments = fragmentsOf(document.definitions);
+          const raw = request.variables ?? {};
+          const tooLarge = checkInputSizes(schema, operation, fragments, raw);
+          if (tooLarge) throw tooLarge;
+          // Bad variables are reported by the executor (graphql-js's messages); nothing runs, nothing is charged.
+          const variables = getVariableValues(schema, operation.variableDefinitions ?? [], raw, { maxErrors: 1 });
+          if (variables.errors) return;
+          const cost = operationCost(schema, fragments, variables.coerced, operation);
+          const max = Math.min(maxCost, limiter.capacity(ctx));
+          if (cost > max) {
+            ctx.rate = { ...(await limiter.peek(ctx)), cost: { requested: cost, charged: 0 } };
+            throw badRequest(`Operation costs ${cost}, more than the maximum of ${max} per operation: ask for smaller pages or split it (see extensions.cost)`, 'COST_LIMIT_EXCEEDED');
+          }
+          const first = operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
+          ctx.rateCharge = limiter.charge(ctx, cost, { fieldName: first?.name.value ?? operation.operation, args: {} });
+          await ctx.rateCharge;
+        },
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) logMasked(error, contextValue?.requestId, error.path);
+        },
+        async willSendResponse({ response, errors, contextValue: ctx }) {
+          if (!ctx?.viewer) return;
+          const rate = ctx.rate ?? (await limiter.peek(ctx));
+          response.http.headers.set('X-Ratelimit-Limit', String(rate.limit));
+          response.http.headers.set('X-Ratelimit-Remaining', String(rate.remaining));
+          response.http.headers.set('X-Ratelimit-Reset', String(rate.reset));
+          const limited = errors?.find((e) => (e.originalError as DomainError | undefined)?.code === 'RATE_LIMITED');
+          if (limited && rate.retryAfter) {
+            response.http.status = 429;
+            response.http.headers.set('Retry-After', String(rate.retryAfter));
+          }
+          // A statement cancelled by statement_timeout: the service is overloaded, not the query wrong.
+          if (errors?.some((e) => isStatementTimeout(e.originalError))) response.http.status = 503;
+          if (response.body.kind === 'single') {
+            const cost = { requested: rate.cost?.requested ?? 0, charged: rate.cost?.charged ?? 0, remaining: rate.remaining };
+            response.body.singleResult.extensions = { ...response.body.singleResult.extensions, cost };
+          }
+        },
+      };
+    },
+  };
+}

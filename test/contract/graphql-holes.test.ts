@@ -1,0 +1,174 @@
+import { logger } from '../../src/common/logger';
+import { openServerWithAccount, type TestResponse, type TestServer } from '../support/test-server';
+
+/**
+ * Holes found by probing /graphql: over-long string inputs, operations that cannot be chosen,
+ * subscriptions, deep JSON values and deep documents answer a clear 400 naming what is wrong
+ * (never a 500, never a stack overflow); masked errors are logged with their request id.
+ */
+describe('GraphQL input and document limits', () => {
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    ({ server, key } = await openServerWithAccount());
+  }, 60_000);
+  afterAll(() => server.close());
+
+  const raw = (body: string) => server.request('POST', '/graphql', { body, contentType: 'application/json', headers: { authorization: `Bearer ${key}` } });
+  const post = (body: Record<string, unknown>) => server.request('POST', '/graphql', { body, headers: { authorization: `Bearer ${key}` } });
+
+  function expect400(res: TestResponse, code: string, message: RegExp): void {
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].extensions.code).toBe(code);
+    expect(res.body.errors[0].message).toMatch(message);
+    expect(res.body.data ?? null).toBeNull();
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  }
+
+  describe('string inputs', () => {
+    it('a filter string is at most 200 characters, inline or as a variable, anywhere under a *Filter input', async () => {
+      const ok = await server.graphql(key, `{ people(filter: { name: "${'a'.repeat(200)}" }) { pagination { total } } }`);
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.people.pagination.total).toBe(0);
+
+      expect400(await server.graphql(key, `{ people(filter: { name: "${'a'.repeat(201)}" }) { pagination { total } } }`), 'BAD_USER_INPUT', /^Input people\.filter\.name is too long: 201 characters, at most 200 are allowed in a filter$/);
+      const huge = await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { pagination { total } } }', { f: { name: 'x'.repeat(900_000) } });
+      expect400(huge, 'BAD_USER_INPUT', /people\.filter\.name \(variable \$f\) is too long: 900000 characters, at most 200/);
+      const scalarVar = await server.graphql(key, 'query($n: String) { companies(filter: { city: $n }) { pagination { total } } }', { n: 'y'.repeat(201) });
+      expect400(scalarVar, 'BAD_USER_INPUT', /companies\.filter\.city \(variable \$n\) is too long: 201 characters/);
+      const range = await server.graphql(key, 'query($c: DateTimeRange) { companies(filter: { created: $c }) { pagination { total } } }', { c: { from: '2'.repeat(300) } });
+      expect400(range, 'BAD_USER_INPUT', /companies\.filter\.created\.from \(variable \$c\) is too long: 300 characters, at most 200/);
+      // Characters, not UTF-16 units: 200 emoji are 200 characters.
+      expect((await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { pagination { total } } }', { f: { name: '😀'.repeat(200) } })).status).toBe(200);
+    });
+
+    it('any other string input is at most 10,000 characters; the v3 facade is not held to these caps', async () => {
+      const mutation = 'mutation($i: PersonInput!) { createPerson(input: $i) { id summary } }';
+      const long = await server.graphql(key, mutation, { i: { lastName: 'Long', summary: 's'.repeat(10_000) } });
+      expect(long.body.errors).toBeUndefined();
+      expect(long.body.data.createPerson.summary).toHaveLength(10_000);
+      expect400(await server.graphql(key, mutation, { i: { lastName: 'Long', summary: 's'.repeat(10_001) } }), 'BAD_USER_INPUT', /createPerson\.input\.summary \(variable \$i\) is too long: 10001 characters, at most 10000 are allowed$/);
+      expect400(await server.graphql(key, `mutation { createCompany(input: { name: "${'n'.repeat(10_001)}" }) { id } }`), 'BAD_USER_INPUT', /createCompany\.input\.name is too long/);
+
+      const v3 = await server.v3(key).post('/people.json', { person: { last_name: 'Facade', summary: 'b'.repeat(10_000) } });
+      expect(v3.status).toBe(200);
+      expect(await server.sql(`select length(summary) as n from people where last_name = 'Facade'`)).toEqual([{ n: 10_000 }]);
+      const conditions = await server.v3(key).get('/people.json', { 'conditions[last_name]': 'Facade' });
+      expect(conditions.status).toBe(200);
+    });
+  });
+
+  describe('operation selection', () => {
+    it('several operations without operationName: 400 saying so', async () => {
+      const res = await post({ query: 'query A { account { id } } query B { viewer { id } }' });
+      expect400(res, 'OPERATION_RESOLUTION_FAILURE', /^The document defines 2 operations \(A, B\): name the one to run in operationName$/);
+    });
+
+    it('an operationName the document does not define: 400 naming it', async () => {
+      const res = await post({ query: 'query A { account { id } }', operationName: 'Z' });
+      expect400(res, 'OPERATION_RESOLUTION_FAILURE', /^Unknown operation named "Z": the document defines A$/);
+      const chosen = await post({ query: 'query A { account { id } } query B { viewer { id } }', operationName: 'B' });
+      expect(chosen.status).toBe(200);
+      expect(chosen.body.data).toEqual({ viewer: { id: expect.any(Number) } });
+    });
+
+    it('a subscription: 400 "Subscriptions are not supported"', async () => {
+      expect400(await server.graphql(key, 'subscription { companies { pagination { total } } }'), 'BAD_REQUEST', /^Subscriptions are not supported/);
+    });
+  });
+
+  describe('JSON values', () => {
+    const mutation = 'mutation($i: CompanyInput!) { createCompany(input: $i) { id } }';
+    const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+
+    it('refuses a customFields value nested more than 20 deep, as a variable or inline', async () => {
+      const deep = await raw(`{"query":${JSON.stringify(mutation)},"variables":{"i":{"name":"Deep","customFields":${nested(5000)}}}}`);
+      expect400(deep, 'BAD_USER_INPUT', /^Input createCompany\.input\.customFields \(variable \$i\) is nested too deeply: more than 20 levels$/);
+      const inline = await server.graphql(key, `mutation { createCompany(input: { name: "Deep", customFields: ${'{a: '.repeat(30)}1${'}'.repeat(30)} }) { id } }`);
+      expect400(inline, 'BAD_USER_INPUT', /^Input createCompany\.input\.customFields is nested too deeply: more than 20 levels$/);
+      expect(await server.sql(`select id from companies where name = 'Deep'`)).toEqual([]);
+    });
+
+    it('refuses more than 1000 keys, and takes an ordinary value', async () => {
+      const many = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`custom_label_${i}`, 'x']));
+      expect400(await server.graphql(key, mutation, { i: { name: 'Many', customFields: many } }), 'BAD_USER_INPUT', /customFields \(variable \$i\) is too large: more than 1000 keys and items/);
+      const ok = await server.graphql(key, mutation, { i: { name: 'Plain', customFields: { custom_label_1: 'x', custom_label_2: ['a', 'b'] } } });
+      expect(ok.body.errors).toBeUndefined();
+      expect(ok.body.data.createCompany.id).toEqual(expect.any(Number));
+    });
+  });
+
+  describe('deep and long documents', () => {
+    it('a selection nested 5,000 deep is a 400 about nesting, not a stack overflow', async () => {
+      const res = await server.graphql(key, '{ account ' + '{ id '.repeat(5000) + '}'.repeat(5001));
+      expect400(res, 'GRAPHQL_PARSE_FAILED', /^Document is nested too deeply: more than 64 levels of braces, brackets or parentheses$/);
+      expect(res.text).not.toMatch(/call stack/i);
+      const literal = await server.graphql(key, `mutation { createCompany(input: { name: "L", customFields: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)} }) { id } }`);
+      expect400(literal, 'GRAPHQL_PARSE_FAILED', /nested too deeply/);
+    });
+
+    it('braces in strings and comments do not count', async () => {
+      const res = await server.graphql(key, `# ${'{'.repeat(100)}\n{ people(filter: { name: "${'{['.repeat(90)}" }) { pagination { total } } }`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.people.pagination.total).toBe(0);
+    });
+
+    it('a document of more than 20,000 tokens is refused', async () => {
+      const res = await server.graphql(key, `{ account { ${'id '.repeat(20_001)} } }`);
+      expect400(res, 'GRAPHQL_PARSE_FAILED', /Document contains more tha[nt] 20000 tokens/);
+    });
+  });
+});
+
+describe('GraphQL errors that used to be masked', () => {
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    ({ server, key } = await openServerWithAccount());
+    await server.v3(key).post('/companies.json', { company: { name: 'Acme' } });
+    await server.v3(key).post('/people.json', { person: { last_name: 'Included', company_name: 'Acme' } });
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('@include and @skip with variables work on /graphql', async () => {
+    const query = `query($x: Boolean!, $y: Boolean = false) {
+      people { entries { lastName company @include(if: $x) { name } owner @skip(if: $x) { id } ...P @include(if: $y) } }
+      account @skip(if: $y) { id }
+    } fragment P on Person { tags { id } }`;
+    const shown = await server.graphql(key, query, { x: true });
+    expect(shown.status).toBe(200);
+    expect(shown.body.errors).toBeUndefined();
+    expect(shown.body.data.people.entries).toEqual([{ lastName: 'Included', company: { name: 'Acme' } }]);
+    expect(shown.body.data.account).toEqual({ id: expect.any(Number) });
+    const hidden = await server.graphql(key, query, { x: false, y: true });
+    expect(hidden.body.errors).toBeUndefined();
+    expect(hidden.body.data).toEqual({ people: { entries: [{ lastName: 'Included', owner: { id: expect.any(Number) }, tags: [] }] } });
+    // A fragment spread twice, once conditionally: its fields stay (graphql-jit alone dropped them).
+    const twice = await server.graphql(key, 'query($x: Boolean!) { people { entries { ...N @include(if: $x) ...N } } } fragment N on Person { lastName }', { x: false });
+    expect(twice.body).toEqual({ data: { people: { entries: [{ lastName: 'Included' }] } }, extensions: { cost: expect.objectContaining({ requested: 1 }) } });
+  });
+
+  it('an unexpected failure answers "Internal error" (not an unlogged "Internal server error") and is logged with the request id', async () => {
+    const spy = jest.spyOn(logger, 'error');
+    await server.sql('alter table list_items rename to list_items_away');
+    try {
+      const res = await server.graphql(key, '{ leadSources { entries { id } } }', undefined, { 'x-request-id': 'probe-masked-1' });
+      expect(res.headers.get('x-request-id')).toBe('probe-masked-1');
+      expect(res.body.errors).toEqual([{ message: 'Internal error', path: ['leadSources'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }]);
+      expect(res.text).not.toMatch(/list_items/);
+      const logged = spy.mock.calls.filter(([message]) => message === 'unhandled error');
+      expect(logged).toHaveLength(1);
+      expect(logged[0][1]).toEqual(expect.objectContaining({ requestId: 'probe-masked-1', error: expect.stringContaining('list_items') }));
+      spy.mockClear();
+      const v3 = await server.request('GET', '/api/v3/admin/lead_sources.json', { apiKey: key, headers: { 'x-request-id': 'probe-masked-2' } });
+      expect(v3.status).toBe(500);
+      expect(spy.mock.calls.some(([, fields]) => (fields as { requestId?: string } | undefined)?.requestId === 'probe-masked-2')).toBe(true);
+    } finally {
+      await server.sql('alter table list_items_away rename to list_items');
+      spy.mockRestore();
+    }
+  });
+});
