@@ -10,7 +10,7 @@ import { findVisible, listPage, loadForWrite, removeVisible, scopeOf, setRelatio
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
-import { recordMail } from '../outbox/outbox.service';
+import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Company } from './company.entity';
@@ -110,7 +110,7 @@ export class CompanyService {
       company.name = company.name.trim(); // as on create
       company.updatedAt = new Date();
       const newOwner = company.owner?.id ?? null;
-      if (newOwner !== previousOwner && newOwner !== null && (options?.deliverReassignmentEmail ?? true) && newOwner !== this.ctx.viewer.userId) {
+      if (ownerMailOwed(this.ctx, previousOwner, newOwner, options?.deliverReassignmentEmail)) {
         recordMail(this.ctx, newOwner, { kind: 'company_reassignment', subject: { type: 'Company', id: company.id }, payload: { byUserId: this.ctx.viewer.userId } });
       }
       return company;

@@ -40,3 +40,13 @@ export function recordMail(ctx: RequestContext, recipientId: number, intent: Mai
   ctx.em.persist(message);
   return message;
 }
+
+/**
+ * v3 deliver_assignment_email / deliver_reassignment_email (§4.4, §4.6): a record's new owner is
+ * mailed when the owner changed to someone, that someone is not the user making the change, and
+ * the client did not turn the mail off (`deliver` null or absent means the default, true).
+ * `before` is undefined for a new record.
+ */
+export function ownerMailOwed(ctx: RequestContext, before: number | null | undefined, after: number | null, deliver: boolean | null | undefined): after is number {
+  return after !== null && after !== before && after !== ctx.viewer.userId && (deliver ?? true);
+}

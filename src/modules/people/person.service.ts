@@ -14,7 +14,7 @@ import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { ListItem, ListKind } from '../lists/list-item.entity';
-import { recordMail } from '../outbox/outbox.service';
+import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Person, PersonType } from './person.entity';
@@ -156,7 +156,7 @@ export class PersonService {
       em.persist(person);
       const ownerId = person.owner?.id ?? null;
       // v3 §4.4 deliver_assignment_email (default true): the owner is told when someone else assigned them.
-      if ((options?.deliverAssignmentEmail ?? true) && ownerId !== null && ownerId !== this.ctx.viewer.userId) {
+      if (ownerMailOwed(this.ctx, undefined, ownerId, options?.deliverAssignmentEmail)) {
         await em.flush(); // the mail names the new person's id
         recordMail(this.ctx, ownerId, { kind: 'person_assignment', subject: { type: 'Person', id: person.id }, payload: { byUserId: this.ctx.viewer.userId } });
       }
@@ -176,7 +176,7 @@ export class PersonService {
       person.updatedAt = new Date();
       const newOwner = person.owner?.id ?? null;
       // v3 §4.4 deliver_reassignment_email; as for companies, nobody is emailed about their own change.
-      if (newOwner !== previousOwner && newOwner !== null && (options?.deliverReassignmentEmail ?? true) && newOwner !== this.ctx.viewer.userId) {
+      if (ownerMailOwed(this.ctx, previousOwner, newOwner, options?.deliverReassignmentEmail)) {
         recordMail(this.ctx, newOwner, { kind: 'person_reassignment', subject: { type: 'Person', id: person.id }, payload: { byUserId: this.ctx.viewer.userId } });
       }
       return person;
