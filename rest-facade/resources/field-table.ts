@@ -1,4 +1,4 @@
-import type { AttributeType, Formatter, WritableAttribute } from './resource-spec';
+import type { AttributeType, Formatter, WritableAttribute } from './value-types';
 
 /**
  * How a v3 value is shown, once the GraphQL result already carries the v3 key (the fragment

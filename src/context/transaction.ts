@@ -1,19 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { logger } from '../common/logger';
-import type { RequestContext } from './context';
+import type { Loaders } from './loaders';
+
+/** What a transaction needs of a context (context.ts builds the full one on top of this module). */
+export interface TransactionContext {
+  readonly em: EntityManager;
+  readonly loaders: Pick<Loaders, 'clear'>;
+  readonly requestId: string;
+}
 
 /** Work owed once a change is durable: enqueue a job, deliver a mail, call a webhook. */
 export type AfterCommitTask = () => void | Promise<void>;
 
 /** The open transaction of a context: at most one (nested mutations join it). */
-const open = new WeakMap<RequestContext, AfterCommitTask[]>();
+const open = new WeakMap<TransactionContext, AfterCommitTask[]>();
 
-export function inMutation(ctx: RequestContext): boolean {
+export function inMutation(ctx: TransactionContext): boolean {
   return open.has(ctx);
 }
 
 /** Queues `task` for after the current mutation's commit; it is dropped if the mutation rolls back. */
-export function registerAfterCommit(ctx: RequestContext, task: AfterCommitTask): void {
+export function registerAfterCommit(ctx: TransactionContext, task: AfterCommitTask): void {
   const tasks = open.get(ctx);
   // Outside a mutation there is no commit to wait for: running it now would hide a missing mutation().
   if (!tasks) throw new Error('afterCommit() called outside a mutation');
@@ -29,7 +36,7 @@ export function registerAfterCommit(ctx: RequestContext, task: AfterCommitTask):
  * after the commit and before the result is returned; a failing task is logged and never turns
  * the committed mutation into an error.
  */
-export async function mutation<T>(ctx: RequestContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
+export async function mutation<T>(ctx: TransactionContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
   if (open.has(ctx)) return work(ctx.em);
   const tasks: AfterCommitTask[] = [];
   open.set(ctx, tasks);

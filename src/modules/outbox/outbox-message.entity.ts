@@ -1,7 +1,7 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Account } from '../accounts/account.entity';
 import { User } from '../users/user.entity';
-import type { MailKind } from './outbox.service';
+import type { MailKind } from './mail-intent';
 
 export enum OutboxStatus {
   PENDING = 'pending',
