@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { allowedCpus, NODE_FLAGS, startChild, tasksetAvailable, type Child } from './child-process';
 import { PIPELINING, type LoadRequest, type LoadResult, type LoadSpec } from './load-child';
 import { roundOrder, spread, type Spread } from './rounds';
-import type { ServerReady, ServerStart } from './server-child';
+import type { ServerReady, ServerStart, ServerUsage } from './server-child';
 
 /**
  * `npm run bench` (bench/README.md). This process only orchestrates: the app, the raw baseline and
@@ -230,9 +230,23 @@ async function main(): Promise<void> {
       for (const [name, statements] of sql) say(`sql ${name}:\n${statements.map((t) => `  ${t.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n')}`);
     }
 
-    const run = (arm: Arm, secs: number) => loadChild.call<LoadResult>('run', { url: arm.url, requests: arm.requests, seconds: secs, connections } satisfies LoadSpec);
-    const results = new Map<string, LoadResult[]>();
+    const load = (arm: Arm, secs: number) => loadChild.call<LoadResult>('run', { url: arm.url, requests: arm.requests, seconds: secs, connections } satisfies LoadSpec);
+    /**
+     * One measured run, from a quiet database to a quiet database again: the server's CPU time
+     * over the responses it finished in that window (requests still in flight at the deadline
+     * are in both), besides what autocannon saw.
+     */
+    const measure = async (arm: Arm): Promise<LoadResult & { cpuMs: number }> => {
+      const before = await arm.server.call<ServerUsage>('usage');
+      const result = await load(arm, seconds);
+      await quiesce(monitor);
+      const after = await arm.server.call<ServerUsage>('usage');
+      return { ...result, cpuMs: (after.cpuMicros - before.cpuMicros) / 1000 / Math.max(1, after.responses - before.responses) };
+    };
+    const results = new Map<string, Array<LoadResult & { cpuMs: number }>>();
     const ratios = new Map<string, number[]>();
+    const cpuRatios = new Map<string, number[]>();
+    const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
     const ratioPairs: Record<Group['name'], Array<[string, string]>> = {
       list: [['rest_list', 'raw_list'], ['graphql_list', 'raw_list']],
       show: [['rest_show', 'raw_show'], ['graphql_show', 'raw_show']],
@@ -241,31 +255,34 @@ async function main(): Promise<void> {
     for (const group of groups) {
       for (const arm of group.arms) {
         await quiesce(monitor);
-        await run(arm, warmup);
+        await load(arm, warmup);
       }
+      await quiesce(monitor);
       for (let r = 0; r < rounds; r++) {
-        const got = new Map<string, LoadResult>();
+        const got = new Map<string, LoadResult & { cpuMs: number }>();
         for (const arm of roundOrder(group.arms, r)) {
-          await quiesce(monitor);
           const profiling = profileDir !== null && r === profileRound;
           if (profiling) await arm.server.call('profile-start');
-          const result = await run(arm, seconds);
+          const result = await measure(arm);
           if (profiling) await arm.server.call('profile-stop', join(profileDir!, `${arm.name}.cpuprofile`));
           got.set(arm.name, result);
           results.set(arm.name, [...(results.get(arm.name) ?? []), result]);
         }
-        const parts = [...got].map(([name, res]) => `${name} ${res.rps.toFixed(0)}`);
+        const parts = [...got].map(([name, res]) => `${name} ${res.rps.toFixed(0)} (${res.cpuMs.toFixed(2)} cpu ms)`);
         for (const [a, b] of ratioPairs[group.name]) {
           if (!got.has(a) || !got.has(b)) continue;
           const ratio = got.get(a)!.rps / got.get(b)!.rps;
-          ratios.set(`${a}/${b}`, [...(ratios.get(`${a}/${b}`) ?? []), ratio]);
-          parts.push(`${a.split('_')[0]}/${b.split('_')[0]} ${fixed(ratio)}`);
+          // Oriented like the rps ratio: below 1 means the app spends more CPU per request.
+          const cpuRatio = got.get(b)!.cpuMs / got.get(a)!.cpuMs;
+          push(ratios, `${a}/${b}`, ratio);
+          push(cpuRatios, `${a}/${b}`, cpuRatio);
+          parts.push(`${a.split('_')[0]}/${b.split('_')[0]} ${fixed(ratio)} (cpu ${fixed(cpuRatio)})`);
         }
         say(`round ${r + 1}/${rounds} ${group.name}: ${parts.join('  ')}`);
       }
     }
 
-    const header = ['scenario', 'req/s (median)', 'min-max', 'p50 ms', 'p99 ms', 'MB/s', 'requests', 'non-2xx', 'sql/req'];
+    const header = ['scenario', 'req/s (median)', 'min-max', 'p50 ms', 'p99 ms', 'MB/s', 'cpu ms/req', 'requests', 'non-2xx', 'sql/req'];
     const rows = [...results].map(([name, rs]) => {
       const rps = spread(rs.map((r) => r.rps));
       return [
@@ -275,6 +292,7 @@ async function main(): Promise<void> {
         spread(rs.map((r) => r.p50)).median.toFixed(0),
         spread(rs.map((r) => r.p99)).median.toFixed(0),
         spread(rs.map((r) => r.mbPerSec)).median.toFixed(1),
+        spread(rs.map((r) => r.cpuMs)).median.toFixed(2),
         String(rs.reduce((n, r) => n + r.total, 0)),
         String(rs.reduce((n, r) => n + r.non2xx + r.errors, 0)),
         String(sql.get(name)?.length ?? '?'),
@@ -287,6 +305,10 @@ async function main(): Promise<void> {
     for (const [pair, values] of ratios) {
       const s = spread(values);
       say(`ratio ${pair}: median ${fixed(s.median)}, range ${range(s)}, per round ${values.map((v) => fixed(v)).join(' ')}`);
+    }
+    for (const [pair, values] of cpuRatios) {
+      const s = spread(values);
+      say(`cpu ratio ${pair} (baseline cpu/request over the app's): median ${fixed(s.median)}, range ${range(s)}, per round ${values.map((v) => fixed(v)).join(' ')}`);
     }
     const [appMem, rawMem] = await Promise.all([appChild.call<NodeJS.MemoryUsage>('memory'), rawChild.call<NodeJS.MemoryUsage>('memory')]);
     say(
@@ -303,11 +325,13 @@ async function main(): Promise<void> {
     const show = ratioOf('rest_show/raw_show');
     const gqlListRatio = ratioOf('graphql_list/raw_list');
     const gqlShowRatio = ratioOf('graphql_show/raw_show');
+    const cpuOf = (pair: string) => (cpuRatios.has(pair) ? fixed(spread(cpuRatios.get(pair)!).median) : 'n/a');
     say(
       `bench: rest_list_rps=${medianRps('rest_list')} raw_list_rps=${medianRps('raw_list')} ratio=${fixed(list?.median ?? NaN)} ratio_range=${range(list)} ` +
         `show_ratio=${fixed(show?.median ?? NaN)} show_ratio_range=${range(show)} sql_per_list=${sql.get('rest_list')?.length ?? 0} ` +
         `rest_show_rps=${medianRps('rest_show')} raw_show_rps=${medianRps('raw_show')} graphql_list_ratio=${fixed(gqlListRatio?.median ?? NaN)} ` +
-        `graphql_show_ratio=${fixed(gqlShowRatio?.median ?? NaN)} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]}`,
+        `graphql_show_ratio=${fixed(gqlShowRatio?.median ?? NaN)} ` +
+        `list_cpu_ratio=${cpuOf('rest_list/raw_list')} show_cpu_ratio=${cpuOf('rest_show/raw_show')} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]}`,
     );
   } finally {
     await Promise.all(children.map((c) => c.close()));

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { dirname } from 'node:path';
 import { serveCommands } from './child-process';
@@ -18,6 +19,12 @@ export interface ServerStart {
   readonly size?: BenchSize;
 }
 
+/** CPU time this process used and responses it finished, since it started. */
+export interface ServerUsage {
+  readonly cpuMicros: number;
+  readonly responses: number;
+}
+
 export interface ServerReady {
   readonly url: string;
   readonly pgCopies: number;
@@ -25,11 +32,25 @@ export interface ServerReady {
 }
 
 let close: () => Promise<void> = async () => undefined;
+let responses = 0;
+
+/**
+ * Counted where every response ends, whichever framework wrote it: with the CPU time, the cost of
+ * one request in this process, which other load on the machine changes far less than req/s.
+ */
+function countResponses(): void {
+  const end = ServerResponse.prototype.end as (...args: unknown[]) => ServerResponse;
+  ServerResponse.prototype.end = function countedEnd(this: ServerResponse, ...args: unknown[]) {
+    if (!this.writableEnded) responses++;
+    return end.apply(this, args);
+  } as typeof ServerResponse.prototype.end;
+}
 let profiler: Session | null = null;
 
 async function start({ role, databaseUrl, size }: ServerStart): Promise<ServerReady> {
   // Before anything that could open a connection: every statement must pass the counter.
   const pgCopies = installStatementCounter();
+  countResponses();
   if (role === 'raw') {
     const { startRawBaseline } = await import('./raw-baseline');
     const raw = await startRawBaseline(databaseUrl);
@@ -63,6 +84,10 @@ serveCommands(
     record: () => startRecording(),
     recorded: () => stopRecording(),
     memory: () => process.memoryUsage(),
+    usage: (): ServerUsage => {
+      const cpu = process.cpuUsage();
+      return { cpuMicros: cpu.user + cpu.system, responses };
+    },
     async 'profile-start'() {
       profiler = new Session();
       profiler.connect();
