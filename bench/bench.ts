@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   const { resolveDatabase } = await import('../src/cli/database');
   const { operationsSource } = await import('../rest-facade');
 
-  const rounds = Math.round(positive('BENCH_ROUNDS', 7));
+  const rounds = Math.round(positive('BENCH_ROUNDS', 9));
   const seconds = positive('BENCH_ROUND_SECONDS', 3);
   const warmup = positive('BENCH_WARMUP_SECONDS', 5);
   const connections = Math.round(positive('BENCH_CONNECTIONS', 10));
