@@ -1,140 +1,18 @@
 import 'reflect-metadata';
-import { fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector/promises';
-import { dirname, join } from 'node:path';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { Kind, parse, print, visit, type DefinitionNode } from 'graphql';
 import { Client } from 'pg';
+import { allowedCpus, NODE_FLAGS, startChild, tasksetAvailable, type Child } from './child-process';
+import { PIPELINING, type LoadRequest, type LoadResult, type LoadSpec } from './load-child';
+import { roundOrder, spread, type Spread } from './rounds';
+import type { ServerReady, ServerStart, ServerUsage } from './server-child';
 
 /**
- * `npm run bench` (bench/README.md). The app and the raw baseline run in this process, one after
- * the other under load; the load generator (autocannon) runs in a child process so it neither
- * shares the servers' event loop nor inflates their RSS.
+ * `npm run bench` (bench/README.md). This process only orchestrates: the app, the raw baseline and
+ * the load generator are child processes pinned to CPUs of their own; app and baseline take turns
+ * in short interleaved rounds, and each round yields one app/baseline ratio.
  */
-
-const LOAD_FLAG = '--load';
-
-// ---------------------------------------------------------------------------------------------
-// SQL statement counting: every statement of every driver copy goes through pg's Client#query
-// (knex, under MikroORM, calls it once per statement; so does pg.Pool). Wrapping the prototype
-// before anything connects counts what really reaches PostgreSQL, whoever sends it.
-// ---------------------------------------------------------------------------------------------
-
-interface StatementLog {
-  recording: boolean;
-  statements: string[];
-}
-
-const statementLog: StatementLog = { recording: false, statements: [] };
-
-function pgCopies(): string[] {
-  const seen = new Set<string>();
-  const from = ['.', 'knex', '@mikro-orm/knex', '@mikro-orm/postgresql'];
-  for (const origin of from) {
-    try {
-      const base = origin === '.' ? __dirname : dirname(require.resolve(`${origin}/package.json`));
-      seen.add(require.resolve('pg', { paths: [base] }));
-    } catch {
-      // That package is not installed: nothing of it to wrap.
-    }
-  }
-  return [...seen];
-}
-
-function installStatementCounter(): number {
-  const copies = pgCopies();
-  for (const path of copies) {
-    const proto = require(path).Client.prototype as { query: (...args: unknown[]) => unknown; __benchWrapped?: boolean };
-    if (proto.__benchWrapped) continue;
-    const original = proto.query;
-    proto.query = function countedQuery(this: unknown, ...args: unknown[]) {
-      if (statementLog.recording) {
-        const first = args[0] as string | { text?: string } | undefined;
-        statementLog.statements.push(typeof first === 'string' ? first : String(first?.text ?? '<submittable>'));
-      }
-      return original.apply(this, args);
-    };
-    proto.__benchWrapped = true;
-  }
-  return copies.length;
-}
-
-async function countStatements(run: () => Promise<unknown>): Promise<string[]> {
-  statementLog.statements = [];
-  statementLog.recording = true;
-  try {
-    await run();
-  } finally {
-    statementLog.recording = false;
-  }
-  return statementLog.statements;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load generation (child process).
-// ---------------------------------------------------------------------------------------------
-
-interface LoadRequest {
-  readonly method: 'GET' | 'POST';
-  readonly path: string;
-  readonly headers?: Record<string, string>;
-  readonly body?: string;
-}
-
-interface LoadSpec {
-  readonly url: string;
-  readonly requests: readonly LoadRequest[];
-  readonly seconds: number;
-  readonly connections: number;
-}
-
-interface LoadResult {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly mbPerSec: number;
-  readonly total: number;
-  readonly non2xx: number;
-  readonly errors: number;
-}
-
-async function loadChild(): Promise<void> {
-  process.once('message', async (spec: LoadSpec) => {
-    const { default: autocannon } = await import('autocannon');
-    const result = await autocannon({
-      url: spec.url,
-      connections: spec.connections,
-      duration: spec.seconds,
-      requests: spec.requests.map((r) => ({ ...r })),
-    });
-    const out: LoadResult = {
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      mbPerSec: result.throughput.average / 1_048_576,
-      total: result.requests.total,
-      non2xx: result.non2xx,
-      errors: result.errors + result.timeouts,
-    };
-    process.send!(out, () => process.exit(0));
-  });
-}
-
-function runLoad(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    // execArgv []: a `node --cpu-prof` run profiles the servers, not the load generator.
-    const child = fork(__filename, [LOAD_FLAG], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let result: LoadResult | null = null;
-    child.once('message', (m) => (result = m as LoadResult));
-    child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`load generator exited with ${code}`))));
-    child.send(spec);
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The run.
-// ---------------------------------------------------------------------------------------------
 
 function positive(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -185,11 +63,13 @@ function differences(a: unknown, b: unknown, out = new Map<string, string>(), pa
 /**
  * autocannon stops sending at the deadline but the servers keep working on what is in flight
  * (a list query can take a second under load). The next run starts only once PostgreSQL has no
- * active statement of this database and the event loop had a moment to drain.
+ * active statement of this database and the event loops had a moment to drain.
  */
-async function quiesce(client: { query(sql: string): Promise<{ rows: Array<{ n: string }> }> }): Promise<void> {
+async function quiesce(client: Client): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    const { rows } = await client.query(`select count(*) as n from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`);
+    const { rows } = await client.query<{ n: string }>(
+      `select count(*) as n from pg_stat_activity where datname = current_database() and state = 'active' and pid <> pg_backend_pid()`,
+    );
     if (Number(rows[0].n) === 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -202,73 +82,88 @@ async function fetchJson(url: string, init?: RequestInit): Promise<{ status: num
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-interface Scenario {
+/** One side of a comparison: a server and the requests sent to it. */
+interface Arm {
   readonly name: string;
+  readonly server: Child;
   readonly url: string;
   readonly requests: readonly LoadRequest[];
   /** One request, to check the answer and count its SQL. */
   readonly probe: () => Promise<{ status: number; body: any }>;
 }
 
-/**
- * BENCH_PROFILE_DIR: a CPU profile of this process (both servers) per measured run only, without
- * boot, seeding or warm-up; open it in Chrome DevTools or summarise it (bench/README.md).
- */
-async function startProfile(): Promise<(file: string) => Promise<void>> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return async (file) => {
-    const { profile } = await session.post('Profiler.stop');
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-  };
+/** Arms measured in the same interleaved rounds; ratios are taken within a round. */
+interface Group {
+  readonly name: 'list' | 'show';
+  readonly arms: readonly Arm[];
 }
 
 const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
+const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const range = (s: Spread | null) => (s ? `${fixed(s.min)}-${fixed(s.max)}` : 'n/a');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const loadNow = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
-  const wrappedCopies = installStatementCounter();
   process.env.NODE_ENV ??= 'production';
-  // Loaded after the counter: nothing may open a connection before it is in place.
   const { loadConfig } = await import('../src/config/config');
   const { setLogLevel } = await import('../src/common/logger');
-  const { startServer } = await import('../src/server');
   const { resolveDatabase } = await import('../src/cli/database');
   const { operationsSource } = await import('../rest-facade');
-  const { ensureSeeded } = await import('./seed');
-  const { startRawBaseline } = await import('./raw-baseline');
 
-  const seconds = positive('BENCH_SECONDS', 8);
-  const warmup = positive('BENCH_WARMUP_SECONDS', 2);
-  const connections = positive('BENCH_CONNECTIONS', 10);
+  const rounds = Math.round(positive('BENCH_ROUNDS', 9));
+  const seconds = positive('BENCH_ROUND_SECONDS', 3);
+  const warmup = positive('BENCH_WARMUP_SECONDS', 5);
+  const connections = Math.round(positive('BENCH_CONNECTIONS', 10));
   const size = { people: positive('BENCH_PEOPLE', 100_000), companies: positive('BENCH_COMPANIES', 5_000), users: 9 };
   const profileDir = process.env.BENCH_PROFILE_DIR || null;
   const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
-  const limit = '1000000000';
-  const config = loadConfig({
-    ...process.env,
-    LOG_LEVEL: 'error',
-    RATE_LIMIT_PER_SECOND: limit,
-    RATE_LIMIT_BURST: limit,
-    APP_RATE_LIMIT_PER_SECOND: limit,
-    APP_RATE_LIMIT_BURST: limit,
-  });
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
   setLogLevel('error');
 
+  // Pinning: the load generator on the first allowed CPU, both servers (one at a time busy) on the last.
+  const cpus = allowedCpus() ?? [];
+  const pin = process.env.BENCH_PIN !== '0' && cpus.length >= 2 && tasksetAvailable();
+  const loadCpu = pin ? cpus[0] : null;
+  const serverCpu = pin ? cpus[cpus.length - 1] : null;
+
   const started = Date.now();
+  const loadAtStart = loadNow();
+  // The database is resolved (and an embedded one started) before anything is pinned: PostgreSQL
+  // keeps the affinity it has, whoever else shares the machine.
   const { url: databaseUrl, embedded } = await resolveDatabase(config, { database: 'crm_bench' });
-  const server = await startServer(config, databaseUrl, { port: 0, host: '127.0.0.1' });
-  const raw = await startRawBaseline(databaseUrl);
+  const env = { ...process.env, NODE_ENV: process.env.NODE_ENV };
+  const children: Child[] = [];
+  const child = (script: string, cpu: number | null) => {
+    const c = startChild(join(__dirname, script), cpu, env);
+    children.push(c);
+    return c;
+  };
+  const monitor = new Client({ connectionString: databaseUrl });
+  await monitor.connect();
   try {
-    const data = await ensureSeeded(server.orm, databaseUrl, size);
-    const rssIdle = process.memoryUsage().rss;
-    process.stdout.write(
+    const appChild = child('server-child.js', serverCpu);
+    const rawChild = child('server-child.js', serverCpu);
+    const loadChild = child('load-child.js', loadCpu);
+    // The app first and alone: it migrates and seeds; then the baseline.
+    const app = await appChild.call<ServerReady>('start', { role: 'app', databaseUrl, size } satisfies ServerStart);
+    const raw = await rawChild.call<ServerReady>('start', { role: 'raw', databaseUrl } satisfies ServerStart);
+    const data = app.data!;
+    say(
       `bench: ${size.people} people, ${size.companies} companies, ${size.users + 1} users (${data.seeded ? `seeded in ${(data.seedMs / 1000).toFixed(1)} s` : 'already seeded'}); ` +
-        `db ${embedded ? 'embedded' : new URL(databaseUrl).host}/crm_bench; ${seconds} s per scenario after ${warmup} s warm-up, ${connections} connections\n`,
+        `db ${embedded ? 'embedded' : new URL(databaseUrl).host}/crm_bench; ${rounds} interleaved rounds of ${seconds} s per scenario (order A B, B A, ...) ` +
+        `after ${warmup} s warm-up each; ${connections} connections, pipelining ${PIPELINING}`,
+    );
+    say(`load average at start: ${loadAtStart} (1/5/15 min, ${cpus.length || '?'} CPUs)`);
+    say(
+      pin
+        ? `pinned (taskset): load generator pid ${loadChild.pid} on CPU ${loadChild.cpus()}; app pid ${appChild.pid} on CPU ${appChild.cpus()}; ` +
+            `raw baseline pid ${rawChild.pid} on CPU ${rawChild.cpus()}; PostgreSQL and this orchestrating process not pinned`
+        : `not pinned (${process.env.BENCH_PIN === '0' ? 'BENCH_PIN=0' : cpus.length < 2 ? 'fewer than 2 CPUs' : 'no taskset'}): processes may migrate between CPUs`,
+    );
+    say(
+      `same for app and baseline: node ${NODE_FLAGS.join(' ')}, NODE_ENV=${env.NODE_ENV}, LOG_LEVEL=error (no request lines), pg pool of 10, ` +
+        `PostgreSQL ${new URL(databaseUrl).host}/crm_bench with the same seed, the same requests and key; app rate limits 1e9`,
     );
 
     const key = encodeURIComponent(data.apiKey);
@@ -277,100 +172,175 @@ async function main(): Promise<void> {
     const gqlHeaders = { 'content-type': 'application/json', authorization: `Bearer ${data.apiKey}` };
     const listPath = `/api/v3/people.json?per_page=100&api_key=${key}`;
     const showPaths = data.sampleIds.map((id) => `/api/v3/people/${id}.json?api_key=${key}`);
-    const post = (base: string, body: string) => () => fetchJson(`${base}/graphql`, { method: 'POST', headers: gqlHeaders, body });
+    const post = (body: string) => () => fetchJson(`${app.url}/graphql`, { method: 'POST', headers: gqlHeaders, body });
     const listBody = gql('ListPeople', { page: { page: 1, perPage: 100 } });
+    const get = (path: string): LoadRequest => ({ method: 'GET', path });
 
-    const scenarios: Scenario[] = [
-      { name: 'rest_list', url: server.url, requests: [{ method: 'GET', path: listPath }], probe: () => fetchJson(server.url + listPath) },
-      { name: 'graphql_list', url: server.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: listBody }], probe: post(server.url, listBody) },
-      { name: 'raw_list', url: raw.url, requests: [{ method: 'GET', path: listPath }], probe: () => fetchJson(raw.url + listPath) },
-      { name: 'rest_show', url: server.url, requests: showPaths.map((path) => ({ method: 'GET', path })), probe: () => fetchJson(server.url + showPaths[0]) },
+    const allGroups: Group[] = [
       {
-        name: 'graphql_show',
-        url: server.url,
-        requests: data.sampleIds.map((id) => ({ method: 'POST', path: '/graphql', headers: gqlHeaders, body: gql('ShowPerson', { id }) })),
-        probe: post(server.url, gql('ShowPerson', { id: data.sampleIds[0] })),
+        name: 'list',
+        arms: [
+          { name: 'rest_list', server: appChild, url: app.url, requests: [get(listPath)], probe: () => fetchJson(app.url + listPath) },
+          { name: 'raw_list', server: rawChild, url: raw.url, requests: [get(listPath)], probe: () => fetchJson(raw.url + listPath) },
+          { name: 'graphql_list', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: listBody }], probe: post(listBody) },
+        ],
       },
-      { name: 'raw_show', url: raw.url, requests: showPaths.map((path) => ({ method: 'GET', path })), probe: () => fetchJson(raw.url + showPaths[0]) },
+      {
+        name: 'show',
+        arms: [
+          { name: 'rest_show', server: appChild, url: app.url, requests: showPaths.map(get), probe: () => fetchJson(app.url + showPaths[0]) },
+          { name: 'raw_show', server: rawChild, url: raw.url, requests: showPaths.map(get), probe: () => fetchJson(raw.url + showPaths[0]) },
+          {
+            name: 'graphql_show',
+            server: appChild,
+            url: app.url,
+            requests: data.sampleIds.map((id) => ({ method: 'POST', path: '/graphql', headers: gqlHeaders, body: gql('ShowPerson', { id }) })),
+            probe: post(gql('ShowPerson', { id: data.sampleIds[0] })),
+          },
+        ],
+      },
     ];
+    const arms = allGroups.flatMap((g) => g.arms);
+    const byName = new Map(arms.map((a) => [a.name, a]));
+    const groups = allGroups.map((g) => ({ ...g, arms: g.arms.filter((a) => !only || only.includes(a.name)) })).filter((g) => g.arms.length > 0);
 
     // Correctness first: the baseline must produce the facade's exact JSON, or the ratio means nothing.
-    const [restList, rawList, restShow, rawShow, gqlList] = await Promise.all([scenarios[0].probe(), scenarios[2].probe(), scenarios[3].probe(), scenarios[5].probe(), scenarios[1].probe()]);
+    const [restList, rawList, restShow, rawShow, gqlList] = await Promise.all(['rest_list', 'raw_list', 'rest_show', 'raw_show', 'graphql_list'].map((n) => byName.get(n)!.probe()));
     if (restList.status !== 200 || rawList.status !== 200 || gqlList.status !== 200 || gqlList.body.errors) {
       throw new Error(`probe failed: rest ${restList.status}, raw ${rawList.status}, graphql ${gqlList.status} ${JSON.stringify(gqlList.body?.errors ?? '').slice(0, 300)}`);
     }
     if (restList.body.entries.length !== 100) throw new Error(`REST list returned ${restList.body.entries.length} entries, expected 100`);
     const diffs = differences(restList.body, rawList.body, differences(restShow.body, rawShow.body));
-    process.stdout.write(
+    say(
       diffs.size === 0
-        ? 'check: raw baseline JSON identical to the facade (list and show)\n'
-        : `check: raw baseline JSON differs from the facade's at ${diffs.size} path(s):\n${[...diffs].map(([p, d]) => `  ${p}: ${d}`).join('\n')}\n`,
+        ? 'check: raw baseline JSON identical to the facade (list and show)'
+        : `check: raw baseline JSON differs from the facade's at ${diffs.size} path(s):\n${[...diffs].map(([p, d]) => `  ${p}: ${d}`).join('\n')}`,
     );
 
-    // SQL per request, counted after a warm request (pool connections exist, nothing is lazy any more).
-    const sql = new Map<string, number>();
-    const sqlText = new Map<string, string[]>();
-    for (const s of scenarios) {
-      if (only && !only.includes(s.name)) continue;
-      await s.probe();
-      const statements = await countStatements(s.probe);
-      sql.set(s.name, statements.length);
-      sqlText.set(s.name, statements);
+    // SQL per request, counted in the server's process after a warm request (pool connections
+    // exist, nothing is lazy any more), with that request alone in flight.
+    const sql = new Map<string, string[]>();
+    for (const arm of groups.flatMap((g) => g.arms)) {
+      await arm.probe();
+      await arm.server.call('record');
+      await arm.probe();
+      sql.set(arm.name, await arm.server.call<string[]>('recorded'));
     }
     if (process.env.BENCH_VERBOSE) {
-      for (const [name, statements] of sqlText) {
-        process.stdout.write(`sql ${name}:\n${statements.map((t) => `  ${t.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n')}\n`);
+      for (const [name, statements] of sql) say(`sql ${name}:\n${statements.map((t) => `  ${t.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n')}`);
+    }
+
+    const load = (arm: Arm, secs: number) => loadChild.call<LoadResult>('run', { url: arm.url, requests: arm.requests, seconds: secs, connections } satisfies LoadSpec);
+    /**
+     * One measured run, from a quiet database to a quiet database again: the server's CPU time
+     * over the responses it finished in that window (requests still in flight at the deadline
+     * are in both), besides what autocannon saw.
+     */
+    const measure = async (arm: Arm): Promise<LoadResult & { cpuMs: number }> => {
+      const before = await arm.server.call<ServerUsage>('usage');
+      const result = await load(arm, seconds);
+      await quiesce(monitor);
+      const after = await arm.server.call<ServerUsage>('usage');
+      return { ...result, cpuMs: (after.cpuMicros - before.cpuMicros) / 1000 / Math.max(1, after.responses - before.responses) };
+    };
+    const results = new Map<string, Array<LoadResult & { cpuMs: number }>>();
+    const ratios = new Map<string, number[]>();
+    const cpuRatios = new Map<string, number[]>();
+    const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
+    const ratioPairs: Record<Group['name'], Array<[string, string]>> = {
+      list: [['rest_list', 'raw_list'], ['graphql_list', 'raw_list']],
+      show: [['rest_show', 'raw_show'], ['graphql_show', 'raw_show']],
+    };
+    const profileRound = rounds >> 1;
+    for (const group of groups) {
+      for (const arm of group.arms) {
+        await quiesce(monitor);
+        await load(arm, warmup);
+      }
+      await quiesce(monitor);
+      for (let r = 0; r < rounds; r++) {
+        const got = new Map<string, LoadResult & { cpuMs: number }>();
+        for (const arm of roundOrder(group.arms, r)) {
+          const profiling = profileDir !== null && r === profileRound;
+          if (profiling) await arm.server.call('profile-start');
+          const result = await measure(arm);
+          if (profiling) await arm.server.call('profile-stop', join(profileDir!, `${arm.name}.cpuprofile`));
+          got.set(arm.name, result);
+          results.set(arm.name, [...(results.get(arm.name) ?? []), result]);
+        }
+        const parts = [...got].map(([name, res]) => `${name} ${res.rps.toFixed(0)} (${res.cpuMs.toFixed(2)} cpu ms)`);
+        for (const [a, b] of ratioPairs[group.name]) {
+          if (!got.has(a) || !got.has(b)) continue;
+          const ratio = got.get(a)!.rps / got.get(b)!.rps;
+          // Oriented like the rps ratio: below 1 means the app spends more CPU per request.
+          const cpuRatio = got.get(b)!.cpuMs / got.get(a)!.cpuMs;
+          push(ratios, `${a}/${b}`, ratio);
+          push(cpuRatios, `${a}/${b}`, cpuRatio);
+          parts.push(`${a.split('_')[0]}/${b.split('_')[0]} ${fixed(ratio)} (cpu ${fixed(cpuRatio)})`);
+        }
+        say(`round ${r + 1}/${rounds} ${group.name}: ${parts.join('  ')}`);
       }
     }
 
-    const results = new Map<string, LoadResult>();
-    const monitor = new Client({ connectionString: databaseUrl });
-    await monitor.connect();
-    try {
-      for (const s of scenarios) {
-        if (only && !only.includes(s.name)) continue;
-        await quiesce(monitor);
-        await runLoad({ url: s.url, requests: s.requests, seconds: warmup, connections });
-        await quiesce(monitor);
-        const stopProfile = profileDir ? await startProfile() : null;
-        results.set(s.name, await runLoad({ url: s.url, requests: s.requests, seconds, connections }));
-        if (stopProfile) await stopProfile(join(profileDir!, `${s.name}.cpuprofile`));
-      }
-    } finally {
-      await monitor.end();
-    }
-    const rssAfter = process.memoryUsage();
-
-    const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'MB/s', 'requests', 'non-2xx', 'sql/req'];
-    const rows = [...results].map(([name, r]) => [name, r.rps.toFixed(0), String(r.p50), String(r.p99), r.mbPerSec.toFixed(1), String(r.total), String(r.non2xx + r.errors), String(sql.get(name) ?? '?')]);
+    const header = ['scenario', 'req/s (median)', 'min-max', 'p50 ms', 'p99 ms', 'MB/s', 'cpu ms/req', 'requests', 'non-2xx', 'sql/req'];
+    const rows = [...results].map(([name, rs]) => {
+      const rps = spread(rs.map((r) => r.rps));
+      return [
+        name,
+        rps.median.toFixed(0),
+        `${rps.min.toFixed(0)}-${rps.max.toFixed(0)}`,
+        spread(rs.map((r) => r.p50)).median.toFixed(0),
+        spread(rs.map((r) => r.p99)).median.toFixed(0),
+        spread(rs.map((r) => r.mbPerSec)).median.toFixed(1),
+        spread(rs.map((r) => r.cpuMs)).median.toFixed(2),
+        String(rs.reduce((n, r) => n + r.total, 0)),
+        String(rs.reduce((n, r) => n + r.non2xx + r.errors, 0)),
+        String(sql.get(name)?.length ?? '?'),
+      ];
+    });
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    process.stdout.write(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`);
-    const ratio = (a: string, b: string) => (results.has(a) && results.has(b) ? (results.get(a)!.rps / results.get(b)!.rps).toFixed(2) : 'n/a');
-    process.stdout.write(`ratios: rest/raw list ${ratio('rest_list', 'raw_list')}, graphql/raw list ${ratio('graphql_list', 'raw_list')}, rest/raw show ${ratio('rest_show', 'raw_show')}, graphql/raw show ${ratio('graphql_show', 'raw_show')}\n`);
-    process.stdout.write(
-      `memory: rss ${mb(rssAfter.rss)} after the run (${mb(rssIdle)} before load; app + raw baseline in one process), heap used ${mb(rssAfter.heapUsed)}; ` +
-        `statements counted through ${wrappedCopies} pg driver cop${wrappedCopies === 1 ? 'y' : 'ies'}; total ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    say(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n`);
+    const ratioOf = (pair: string) => (ratios.has(pair) ? spread(ratios.get(pair)!) : null);
+    for (const [pair, values] of ratios) {
+      const s = spread(values);
+      say(`ratio ${pair}: median ${fixed(s.median)}, range ${range(s)}, per round ${values.map((v) => fixed(v)).join(' ')}`);
+    }
+    for (const [pair, values] of cpuRatios) {
+      const s = spread(values);
+      say(`cpu ratio ${pair} (baseline cpu/request over the app's): median ${fixed(s.median)}, range ${range(s)}, per round ${values.map((v) => fixed(v)).join(' ')}`);
+    }
+    const [appMem, rawMem] = await Promise.all([appChild.call<NodeJS.MemoryUsage>('memory'), rawChild.call<NodeJS.MemoryUsage>('memory')]);
+    say(
+      `memory after the run: app rss ${mb(appMem.rss)} (heap used ${mb(appMem.heapUsed)}), raw baseline rss ${mb(rawMem.rss)} (heap used ${mb(rawMem.heapUsed)}); ` +
+        `statements counted through ${app.pgCopies} pg driver cop${app.pgCopies === 1 ? 'y' : 'ies'} in the app`,
     );
-    const failed = [...results].filter(([, r]) => r.non2xx + r.errors > 0).map(([n]) => n);
-    if (failed.length) process.stdout.write(`warning: non-2xx answers or errors in ${failed.join(', ')}\n`);
-    const rest = results.get('rest_list');
-    const rawRps = results.get('raw_list');
-    process.stdout.write(
-      `bench: rest_list_rps=${rest ? Math.round(rest.rps) : 0} raw_list_rps=${rawRps ? Math.round(rawRps.rps) : 0} ratio=${ratio('rest_list', 'raw_list')} sql_per_list=${sql.get('rest_list') ?? 0}\n`,
+    const loadAtEnd = loadNow();
+    say(`load average at end: ${loadAtEnd}; total ${((Date.now() - started) / 1000).toFixed(0)} s${profileDir ? `; profiles of round ${profileRound + 1} in ${profileDir} (profiled rounds run slower)` : ''}`);
+    const failed = [...results].filter(([, rs]) => rs.some((r) => r.non2xx + r.errors > 0)).map(([n]) => n);
+    if (failed.length) say(`warning: non-2xx answers or errors in ${failed.join(', ')}`);
+
+    const medianRps = (name: string) => (results.has(name) ? Math.round(spread(results.get(name)!.map((r) => r.rps)).median) : 0);
+    const list = ratioOf('rest_list/raw_list');
+    const show = ratioOf('rest_show/raw_show');
+    const gqlListRatio = ratioOf('graphql_list/raw_list');
+    const gqlShowRatio = ratioOf('graphql_show/raw_show');
+    const cpuOf = (pair: string) => (cpuRatios.has(pair) ? fixed(spread(cpuRatios.get(pair)!).median) : 'n/a');
+    say(
+      `bench: rest_list_rps=${medianRps('rest_list')} raw_list_rps=${medianRps('raw_list')} ratio=${fixed(list?.median ?? NaN)} ratio_range=${range(list)} ` +
+        `show_ratio=${fixed(show?.median ?? NaN)} show_ratio_range=${range(show)} sql_per_list=${sql.get('rest_list')?.length ?? 0} ` +
+        `rest_show_rps=${medianRps('rest_show')} raw_show_rps=${medianRps('raw_show')} graphql_list_ratio=${fixed(gqlListRatio?.median ?? NaN)} ` +
+        `graphql_show_ratio=${fixed(gqlShowRatio?.median ?? NaN)} ` +
+        `list_cpu_ratio=${cpuOf('rest_list/raw_list')} show_cpu_ratio=${cpuOf('rest_show/raw_show')} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]}`,
     );
   } finally {
-    await raw.close();
-    await server.close();
+    await Promise.all(children.map((c) => c.close()));
+    await monitor.end();
     await embedded?.stop();
   }
 }
 
-if (process.argv[2] === LOAD_FLAG) {
-  void loadChild();
-} else {
-  main().catch((error) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  });
-}
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
