@@ -137,7 +137,6 @@ export function toDecimalString(value: unknown, field: string, scale: number, ma
     }
   } else if (typeof value === 'string') {
     text = value.trim();
-  // Stryker disable next-line BlockStatement: without the throw, the regex below refuses `undefined` with the same error
   } else {
     throw new FacadeInputError(field, 'must be a decimal number');
   }

@@ -16,7 +16,6 @@ export const MAX_PAGE = 1_000_000;
 function positiveInt(raw: unknown): number | null {
   let n: number;
   if (typeof raw === 'number') n = raw;
-  // Stryker disable next-line MethodExpression: Number() ignores the surrounding spaces the pattern allowed
   else if (typeof raw === 'string' && /^\s*\+?\d+\s*$/.test(raw)) n = Number(raw.trim());
   else return null;
   return Number.isInteger(n) && n >= 1 ? n : null;
