@@ -9,6 +9,16 @@ const MUTATE = [
   'src/modules/*/*.service.ts',
 ];
 
+/**
+ * MUTATION_TESTS=a,b: test folders (every *.test.ts below) or test files. A service mutant
+ * otherwise runs every HTTP test file importing the server (all of them, ~20 s a mutant); naming
+ * the files about that service (MUTATE=src/modules/companies/company.service.ts
+ * MUTATION_TESTS=test/integration/companies.test.ts,…) makes a service run feasible.
+ */
+function testMatch(list) {
+  return list.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => (entry.endsWith('.ts') ? `<rootDir>/${entry}` : `<rootDir>/${entry}/**/*.test.ts`));
+}
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'jest',
@@ -22,7 +32,7 @@ export default {
     enableFindRelatedTests: true,
     config: {
       roots: ['<rootDir>/test', '<rootDir>/src', '<rootDir>/rest-facade'],
-      ...(process.env.MUTATION_TESTS ? { testMatch: [`<rootDir>/${process.env.MUTATION_TESTS}/**/*.test.ts`] } : {}),
+      ...(process.env.MUTATION_TESTS ? { testMatch: testMatch(process.env.MUTATION_TESTS) } : {}),
     },
   },
   coverageAnalysis: 'perTest',

@@ -24,7 +24,9 @@ function readMultipart(req: Request, raw: Buffer): Promise<Record<string, unknow
       if (info.valueTruncated) refused ??= new FacadeInputError(name, `is too large (maximum is ${MAX_MULTIPART_FIELD_BYTES} bytes)`, 413);
       else pairs.push([name, value]);
     });
+    // Stryker disable next-line all: unreachable, busboy emits no 'file' with files: 0 (filesLimit instead); kept in case the limit changes
     parser.on('file', (_name, stream) => stream.resume());
+    // Stryker disable next-line all: unreachable while parts = fields: busboy stops at partsLimit first
     parser.on('fieldsLimit', () => (refused ??= new FacadeInputError('body', `has too many parameters (maximum is ${DEFAULT_PARAM_LIMITS.maxParams})`, 413)));
     parser.on('partsLimit', () => (refused ??= new FacadeInputError('body', `has too many parts (maximum is ${DEFAULT_PARAM_LIMITS.maxParams})`, 413)));
     parser.on('error', () => reject(new FacadeInputError('body', 'is not valid multipart/form-data', 400)));

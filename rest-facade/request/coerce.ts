@@ -103,6 +103,7 @@ export function toText(value: unknown, field: string, maxLength: number): string
   if (typeof value === 'string') text = value;
   else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') text = String(value);
   else throw new FacadeInputError(field, `must be text, not ${describe(value)}`);
+  // Stryker disable next-line StringLiteral: includes('') is always true, and the replace is then a no-op
   if (text.includes('\u0000')) text = text.replace(/\u0000/g, '');
   if (text.length > maxLength && countCodePoints(text, maxLength) > maxLength) {
     throw new FacadeInputError(field, `is too long (maximum is ${maxLength} characters)`);
@@ -207,6 +208,7 @@ function parseWallTime(text: string): WallTime | null {
     minute: Number(m[6] ?? 0),
     second: Number(m[7] ?? 0),
     millisecond: Number((m[8] ?? '').padEnd(3, '0').slice(0, 3)),
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: hasTime only feeds dateOnly, which no caller reads
     hasTime: m[5] !== undefined,
     precision: m[5] === undefined ? 'day' : m[7] === undefined ? 'minute' : m[8] === undefined ? 'second' : 'millisecond',
     offset,
@@ -248,6 +250,7 @@ function earliestOccurrence(dt: DateTime<true>, zone: IANAZone): DateTime<true> 
     if (instant < earliest && zone.offset(instant) === offset) earliest = instant;
   }
   if (earliest === dt.toMillis()) return dt;
+  // Stryker disable next-line ObjectLiteral: every caller sets the zone again (toLuxon: setZone(tz) whenever the zone is an IANA one)
   const first = DateTime.fromMillis(earliest, { zone });
   return first.isValid ? first : dt;
 }
@@ -256,6 +259,7 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
   if (isBlank(value)) return null;
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new FacadeInputError(field, 'is not a valid datetime');
+    // Stryker disable next-line BooleanLiteral: dateOnly is read by no caller
     return { dt: DateTime.fromJSDate(value, { zone: zoneOf(tz) }), dateOnly: false, precision: 'millisecond' };
   }
   const wall = typeof value === 'string' ? parseWallTime(value) : null;
@@ -265,6 +269,7 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
   // digits): anything outside is refused here rather than failing in the database.
   const year = dt.toUTC().year;
   if (year < 1 || year > 9999) throw new FacadeInputError(field, 'is out of range');
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator: dateOnly is read by no caller
   return { dt, dateOnly: !wall.hasTime && wall.offset === null, precision: wall.precision };
 }
 
