@@ -175,7 +175,6 @@ interface WallTime {
   readonly minute: number;
   readonly second: number;
   readonly millisecond: number;
-  readonly hasTime: boolean;
   /** The finest unit the text gave: an upper range bound extends to the end of it. */
   readonly precision: 'day' | 'minute' | 'second' | 'millisecond';
   /** Minutes east of UTC when the input names an offset. */
@@ -208,8 +207,6 @@ function parseWallTime(text: string): WallTime | null {
     minute: Number(m[6] ?? 0),
     second: Number(m[7] ?? 0),
     millisecond: Number((m[8] ?? '').padEnd(3, '0').slice(0, 3)),
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: hasTime only feeds dateOnly, which no caller reads
-    hasTime: m[5] !== undefined,
     precision: m[5] === undefined ? 'day' : m[7] === undefined ? 'minute' : m[8] === undefined ? 'second' : 'millisecond',
     offset,
   };
@@ -255,12 +252,11 @@ function earliestOccurrence(dt: DateTime<true>, zone: IANAZone): DateTime<true> 
   return first.isValid ? first : dt;
 }
 
-function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTime; dateOnly: boolean; precision: WallTime['precision'] } | null {
+function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTime; precision: WallTime['precision'] } | null {
   if (isBlank(value)) return null;
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) throw new FacadeInputError(field, 'is not a valid datetime');
-    // Stryker disable next-line BooleanLiteral: dateOnly is read by no caller
-    return { dt: DateTime.fromJSDate(value, { zone: zoneOf(tz) }), dateOnly: false, precision: 'millisecond' };
+    return { dt: DateTime.fromJSDate(value, { zone: zoneOf(tz) }), precision: 'millisecond' };
   }
   const wall = typeof value === 'string' ? parseWallTime(value) : null;
   const dt = wall && toLuxon(wall, tz);
@@ -269,8 +265,7 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
   // digits): anything outside is refused here rather than failing in the database.
   const year = dt.toUTC().year;
   if (year < 1 || year > 9999) throw new FacadeInputError(field, 'is out of range');
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator: dateOnly is read by no caller
-  return { dt, dateOnly: !wall.hasTime && wall.offset === null, precision: wall.precision };
+  return { dt, precision: wall.precision };
 }
 
 /**
