@@ -89,6 +89,8 @@ function drainer(server: Server, graceMs: number): () => Promise<void> {
         clearTimeout(cut);
         resolve();
       });
+      // Logged once the listening socket is closed: a client that reads it knows new connections are refused.
+      logger.info('stopped accepting connections', { inFlight: inFlight.size });
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       server.closeIdleConnections();
     });

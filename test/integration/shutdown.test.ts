@@ -164,7 +164,9 @@ describe('graceful shutdown of the server process', () => {
       inFlight.catch(() => undefined);
       await lock.waiting();
       child.process.kill('SIGTERM');
-      await child.logLine(/"message":"shutting down"/);
+      // Written once the listening socket is closed (stderr is a synchronous pipe: "shutting down",
+      // logged before, can be read while the socket still accepts).
+      await child.logLine(/"message":"stopped accepting connections"/);
       // The listener is closed as soon as shutdown starts.
       await expect(get(child.port, '/healthz', new Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
       expect(child.process.exitCode).toBeNull();
