@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { setLogLevel, setLogSink } from '../../src/common/logger';
-import { describeWithRedis, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+import { describeWithRedis, serversSharingRedis, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 const UNKNOWN_KEY = 'f'.repeat(64);
 const COMPANIES = '{ companies { entries { id } } }';
@@ -105,26 +104,14 @@ describe('failed authentication is limited per client address (AUTH_FAILURE_BURS
 });
 
 describeWithRedis('failed authentications are shared across processes (Redis)', () => {
-  const env = {
-    REDIS_URL: process.env.TEST_REDIS_URL as string,
-    REDIS_PREFIX: `crmtest:${randomBytes(4).toString('hex')}:`,
+  const servers = serversSharingRedis({
     AUTH_FAILURE_BURST: '2',
     AUTH_FAILURE_PER_SECOND: '0.001',
-  };
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    a = await startTestServer(env);
-    b = await startTestServer(env);
-  }, 60_000);
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
   });
 
   it('failures on one process count on the other', async () => {
     const statuses = [];
+    const [a, b] = [servers.a(), servers.b()];
     for (const server of [a, b, a, b]) statuses.push((await server.v3(UNKNOWN_KEY).get('/companies.json')).status);
     expect(statuses).toEqual([401, 401, 429, 429]);
   });

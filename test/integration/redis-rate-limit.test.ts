@@ -1,30 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { describeWithRedis, startTestServer, type TestServer } from '../support/test-server';
+import { describeWithRedis, serversSharingRedis } from '../support/test-server';
 
 /**
  * Two API processes sharing one Redis draw on one budget per user (issue 2 §6). Both servers run in
  * this process but each has its own limiter and Redis connection, exactly as two processes would.
  */
 describeWithRedis('rate limit across API processes (Redis)', () => {
-  const env = {
-    REDIS_URL: process.env.TEST_REDIS_URL as string,
-    REDIS_PREFIX: `crmtest:${randomBytes(4).toString('hex')}:`,
+  const servers = serversSharingRedis({
     RATE_LIMIT_PER_SECOND: '1',
     RATE_LIMIT_BURST: '10',
-  };
-  let a: TestServer;
-  let b: TestServer;
-
-  beforeAll(async () => {
-    a = await startTestServer(env);
-    b = await startTestServer(env);
-  }, 60_000);
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
   });
 
   it('lets 10 back-to-back requests through across both processes, then answers 429', async () => {
+    const [a, b] = [servers.a(), servers.b()];
     const { admin } = await a.createAccount();
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {

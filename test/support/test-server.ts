@@ -153,3 +153,22 @@ export async function openServerWithAccount(options: { timeZone?: string; curren
 
 /** `describe` when a Redis is reachable (see global setup), else `describe.skip`. */
 export const describeWithRedis: jest.Describe = process.env.TEST_REDIS_URL ? describe : describe.skip;
+
+/**
+ * Two API servers on one Redis under a fresh key prefix, as two processes would share it (each has
+ * its own limiter and Redis connection). Call inside a `describeWithRedis` block; `env` adds limits.
+ */
+export function serversSharingRedis(env: Record<string, string>): { readonly a: () => TestServer; readonly b: () => TestServer } {
+  let a: TestServer | undefined;
+  let b: TestServer | undefined;
+  const shared = { REDIS_URL: process.env.TEST_REDIS_URL as string, REDIS_PREFIX: `crmtest:${randomBytes(4).toString('hex')}:`, ...env };
+  beforeAll(async () => {
+    a = await startTestServer(shared);
+    b = await startTestServer(shared);
+  }, 60_000);
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+  return { a: () => a!, b: () => b! };
+}
