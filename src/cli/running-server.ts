@@ -2,6 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { basename, join } from 'node:path';
+import { pidAlive } from '../common/pid';
 
 /**
  * One `npm start` per data folder: a second one (a newcomer who forgot the first) must not touch
@@ -14,11 +15,7 @@ export interface RunningServer {
 }
 
 function isNode(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!pidAlive(pid)) return false;
   try {
     const argv0 = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
     return /node/.test(basename(argv0));

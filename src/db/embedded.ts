@@ -7,6 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { logger } from '../common/logger';
+import { pidAlive } from '../common/pid';
 
 /** The binaries package is an ES module; this import survives the CommonJS build. */
 const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
@@ -47,16 +48,6 @@ interface Ids {
   readonly gid: number;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function procArgs(pid: number): string[] | null {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -71,7 +62,7 @@ function procArgs(pid: number): string[] | null {
  * pid now naming some other process is not. Without /proc (macOS) only liveness can be checked.
  */
 export function isPostmasterOf(pid: number, databaseDir: string): boolean {
-  if (!(pid > 0) || !alive(pid)) return false;
+  if (!(pid > 0) || !pidAlive(pid)) return false;
   if (!existsSync('/proc/self/cmdline')) return true;
   const args = procArgs(pid);
   if (!args?.length || !['postgres', 'postmaster'].includes(basename(args[0]))) return false;
@@ -346,7 +337,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     }
     const owned = orphaned(running.pid);
     logger.info(owned ? 'adopting the embedded PostgreSQL left running by a stopped server' : 'sharing the embedded PostgreSQL another process runs', { pid: running.pid, port: running.port, databaseDir });
-    const exited = () => !alive(running.pid);
+    const exited = () => !pidAlive(running.pid);
     const onExit = () => {
       if (!exited()) signal(running.pid, 'SIGINT');
     };

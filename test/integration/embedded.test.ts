@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isPostmasterOf, relocatedHome } from '../../src/db/embedded';
+import { pidAlive } from '../../src/common/pid';
 
 /**
  * `npm start` with the embedded default, as a newcomer runs it: the built server in child
@@ -32,15 +33,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 90_000): Promise<void> {
@@ -103,9 +95,9 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
   afterAll(async () => {
     for (const app of apps) if (app.child.exitCode === null && app.child.signalCode === null) app.child.kill('SIGKILL');
     if (databaseDir && existsSync(join(databaseDir, 'postmaster.pid'))) postmasters.add(postmasterPid());
-    for (const pid of postmasters) if (alive(pid)) process.kill(pid, 'SIGINT');
-    await until('the postmasters to stop', () => [...postmasters].every((pid) => !alive(pid)), 30_000).catch(() => {
-      for (const pid of postmasters) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of postmasters) if (pidAlive(pid)) process.kill(pid, 'SIGINT');
+    await until('the postmasters to stop', () => [...postmasters].every((pid) => !pidAlive(pid)), 30_000).catch(() => {
+      for (const pid of postmasters) if (pidAlive(pid)) process.kill(pid, 'SIGKILL');
     });
     sleeper?.kill('SIGKILL');
     if (parent) rmSync(parent, { recursive: true, force: true });
@@ -145,7 +137,7 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     // The first server and its database are untouched and still answer.
     expect(first.child.exitCode).toBeNull();
     expect(postmasterPid()).toBe(postmaster);
-    expect(alive(postmaster)).toBe(true);
+    expect(pidAlive(postmaster)).toBe(true);
     expect(await healthz()).toBe(200);
     const key = /shown once\): ([0-9a-f]{64})/.exec(first.stdout)![1];
     const people = await fetch(`http://127.0.0.1:${port}/api/v3/people.json?api_key=${key}`);
@@ -162,7 +154,7 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     // The server dies without shutting down; its postmaster survives and is reused, not killed.
     apps[0].child.kill('SIGKILL');
     await apps[0].exit;
-    expect(alive(postmaster)).toBe(true);
+    expect(pidAlive(postmaster)).toBe(true);
     const third = start();
     await listening(third);
     expect(third.stderr).toContain('adopting the embedded PostgreSQL left running by a stopped server');
@@ -173,7 +165,7 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     // Adopted: it goes when the server that adopted it stops.
     third.child.kill('SIGTERM');
     await third.exit;
-    await until('the adopted postmaster to stop', () => !alive(postmaster), 30_000);
+    await until('the adopted postmaster to stop', () => !pidAlive(postmaster), 30_000);
 
     // A leftover pid file naming a live process that is not this PostgreSQL: stale, removed, that process untouched.
     const pidFile = join(databaseDir, 'postmaster.pid');
@@ -182,7 +174,7 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     await listening(fourth);
     postmasters.add(postmasterPid());
     expect(fourth.stderr).toContain('removing a stale postmaster.pid');
-    expect(alive(sleeper.pid!)).toBe(true);
+    expect(pidAlive(sleeper.pid!)).toBe(true);
     expect(postmasterPid()).not.toBe(sleeper.pid);
     expect(isPostmasterOf(postmasterPid(), databaseDir)).toBe(true);
     expect(await healthz()).toBe(200);
