@@ -12,9 +12,16 @@ export type ErrorCode =
   | 'TIMEOUT'
   | 'CONFLICT';
 
+/**
+ * Why a field was refused, stable for clients (GraphQL `UserErrorCode`): a form can branch on the
+ * code and show the message.
+ */
+export type IssueCode = 'BLANK' | 'TOO_LONG' | 'INVALID' | 'NOT_FOUND' | 'OUT_OF_RANGE' | 'TAKEN' | 'DUPLICATE';
+
 export interface FieldIssue {
-  /** The GraphQL input field (camelCase), or `base` for the record as a whole. */
+  /** The GraphQL input field (camelCase, dotted below the top), or `base` for the record as a whole. */
   readonly field: string;
+  readonly code: IssueCode;
   readonly message: string;
 }
 
@@ -54,8 +61,8 @@ export class ValidationFailed extends DomainError {
   constructor(readonly issues: readonly FieldIssue[]) {
     super(issues.map((i) => `${i.field} ${i.message}`).join('; '));
   }
-  static one(field: string, message: string): ValidationFailed {
-    return new ValidationFailed([{ field, message }]);
+  static one(field: string, code: IssueCode, message: string): ValidationFailed {
+    return new ValidationFailed([{ field, code, message }]);
   }
   override extensions() {
     return { fields: this.issues };
@@ -93,12 +100,45 @@ export function isStatementTimeout(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A request argument that cannot be used at all (a malformed cursor, a filter nested too deep):
+ * a top-level error naming the argument, not a user error of a record.
+ */
+export class BadInputError extends DomainError {
+  readonly code = 'BAD_USER_INPUT' as const;
+  constructor(readonly argument: string, message: string) {
+    super(`${argument}: ${message}`);
+  }
+  override extensions() {
+    return { argument: this.argument };
+  }
+}
+
 /** Collects field problems and throws them together, so a client sees every issue at once. */
 export class Issues {
   private readonly list: FieldIssue[] = [];
-  add(field: string, message: string): this {
-    this.list.push({ field, message });
+  add(field: string, code: IssueCode, message: string): this {
+    this.list.push({ field, code, message });
     return this;
+  }
+  blank(field: string): this {
+    return this.add(field, 'BLANK', "can't be blank");
+  }
+  tooLong(field: string, maximum: number): this {
+    return this.add(field, 'TOO_LONG', `is too long (maximum is ${maximum} characters)`);
+  }
+  /** A referenced record that does not exist, or that the viewer may not see. */
+  missing(field: string): this {
+    return this.add(field, 'NOT_FOUND', 'does not exist');
+  }
+  outOfRange(field: string): this {
+    return this.add(field, 'OUT_OF_RANGE', 'is out of range');
+  }
+  taken(field: string): this {
+    return this.add(field, 'TAKEN', 'has already been taken');
+  }
+  invalid(field: string, message: string): this {
+    return this.add(field, 'INVALID', message);
   }
   get empty(): boolean {
     return this.list.length === 0;

@@ -14,13 +14,13 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { MAX_PER_PAGE } from './types';
+import { MAX_PAGE_SIZE } from './connection';
 
 /** Rows one cost unit pays for: one v3 request reads at most one page of 200. */
-export const ROWS_PER_UNIT = MAX_PER_PAGE;
+export const ROWS_PER_UNIT = MAX_PAGE_SIZE;
 
 /** Default page size of a paged list by its page type, when the operation leaves perPage out (else 100). */
-const DEFAULT_PER_PAGE: Readonly<Record<string, number>> = { ListItemPage: 200 };
+const DEFAULT_PER_PAGE: Readonly<Record<string, number>> = { ListItemConnection: 200 };
 
 /**
  * What an operation costs, in the unit of the v3 rate limit (one v3 request = 1), from the document
@@ -28,10 +28,10 @@ const DEFAULT_PER_PAGE: Readonly<Record<string, number>> = { ListItemPage: 200 }
  * - each root field costs 1 (every alias counts; `__schema`, `__type`, `__typename` cost 0), a
  *   mutation field as well: one root field with one page and its convenience objects is what one
  *   v3 request does;
- * - each paged list below a root field (a field with a `page` argument, e.g. `Company.people`)
+ * - each connection below a root field (a list with `first`/`last`, e.g. `Company.people`)
  *   costs ceil(N × perPage / 200) more, N being how many times it is resolved: the product of the
  *   page sizes of the lists above it (1 under a single object);
- * - perPage is the one asked for, clamped to 1..200 as the API does, else the list's default (100;
+ * - the page size is `first`, `last` or `perPage` as asked, clamped to 1..200, else the list's default (100;
  *   admin lists 200); fields skipped by `@skip`/`@include` cost nothing;
  * - other lists (tags, customFields, ...) are convenience objects of their row and cost nothing.
  */
@@ -62,7 +62,7 @@ export function operationCost(schema: GraphQLSchema, fragments: Record<string, F
       for (const subNodes of collectSubfields(schema, fragments, variables, type, nodes).values()) {
         const sub = type.getFields()[subNodes[0].name.value];
         if (!sub) continue;
-        // `entries` of a page (the only list a page type holds) multiplies by the page size.
+        // `nodes` and `edges` of a connection (the lists it holds) multiply by the page size.
         const subTimes = perPage !== null && isListType(getNullableType(sub.type)) ? times * perPage : times;
         const subPage = pageSizeOf(sub, subNodes[0], variables);
         if (subPage !== null) sum += Math.ceil((subTimes * subPage) / ROWS_PER_UNIT);
@@ -74,18 +74,19 @@ export function operationCost(schema: GraphQLSchema, fragments: Record<string, F
   }
 }
 
-/** The page size a paged list field asks for (clamped as the API clamps it), or null for any other field. */
+/** The page size a paged list field (a connection) asks for, clamped as the API clamps it, or null for any other field. */
 function pageSizeOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | null {
-  if (!field.args.some((a) => a.name === 'page')) return null;
+  if (!field.args.some((a) => a.name === 'first')) return null;
   const fallback = DEFAULT_PER_PAGE[getNamedType(field.type).name] ?? 100;
-  let asked: unknown;
+  let args: Record<string, unknown> = {};
   try {
-    asked = (getArgumentValues(field, node, variables).page as { perPage?: unknown } | null | undefined)?.perPage;
+    args = getArgumentValues(field, node, variables);
   } catch {
-    asked = undefined; // a bad value is reported when the operation runs
+    // a bad value is reported when the operation runs
   }
-  const perPage = typeof asked === 'number' && Number.isFinite(asked) ? Math.trunc(asked) : fallback;
-  return Math.min(Math.max(perPage, 1), MAX_PER_PAGE);
+  const asked = [args.first, args.last, args.perPage].find((v) => typeof v === 'number' && Number.isFinite(v));
+  const size = typeof asked === 'number' ? Math.trunc(asked) : fallback;
+  return Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
 }
 
 /** The fragments of a document by name, as collectFields wants them. */

@@ -7,7 +7,7 @@ function domainErrorOf(error: unknown): DomainError | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
     if (current instanceof DomainError) return current;
-    if (current instanceof UniqueConstraintViolationException) return ValidationFailed.one('base', 'has already been taken');
+    if (current instanceof UniqueConstraintViolationException) return ValidationFailed.one('base', 'TAKEN', 'has already been taken');
     if (isStatementTimeout(current)) return new StatementTimeoutError();
     current = (current as { originalError?: unknown }).originalError;
   }

@@ -47,8 +47,8 @@ export function isValidTimeZone(zone: string): boolean {
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 function checkUser(input: NewUser): void {
-  if (!EMAIL.test(input.email) || input.email.length > 254) throw ValidationFailed.one('email', 'is not a valid email address');
-  if (input.timeZone && !isValidTimeZone(input.timeZone)) throw ValidationFailed.one('timeZone', 'is not a known IANA time zone');
+  if (!EMAIL.test(input.email) || input.email.length > 254) throw ValidationFailed.one('email', 'INVALID', 'is not a valid email address');
+  if (input.timeZone && !isValidTimeZone(input.timeZone)) throw ValidationFailed.one('timeZone', 'INVALID', 'is not a known IANA time zone');
 }
 
 /**
@@ -59,11 +59,11 @@ export class AccountAdmin {
   constructor(private readonly em: EntityManager) {}
 
   async createAccount(input: { name: string; timeZone?: string; currency?: string; admin: NewUser }): Promise<{ account: Account; user: User; apiKey: string }> {
-    if (!input.name.trim() || input.name.length > 200) throw ValidationFailed.one('name', "can't be blank");
+    if (!input.name.trim() || input.name.length > 200) throw ValidationFailed.one('name', 'BLANK', "can't be blank");
     const currency = (input.currency ?? 'USD').toUpperCase();
-    if (!CURRENCIES.has(currency)) throw ValidationFailed.one('currency', `is not supported (one of ${[...CURRENCIES.keys()].join(', ')})`);
+    if (!CURRENCIES.has(currency)) throw ValidationFailed.one('currency', 'INVALID', `is not supported (one of ${[...CURRENCIES.keys()].join(', ')})`);
     const timeZone = input.timeZone ?? input.admin.timeZone ?? 'UTC';
-    if (!isValidTimeZone(timeZone)) throw ValidationFailed.one('timeZone', 'is not a known IANA time zone');
+    if (!isValidTimeZone(timeZone)) throw ValidationFailed.one('timeZone', 'INVALID', 'is not a known IANA time zone');
     checkUser(input.admin);
     return this.em.transactional(async (em) => {
       const account = em.create(Account, { name: input.name.trim(), currencyCode: currency, timeZone });
@@ -89,7 +89,7 @@ export class AccountAdmin {
   async createUser(accountId: number, input: NewUser): Promise<{ user: User; apiKey: string }> {
     checkUser(input);
     const account = await this.em.findOne(Account, { id: accountId });
-    if (!account) throw ValidationFailed.one('account', 'does not exist');
+    if (!account) throw ValidationFailed.one('account', 'NOT_FOUND', 'does not exist');
     const { key, hash } = issueKey();
     const user = this.em.create(User, {
       account,
@@ -109,12 +109,12 @@ export class AccountAdmin {
   async resetKey(userId: number): Promise<string> {
     const { key, hash } = issueKey();
     const updated = await this.em.nativeUpdate(User, { id: userId }, { apiKeyHash: hash, updatedAt: new Date() });
-    if (updated === 0) throw ValidationFailed.one('user', 'does not exist');
+    if (updated === 0) throw ValidationFailed.one('user', 'NOT_FOUND', 'does not exist');
     return key;
   }
 
   async createApp(name: string): Promise<string> {
-    if (!name.trim() || name.length > 200) throw ValidationFailed.one('name', "can't be blank");
+    if (!name.trim() || name.length > 200) throw ValidationFailed.one('name', 'BLANK', "can't be blank");
     const { key, hash } = issueKey();
     await this.em.persistAndFlush(this.em.create(ApiApp, { name: name.trim(), keyHash: hash }));
     return key;

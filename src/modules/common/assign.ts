@@ -23,11 +23,11 @@ export function assignFields<T extends object, I extends object>(
     const prop = meta.properties[key as never] as { length?: number; nullable?: boolean; type?: string } | undefined;
     // PostgreSQL counts characters (code points), not UTF-16 units: an emoji is one.
     if (typeof value === 'string' && prop?.length && value.length > prop.length && [...value].length > prop.length) {
-      issues.add(key, `is too long (maximum is ${prop.length} characters)`);
+      issues.tooLong(key, prop.length);
       continue;
     }
     if (value === null && prop && prop.nullable === false) {
-      issues.add(key, "can't be blank");
+      issues.blank(key);
       continue;
     }
     (target as Record<string, unknown>)[key] = typeof value === 'string' ? withoutNul(value) : value;

@@ -28,7 +28,7 @@ export function checkFilter<F extends object>(filter: F | undefined, ranges: Rea
     const range = out[key] as { from?: Date | null; to?: Date | null } | null | undefined;
     for (const bound of ['from', 'to'] as const) {
       const value = range?.[bound];
-      if (value instanceof Date && !storableInstant(value)) issues.add(`${key}.${bound}`, 'is out of range');
+      if (value instanceof Date && !storableInstant(value)) issues.outOfRange(`${key}.${bound}`);
     }
   }
   issues.throwIfAny();
@@ -43,7 +43,7 @@ export function dropUnstorableDates<I extends object>(input: I, fields: Readonly
   for (const field of fields) {
     const value = input[field];
     if (value instanceof Date && !storableInstant(value)) {
-      issues.add(field, 'is out of range');
+      issues.outOfRange(field);
       input[field] = undefined as I[typeof field];
     }
   }

@@ -3,10 +3,11 @@ import { NotFoundError, type Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import type { VisibilityRule } from '../../context/visibility';
-import { findOneRow, listWithTotal, tableOf } from '../../db/list-query';
+import { keysetPage, type OrderKey } from '../../db/keyset';
+import { findOneRow, tableOf } from '../../db/list-query';
 import { Where } from '../../db/sql';
+import { Connection, type Paging } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
-import { toPage, type Page } from '../../graphql/types';
 
 /** What the service kit needs to know of a record resource: a few facts, no behaviour. */
 export interface ResourceDef<T extends { id: number }> {
@@ -30,23 +31,27 @@ export function scopeOf<T extends { id: number }>(ctx: RequestContext, def: Reso
   return def.visibility.restrict(where, alias, ctx.viewer);
 }
 
-/** One page (and its total) of rows matching `where` (which starts from scopeOf), as read-only projections. */
-export async function listPage<T extends { id: number }>(
+/** One page of rows matching `where` (which starts from scopeOf), by cursor or offset, as read-only projections. */
+export async function listConnection<T extends { id: number }>(
   ctx: RequestContext,
   def: ResourceDef<T>,
   where: Where,
-  orderBy: readonly string[],
-  page: { page: number; perPage: number; offset: number },
-): Promise<Page<T>> {
-  const { rows, total } = await listWithTotal(ctx.em, def.entity, { from: fromOf(ctx, def), alias: def.alias, where, orderBy, limit: page.perPage, offset: page.offset });
-  return toPage(rows, total, page);
+  order: readonly OrderKey[],
+  paging: Paging,
+): Promise<Connection<T>> {
+  return new Connection(await keysetPage(ctx.em, def.entity, { from: fromOf(ctx, def), alias: def.alias, where, order, paging }));
 }
 
-/** For reading: a read-only projection. A record the viewer may not see is answered exactly like a missing one. */
-export async function findVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<T> {
-  const row = isValidId(id) ? await findOneRow(ctx.em, def.entity, fromOf(ctx, def), def.alias, id, scopeOf(ctx, def)) : null;
-  if (!row) throw new NotFoundError(def.name, id);
-  return row;
+/** For reading: a read-only projection, or null when missing or not visible (answered alike, so existence does not leak). */
+export async function findVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<T | null> {
+  return isValidId(id) ? findOneRow(ctx.em, def.entity, fromOf(ctx, def), def.alias, id, scopeOf(ctx, def)) : null;
+}
+
+/** Records by id for `node`/`nodes`: the generic loader (tenancy), then the visibility rule. */
+export async function findManyVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, ids: readonly number[]): Promise<Array<T | null>> {
+  const loader = ctx.loaders.byId(def.entity);
+  const rows = await Promise.all(ids.map((id) => loader.load(id)));
+  return rows.map((row) => (row && def.visibility.canSee(ctx.viewer, row) ? row : null));
 }
 
 /** For writing: the managed entity, under the same tenancy and visibility rule. */
@@ -94,6 +99,6 @@ export async function setRelation<T extends object>(
     return;
   }
   const found = isValidId(id) ? await find(id) : null;
-  if (!found) issues.add(`${prop}Id`, 'does not exist');
+  if (!found) issues.missing(`${prop}Id`);
   else target[prop] = ctx.em.getReference(entity, found.id);
 }

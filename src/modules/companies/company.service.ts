@@ -82,7 +82,7 @@ export class CompanyService {
     return mutation(this.ctx, async (em) => {
       const issues = new Issues();
       if (typeof input.name === 'string') input.name = withoutNul(input.name); // `\u0000` alone is blank
-      if (blank(input.name)) issues.add('name', "can't be blank");
+      if (blank(input.name)) issues.blank('name');
       const company = em.create(Company, { account: this.ctx.viewer.accountId, name: '', owner: this.ctx.viewer.userId }, { persist: false });
       await this.apply(company, input, issues);
       if (input.updatedAt) company.updatedAt = input.updatedAt;
@@ -100,7 +100,7 @@ export class CompanyService {
       const company = await loadForWrite(this.ctx, COMPANIES, id);
       const issues = new Issues();
       if (typeof input.name === 'string') input.name = withoutNul(input.name); // as on create
-      if (input.name !== undefined && blank(input.name)) issues.add('name', "can't be blank");
+      if (input.name !== undefined && blank(input.name)) issues.blank('name');
       const previousOwner = company.owner?.id ?? null;
       // created_at is honoured on create (imports) only, as for people: clients PUT back what they
       // read, to the second, which would otherwise rewrite it (DECISIONS: Paths and requests).
@@ -143,7 +143,7 @@ export class CompanyService {
       [this.ctx.viewer.accountId, name],
       'all',
     );
-    if (Number(n) > 0) throw ValidationFailed.one('base', `A company named "${name}" already exists`);
+    if (Number(n) > 0) throw ValidationFailed.one('base', 'DUPLICATE', `A company named "${name}" already exists`);
   }
 
   private async apply(company: Company, input: CompanyInput, issues: Issues): Promise<void> {

@@ -40,27 +40,27 @@ function coerce(def: CustomField, value: unknown, field: string, issues: Issues)
   const choiceIds = new Set(def.choices.map((c) => c.id));
   switch (def.kind) {
     case CustomFieldKind.TEXT: {
-      if (typeof value !== 'string' && typeof value !== 'number') return void issues.add(field, 'must be text');
+      if (typeof value !== 'string' && typeof value !== 'number') return void issues.invalid(field, 'must be text');
       const text = withoutNul(String(value)); // PostgreSQL text cannot hold NUL
-      if ([...text].length > MAX_TEXT) return void issues.add(field, `is too long (maximum is ${MAX_TEXT} characters)`);
+      if ([...text].length > MAX_TEXT) return void issues.tooLong(field, MAX_TEXT);
       return text;
     }
     case CustomFieldKind.NUMBER: {
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-      if (!Number.isFinite(n)) return void issues.add(field, 'must be a number');
+      if (!Number.isFinite(n)) return void issues.invalid(field, 'must be a number');
       return n;
     }
     case CustomFieldKind.DATE:
-      if (typeof value !== 'string' || !validDate(value)) return void issues.add(field, 'must be a date (YYYY-MM-DD)');
+      if (typeof value !== 'string' || !validDate(value)) return void issues.invalid(field, 'must be a date (YYYY-MM-DD)');
       return value;
     case CustomFieldKind.DROPDOWN: {
       const id = Number(Array.isArray(value) ? value[0] : value);
-      if (!choiceIds.has(id)) return void issues.add(field, 'is not one of the choices');
+      if (!choiceIds.has(id)) return void issues.invalid(field, 'is not one of the choices');
       return id;
     }
     case CustomFieldKind.MULTI_SELECT: {
       const list = (Array.isArray(value) ? value : [value]).map(Number);
-      if (list.some((id) => !choiceIds.has(id))) return void issues.add(field, 'has an entry that is not one of the choices');
+      if (list.some((id) => !choiceIds.has(id))) return void issues.invalid(field, 'has an entry that is not one of the choices');
       return [...new Set(list)];
     }
   }

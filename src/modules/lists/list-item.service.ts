@@ -122,11 +122,11 @@ export class ListItemService {
     // NUL cannot be stored in PostgreSQL text (a 500): dropped first, so `\u0000` alone is blank.
     const name = typeof raw === 'string' ? withoutNul(raw).trim() : raw;
     if (blank(name)) {
-      issues.add('name', "can't be blank");
+      issues.blank('name');
       return null;
     }
     if (name!.length > MAX_NAME) {
-      issues.add('name', `is too long (maximum is ${MAX_NAME} characters)`);
+      issues.tooLong('name', MAX_NAME);
       return null;
     }
     return name!;
@@ -139,14 +139,14 @@ export class ListItemService {
     if (raw === null || raw.trim() === '') return null;
     const value = raw.trim();
     if (!HEX_COLOR.test(value)) {
-      issues.add('hexColor', 'must be a colour like #1a2b3c');
+      issues.invalid('hexColor', 'must be a colour like #1a2b3c');
       return undefined;
     }
     return value.toLowerCase();
   }
 
   private checkPosition(position: number | null | undefined, issues: Issues): void {
-    if (position != null && position < 0) issues.add('position', 'must be greater than or equal to 0');
+    if (position != null && position < 0) issues.add('position', 'OUT_OF_RANGE', 'must be greater than or equal to 0');
   }
 
   /**
@@ -159,7 +159,7 @@ export class ListItemService {
       [this.ctx.viewer.accountId, kind, name, exceptId ?? 0],
       'all',
     );
-    if (rows.length > 0) issues.add('name', 'has already been taken');
+    if (rows.length > 0) issues.taken('name');
   }
 
   private async nextPosition(kind: ListKind): Promise<number> {
@@ -177,7 +177,7 @@ export class ListItemService {
     try {
       return await mutation(this.ctx, work);
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw ValidationFailed.one('name', 'has already been taken');
+      if (error instanceof UniqueConstraintViolationException) throw ValidationFailed.one('name', 'TAKEN', 'has already been taken');
       throw error;
     }
   }

@@ -201,13 +201,13 @@ export class PersonService {
     if (rows.length === 0) return;
     const name = [rows[0].first_name, rows[0].last_name].filter(Boolean).join(' ');
     const email = person.email ? ` and email ${person.email}` : ' and no email';
-    throw ValidationFailed.one('base', `Duplicate of ${name} (id ${rows[0].id}): a contact with the same last name${email} already exists`);
+    throw ValidationFailed.one('base', 'DUPLICATE', `Duplicate of ${name} (id ${rows[0].id}): a contact with the same last name${email} already exists`);
   }
 
   /** Todo templates arrive in a later issue: none exist yet, so any template id is refused rather than silently ignored. */
   private async checkTodoTemplate(options: { todoTemplateId?: number | null; todoTemplateUserId?: number | null } | undefined, issues: Issues): Promise<void> {
-    if (options?.todoTemplateId != null) issues.add('todoTemplateId', 'does not exist');
-    if (options?.todoTemplateUserId != null && !(await accountUsers(this.ctx).load(options.todoTemplateUserId))) issues.add('todoTemplateUserId', 'does not exist');
+    if (options?.todoTemplateId != null) issues.missing('todoTemplateId');
+    if (options?.todoTemplateUserId != null && !(await accountUsers(this.ctx).load(options.todoTemplateUserId))) issues.missing('todoTemplateUserId');
   }
 
   private async apply(person: Person, input: PersonInput, issues: Issues, isNew: boolean): Promise<void> {
@@ -217,7 +217,7 @@ export class PersonService {
     if (typeof fields.firstName === 'string') fields.firstName = withoutNul(fields.firstName).trim();
     if (typeof fields.lastName === 'string') fields.lastName = withoutNul(fields.lastName).trim();
     if ((fields.lastName === undefined && isNew) || (fields.lastName !== undefined && blank(fields.lastName))) {
-      issues.add('lastName', "can't be blank");
+      issues.blank('lastName');
       delete fields.lastName;
     }
     assignFields(this.em, Person, person, fields, SCALAR_FIELDS, issues);
@@ -274,7 +274,7 @@ export class PersonService {
       if (named(await companies.load(currentId)) || named(await linkableCompany(input.companyId))) {
         // Unchanged name (a record sent back whole), or the name of the company sent: companyId decides.
       } else if (name.length > MAX_COMPANY_NAME) {
-        issues.add('companyName', `is too long (maximum is ${MAX_COMPANY_NAME} characters)`);
+        issues.tooLong('companyName', MAX_COMPANY_NAME);
         return;
       } else {
         person.company = await new CompanyService(this.ctx).findOrCreateByName(name);

@@ -1,0 +1,295 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName } from '@mikro-orm/core';
+import { BadInputError } from '../common/errors';
+import type { ConnectionData, Paging } from '../graphql/connection';
+import { hydrate } from './list-query';
+import type { Where } from './sql';
+
+/**
+ * Keyset ("seek") paging: a cursor holds the sort-key values of a row, and the next page is the
+ * rows after those values in the list's order. Page 5,000 then costs what page 1 costs (no rows
+ * are skipped), and rows added or removed meanwhile do not shift pages.
+ *
+ * Order keys follow PostgreSQL's default null placement: ascending puts nulls last, descending
+ * first. The row id always ends the order, so every row has a distinct position.
+ */
+export interface OrderKey {
+  /** A whitelisted SQL expression over the list's alias, e.g. `lower(p.last_name)`; never user text. */
+  readonly sql: string;
+  readonly desc: boolean;
+  /** Whether the expression can be null (a nullable column, a subquery). Non-null keys make simpler, index-friendly conditions. */
+  readonly nullable: boolean;
+}
+
+export interface KeysetQuery {
+  /** `"people" p` */
+  readonly from: string;
+  readonly alias: string;
+  /** Tenancy, visibility and the filter. */
+  readonly where: Where;
+  /** Without the id: it is appended. */
+  readonly order: readonly OrderKey[];
+  readonly paging: Paging;
+}
+
+type Value = string | number | boolean | null;
+type Row = Record<string, unknown>;
+
+/** Appends the id (the tie-breaker) to the order. */
+function keysOf(q: Pick<KeysetQuery, 'alias' | 'order'>): OrderKey[] {
+  return [...q.order, { sql: `${q.alias}.id`, desc: false, nullable: false }];
+}
+
+const reversed = (keys: readonly OrderKey[]): OrderKey[] => keys.map((k) => ({ ...k, desc: !k.desc }));
+
+function orderSql(keys: readonly OrderKey[]): string {
+  return keys.map((k) => `${k.sql} ${k.desc ? 'desc' : 'asc'}`).join(', ');
+}
+
+/** A short digest of the order: a cursor is refused by a list ordered differently. */
+function signatureOf(keys: readonly OrderKey[]): string {
+  return createHash('sha256').update(orderSql(keys)).digest('base64url').slice(0, 8);
+}
+
+export function encodeCursor(signature: string, values: readonly Value[]): string {
+  return Buffer.from(JSON.stringify([signature, ...values]), 'utf8').toString('base64url');
+}
+
+/** The sort-key values a cursor holds, checked against the order it must come from. */
+export function decodeCursor(cursor: string, keys: readonly OrderKey[], argument: string): Value[] {
+  const fail = (why: string): never => {
+    throw new BadInputError(argument, `is not a valid cursor for this list (${why}); use a cursor this list returned with the same orderBy`);
+  };
+  if (cursor.length > 2000 || !/^[A-Za-z0-9_-]*$/.test(cursor)) fail('malformed');
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    fail('malformed');
+  }
+  if (!Array.isArray(decoded) || decoded.length !== keys.length + 1) fail('malformed');
+  const [signature, ...values] = decoded as unknown[];
+  if (signature !== signatureOf(keys)) fail('issued for another order or list');
+  for (const value of values) {
+    const ok = value === null || typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 1000);
+    if (!ok || (typeof value === 'number' && !Number.isFinite(value))) fail('malformed');
+  }
+  const id = values[values.length - 1];
+  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) fail('malformed');
+  return values as Value[];
+}
+
+/** `key` strictly after `value` in the key's direction (nulls last ascending, first descending). */
+function after(key: OrderKey, value: Value, params: unknown[]): string {
+  if (value === null) return key.desc ? `${key.sql} is not null` : 'false';
+  params.push(value);
+  if (key.desc) return `${key.sql} < ?`;
+  return key.nullable ? `(${key.sql} > ? or ${key.sql} is null)` : `${key.sql} > ?`;
+}
+
+function equal(key: OrderKey, value: Value, params: unknown[]): string {
+  if (value === null) return `${key.sql} is null`;
+  params.push(value);
+  return `${key.sql} = ?`;
+}
+
+/**
+ * Rows strictly after the cursor's row in the order of `keys`: (k0 > v0) or (k0 = v0 and k1 > v1)
+ * or ... A non-null first key also gets a plain bound (k0 >= v0), which lets an index on it start
+ * the scan at the cursor.
+ */
+export function afterCursor(keys: readonly OrderKey[], values: readonly Value[]): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const branches: string[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const parts = keys.slice(0, i).map((k, j) => equal(k, values[j], params));
+    parts.push(after(keys[i], values[i], params));
+    branches.push(parts.map((p) => `(${p})`).join(' and '));
+  }
+  let sql = branches.map((b) => `(${b})`).join(' or ');
+  const first = keys[0];
+  if (!first.nullable && values[0] !== null) {
+    sql = `${first.sql} ${first.desc ? '<=' : '>='} ? and (${sql})`;
+    params.unshift(values[0]);
+  }
+  return { sql, params };
+}
+
+function keyColumns(keys: readonly OrderKey[]): string {
+  // The id is read from the row itself; the other keys are selected under private names.
+  return keys.slice(0, -1).map((k, i) => `, ${k.sql} as "__k${i}"`).join('');
+}
+
+function takeKeys(rows: Row[], keys: readonly OrderKey[], signature: string): string[] {
+  return rows.map((row) => {
+    const values: Value[] = [];
+    for (let i = 0; i < keys.length - 1; i++) {
+      values.push(row[`__k${i}`] as Value);
+      delete row[`__k${i}`];
+    }
+    values.push(Number(row.id));
+    return encodeCursor(signature, values);
+  });
+}
+
+async function count(em: EntityManager, q: KeysetQuery): Promise<number> {
+  const [{ n }] = await em.execute<Array<{ n: string }>>(`select count(*) as n from ${q.from} where ${q.where.sql}`, q.where.params, 'all');
+  return Number(n);
+}
+
+/** Whether any row of the list lies at or before the cursor (in the order of `keys`). */
+async function anyNotAfter(em: EntityManager, q: KeysetQuery, keys: readonly OrderKey[], values: readonly Value[]): Promise<boolean> {
+  const cond = afterCursor(keys, values);
+  const rows = await em.execute<Row[]>(
+    `select 1 from ${q.from} where ${q.where.sql} and not coalesce((${cond.sql}), false) limit 1`,
+    [...q.where.params, ...cond.params],
+    'all',
+  );
+  return rows.length > 0;
+}
+
+/**
+ * One page of a list, by cursor or by offset, as read-only projections (see `hydrate`). The total
+ * and the "is there a page on the other side of the cursor" answers run only when a client reads them.
+ */
+export async function keysetPage<T extends object>(em: EntityManager, entity: EntityName<T>, q: KeysetQuery): Promise<ConnectionData<T>> {
+  const keys = keysOf(q);
+  const signature = signatureOf(keys);
+  const total = () => count(em, q);
+  const { paging } = q;
+  if (paging.kind === 'offset') {
+    const raw = await em.execute<Row[]>(
+      `select ${q.alias}.*${keyColumns(keys)} from ${q.from} where ${q.where.sql} order by ${orderSql(keys)} limit ? offset ?`,
+      [...q.where.params, paging.perPage + 1, paging.offset],
+      'all',
+    );
+    const hasNextPage = raw.length > paging.perPage;
+    const rows = raw.slice(0, paging.perPage);
+    const cursors = takeKeys(rows, keys, signature);
+    return { nodes: hydrate(em, entity, rows), cursors, hasNextPage, hasPreviousPage: paging.offset > 0, totalCount: total };
+  }
+  // Backwards (last/before): read in the reversed order, then turn the page around.
+  const walk = paging.backward ? reversed(keys) : keys;
+  const values = paging.cursor === null ? null : decodeCursor(paging.cursor, keys, paging.backward ? 'before' : 'after');
+  const cond = values ? afterCursor(walk, values) : null;
+  const raw =
+    paging.size === 0
+      ? []
+      : await em.execute<Row[]>(
+          `select ${q.alias}.*${keyColumns(keys)} from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} order by ${orderSql(walk)} limit ?`,
+          [...q.where.params, ...(cond?.params ?? []), paging.size + 1],
+          'all',
+        );
+  const more = paging.size === 0 ? () => anyAfterOrAll(em, q, walk, values) : raw.length > paging.size;
+  const rows = raw.slice(0, paging.size);
+  if (paging.backward) rows.reverse();
+  const cursors = takeKeys(rows, keys, signature);
+  // Across the cursor: rows at or before it (in the walking order) exist. Asked only when read.
+  const across = values ? () => anyNotAfter(em, q, walk, values) : false;
+  return {
+    nodes: hydrate(em, entity, rows),
+    cursors,
+    hasNextPage: paging.backward ? across : more,
+    hasPreviousPage: paging.backward ? more : across,
+    totalCount: total,
+  };
+}
+
+/** For a page of size 0: whether any row lies beyond the cursor (or at all, without one). */
+async function anyAfterOrAll(em: EntityManager, q: KeysetQuery, walk: readonly OrderKey[], values: readonly Value[] | null): Promise<boolean> {
+  const cond = values ? afterCursor(walk, values) : null;
+  const rows = await em.execute<Row[]>(
+    `select 1 from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} limit 1`,
+    [...q.where.params, ...(cond?.params ?? [])],
+    'all',
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The same page of a nested list for many parents in one statement (e.g. the people of each
+ * company of a page): a window numbers each parent's rows in the list's order. Totals and
+ * "more before the cursor" answers are one grouped statement for all parents, run when read.
+ */
+export async function keysetPagesByParent<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  q: KeysetQuery & { readonly parentColumn: string },
+  parentIds: readonly number[],
+): Promise<Map<number, ConnectionData<T>>> {
+  const keys = keysOf(q);
+  const signature = signatureOf(keys);
+  const { paging } = q;
+  const parentIn = `${q.parentColumn} = any(?::int[])`;
+  const parentParam = `{${parentIds.map((id) => Math.trunc(id)).join(',')}}`;
+  const walk = paging.kind === 'cursor' && paging.backward ? reversed(keys) : keys;
+  const values = paging.kind === 'cursor' && paging.cursor !== null ? decodeCursor(paging.cursor, keys, paging.backward ? 'before' : 'after') : null;
+  const cond = values ? afterCursor(walk, values) : null;
+  const skip = paging.kind === 'offset' ? paging.offset : 0;
+  const size = paging.kind === 'offset' ? paging.perPage : paging.size;
+  const raw =
+    size === 0
+      ? []
+      : await em.execute<Row[]>(
+          `select * from (select ${q.alias}.*${keyColumns(keys)}, ${q.parentColumn} as "__parent", row_number() over (partition by ${q.parentColumn} order by ${orderSql(walk)}) as "__rn"
+             from ${q.from} where ${q.where.sql} and ${parentIn}${cond ? ` and (${cond.sql})` : ''}) x
+           where x."__rn" > ? and x."__rn" <= ? order by x."__parent", x."__rn"`,
+          [...q.where.params, parentParam, ...(cond?.params ?? []), skip, skip + size + 1],
+          'all',
+        );
+  const byParent = new Map<number, Row[]>();
+  for (const row of raw) {
+    const parent = Number(row.__parent);
+    delete row.__parent;
+    delete row.__rn;
+    const list = byParent.get(parent) ?? [];
+    list.push(row);
+    byParent.set(parent, list);
+  }
+  let totals: Promise<Map<number, number>> | undefined;
+  const totalsOnce = () =>
+    (totals ??= em
+      .execute<Array<{ parent: number; n: string }>>(
+        `select ${q.parentColumn} as parent, count(*) as n from ${q.from} where ${q.where.sql} and ${parentIn} group by ${q.parentColumn}`,
+        [...q.where.params, parentParam],
+        'all',
+      )
+      .then((rows) => new Map(rows.map((r) => [Number(r.parent), Number(r.n)]))));
+  let acrossOnce: Promise<Set<number>> | undefined;
+  const across = () => {
+    if (!values) return Promise.resolve(new Set<number>());
+    const c = afterCursor(walk, values);
+    return (acrossOnce ??= em
+      .execute<Array<{ parent: number }>>(
+        `select distinct ${q.parentColumn} as parent from ${q.from} where ${q.where.sql} and ${parentIn} and not coalesce((${c.sql}), false)`,
+        [...q.where.params, parentParam, ...c.params],
+        'all',
+      )
+      .then((rows) => new Set(rows.map((r) => Number(r.parent)))));
+  };
+  const result = new Map<number, ConnectionData<T>>();
+  for (const parent of parentIds) {
+    const all = byParent.get(parent) ?? [];
+    const rows = all.slice(0, size);
+    const more = all.length > size;
+    if (paging.kind === 'cursor' && paging.backward) rows.reverse();
+    const cursors = takeKeys(rows, keys, signature);
+    const total = async () => (await totalsOnce()).get(parent) ?? 0;
+    const nodes = hydrate(em, entity, rows);
+    if (paging.kind === 'offset') {
+      result.set(parent, { nodes, cursors, hasNextPage: more, hasPreviousPage: skip > 0, totalCount: total });
+      continue;
+    }
+    const beyond = size === 0 ? async () => (await total()) > 0 && !values : more;
+    const acrossParent = values ? async () => (await across()).has(parent) : false;
+    result.set(parent, {
+      nodes,
+      cursors,
+      hasNextPage: paging.backward ? acrossParent : beyond,
+      hasPreviousPage: paging.backward ? beyond : acrossParent,
+      totalCount: total,
+    });
+  }
+  return result;
+}

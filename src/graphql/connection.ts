@@ -1,0 +1,192 @@
+import { ArgsType, Field, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { BadInputError } from '../common/errors';
+import { selectedFields } from './selection';
+
+/** The largest page any list answers (`first`, `last`, `perPage`). */
+export const MAX_PAGE_SIZE = 200;
+/** The highest offset page number (as v3 clients may ask). An offset page past the end is empty, never an error. */
+export const MAX_PAGE_NUMBER = 1_000_000;
+
+export enum OrderDirection {
+  ASC = 'ASC',
+  DESC = 'DESC',
+}
+registerEnumType(OrderDirection, {
+  name: 'OrderDirection',
+  description: 'Ascending puts empty (null) values last, descending first.',
+  valuesConfig: { ASC: { description: 'Smallest first; text in case-insensitive alphabetical order where noted' }, DESC: { description: 'Largest first' } },
+});
+
+@ObjectType('PageInfo', { simpleResolvers: true, description: 'Where a page of a connection sits in the whole list.' })
+export class PageInfo {
+  @Field({ description: 'More records follow the last one of this page (in the list\'s order).' })
+  hasNextPage!: boolean;
+
+  @Field({ description: 'Records come before the first one of this page.' })
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the first record of the page; null when the page is empty.' })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the last record of the page; pass it as `after` for the next page.' })
+  endCursor!: string | null;
+}
+
+/** Paging arguments shared by every list: cursors (Relay) or, for simple tables, offset pages. */
+@ArgsType()
+export class ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: `Page size counted from the start (or from \`after\`), 0 to ${MAX_PAGE_SIZE}.` })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Cursor (`endCursor` or an edge\'s `cursor`) to continue after.' })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true, description: `Page size counted from the end (or from \`before\`), 0 to ${MAX_PAGE_SIZE}.` })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Cursor (`startCursor`) to continue before, going backwards.' })
+  before?: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: `Offset paging instead of cursors: the page number, 1 to ${MAX_PAGE_NUMBER}. Not combinable with first/after/last/before. Deep offset pages get slower; cursors cost the same on any page.`,
+  })
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: `Page size for offset paging, 1 to ${MAX_PAGE_SIZE} (larger values are clamped); defaults as \`first\` does.` })
+  perPage?: number | null;
+}
+
+/** What a list was asked for, once the arguments are checked. */
+export type Paging =
+  | { readonly kind: 'offset'; readonly page: number; readonly perPage: number; readonly offset: number }
+  | { readonly kind: 'cursor'; readonly backward: boolean; readonly size: number; readonly cursor: string | null };
+
+function size(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > MAX_PAGE_SIZE) throw new BadInputError(name, `must be between 0 and ${MAX_PAGE_SIZE}, got ${value}`);
+  return value;
+}
+
+/** Checks the paging arguments: cursors and offset pages do not mix, `first` and `last` neither. */
+export function pagingOf(args: ConnectionArgs | undefined, defaultSize: number): Paging {
+  const { first, after, last, before, page, perPage } = args ?? {};
+  const cursorArgs = [first, after, last, before].some((v) => v != null);
+  if (page != null || (perPage != null && !cursorArgs)) {
+    if (cursorArgs) throw new BadInputError('page', 'offset paging (page, perPage) cannot be combined with first, after, last or before');
+    const pageNumber = page ?? 1;
+    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > MAX_PAGE_NUMBER) throw new BadInputError('page', `must be between 1 and ${MAX_PAGE_NUMBER}, got ${pageNumber}`);
+    const per = Math.min(Math.max(Math.trunc(perPage ?? defaultSize), 1), MAX_PAGE_SIZE);
+    return { kind: 'offset', page: pageNumber, perPage: per, offset: (pageNumber - 1) * per };
+  }
+  if (perPage != null) throw new BadInputError('perPage', 'belongs to offset paging; with cursors use first or last');
+  if (first != null && last != null) throw new BadInputError('last', 'cannot be combined with first');
+  if (after != null && before != null) throw new BadInputError('before', 'cannot be combined with after');
+  if (last != null || before != null) {
+    if (first != null) throw new BadInputError('first', 'cannot be combined with before');
+    if (after != null) throw new BadInputError('after', 'cannot be combined with last');
+    return { kind: 'cursor', backward: true, size: last != null ? size('last', last) : defaultSize, cursor: before ?? null };
+  }
+  return { kind: 'cursor', backward: false, size: first != null ? size('first', first) : defaultSize, cursor: after ?? null };
+}
+
+/** What a connection resolver returns; `totalCount` and `hasPreviousPage` may be computed only when read. */
+export interface ConnectionData<T> {
+  readonly nodes: readonly T[];
+  readonly cursors: readonly string[];
+  readonly hasNextPage: boolean | (() => Promise<boolean>);
+  readonly hasPreviousPage: boolean | (() => Promise<boolean>);
+  readonly totalCount: number | (() => Promise<number>);
+}
+
+class Lazy<T> {
+  private value?: Promise<T>;
+  constructor(private readonly source: T | (() => Promise<T>)) {}
+  get(): T | Promise<T> {
+    if (typeof this.source !== 'function') return this.source;
+    return (this.value ??= (this.source as () => Promise<T>)());
+  }
+}
+
+class LazyPageInfo {
+  constructor(
+    private readonly next: Lazy<boolean>,
+    private readonly previous: Lazy<boolean>,
+    readonly startCursor: string | null,
+    readonly endCursor: string | null,
+  ) {}
+  get hasNextPage(): boolean | Promise<boolean> {
+    return this.next.get();
+  }
+  get hasPreviousPage(): boolean | Promise<boolean> {
+    return this.previous.get();
+  }
+}
+
+/** The object a `XConnection` type resolves from: edges and nodes share the rows. */
+export class Connection<T> {
+  readonly nodes: readonly T[];
+  readonly pageInfo: LazyPageInfo;
+  private readonly count: Lazy<number>;
+  private readonly data: ConnectionData<T>;
+
+  constructor(data: ConnectionData<T>) {
+    this.data = data;
+    this.nodes = data.nodes;
+    const { cursors } = data;
+    this.pageInfo = new LazyPageInfo(new Lazy(data.hasNextPage), new Lazy(data.hasPreviousPage), cursors[0] ?? null, cursors[cursors.length - 1] ?? null);
+    this.count = new Lazy(data.totalCount);
+  }
+
+  get edges(): Array<{ cursor: string; node: T }> {
+    return this.data.nodes.map((node, i) => ({ cursor: this.data.cursors[i], node }));
+  }
+
+  get totalCount(): number | Promise<number> {
+    return this.count.get();
+  }
+}
+
+/**
+ * `XConnection` and `XEdge` for a record type, as Relay and most GraphQL APIs shape lists:
+ * `@ObjectType('PersonConnection') class PersonConnection extends ConnectionOf(Person, 'people') {}`.
+ */
+export function ConnectionOf<T extends object>(item: ClassType<T>, typeName: string, plural: string) {
+  @ObjectType(`${typeName}Edge`, { simpleResolvers: true, description: `One of the ${plural} of a page, with its cursor.` })
+  class Edge {
+    @Field({ description: `Opaque cursor of this record in the list's order: pass it as \`after\` or \`before\`.` })
+    cursor!: string;
+
+    @Field(() => item, { description: `The record.` })
+    node!: T;
+  }
+
+  @ObjectType({ simpleResolvers: true })
+  abstract class ConnectionClass {
+    @Field(() => [Edge], { description: `The ${plural} of this page, each with its cursor.` })
+    edges!: Edge[];
+
+    @Field(() => [item], { description: `The ${plural} of this page (the edges' nodes, for when cursors are not needed).` })
+    nodes!: T[];
+
+    @Field(() => PageInfo, { description: 'Cursors of this page and whether more pages follow or precede it.' })
+    pageInfo!: PageInfo;
+
+    @Field(() => Int, { description: `How many ${plural} match the filter, across all pages. Counted only when asked for.` })
+    totalCount!: number;
+  }
+  return ConnectionClass;
+}
+
+/** The row fields a connection's selection reads, under `nodes` and `edges.node` together. */
+export function selectedNodeFields(info: GraphQLResolveInfo | undefined): Set<string> {
+  if (!info) return new Set();
+  const fields = selectedFields(info, ['nodes']);
+  for (const name of selectedFields(info, ['edges', 'node'])) fields.add(name);
+  return fields;
+}
+
+/** Whether an operation reads `totalCount` of this connection (counting costs a scan of every match). */
+export function selectsTotal(info: GraphQLResolveInfo | undefined): boolean {
+  return info ? selectedFields(info).has('totalCount') : true;
+}

@@ -1,0 +1,281 @@
+import { Field, Float, InputType, Int } from 'type-graphql';
+import { BadInputError } from '../common/errors';
+import { contains, startsWith } from '../db/sql';
+import { storableInstant, withoutNul } from '../modules/common/input';
+import { isValidId } from './ids';
+
+/**
+ * Operator inputs, one per kind of value, and the one compiler that turns a resource's filter
+ * (its fields plus `and`, `or`, `not`) into a parameterised SQL condition. A resource declares
+ * which SQL expression each filter field reads; nothing else is resource-specific.
+ */
+
+export const MAX_IN_VALUES = 500;
+export const MAX_FILTER_DEPTH = 5;
+export const MAX_FILTER_CONDITIONS = 100;
+
+@InputType('StringFilter', {
+  description:
+    'Conditions on a text field, all of which must hold. `eq` and `in` compare exactly (case-sensitive); `contains` and `startsWith` ignore case. ' +
+    'Text conditions are at most 200 characters.',
+})
+export class StringFilter {
+  @Field(() => String, { nullable: true, description: 'Equal to this text, exactly.' }) eq?: string | null;
+  @Field(() => [String], { nullable: true, description: `Equal to one of these (exactly), at most ${MAX_IN_VALUES}.` }) in?: string[] | null;
+  @Field(() => String, { nullable: true, description: 'Contains this text anywhere, ignoring case.' }) contains?: string | null;
+  @Field(() => String, { nullable: true, description: 'Starts with this text, ignoring case.' }) startsWith?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: the field is empty (null); false: it has a value.' }) isNull?: boolean | null;
+}
+
+@InputType('IntFilter', { description: 'Conditions on a whole number, all of which must hold.' })
+export class IntFilter {
+  @Field(() => Int, { nullable: true, description: 'Equal to.' }) eq?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Greater than.' }) gt?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Greater than or equal to.' }) gte?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Less than.' }) lt?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Less than or equal to.' }) lte?: number | null;
+  @Field(() => [Int], { nullable: true, description: `One of these, at most ${MAX_IN_VALUES}.` }) in?: number[] | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: no value (null); false: a value.' }) isNull?: boolean | null;
+}
+
+@InputType('FloatFilter', { description: 'Conditions on a number, all of which must hold.' })
+export class FloatFilter {
+  @Field(() => Float, { nullable: true, description: 'Equal to.' }) eq?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Greater than.' }) gt?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Greater than or equal to.' }) gte?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Less than.' }) lt?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Less than or equal to.' }) lte?: number | null;
+  @Field(() => [Float], { nullable: true, description: `One of these, at most ${MAX_IN_VALUES}.` }) in?: number[] | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: no value (null); false: a value.' }) isNull?: boolean | null;
+}
+
+@InputType('DateTimeFilter', { description: 'Conditions on an instant (ISO 8601 with a zone, e.g. 2026-01-31T09:00:00Z), all of which must hold. Years 1 to 9999.' })
+export class DateTimeFilter {
+  @Field(() => Date, { nullable: true, description: 'At exactly this instant.' }) eq?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Later than.' }) gt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'At or later than.' }) gte?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Earlier than.' }) lt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'At or earlier than.' }) lte?: Date | null;
+  @Field(() => [Date], { nullable: true, description: `One of these instants, at most ${MAX_IN_VALUES}.` }) in?: Date[] | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: no value (null); false: a value.' }) isNull?: boolean | null;
+}
+
+@InputType('IdFilter', { description: 'Conditions on a reference to another record, by its `databaseId`.' })
+export class IdFilter {
+  @Field(() => Int, { nullable: true, description: 'The record with this databaseId.' }) eq?: number | null;
+  @Field(() => [Int], { nullable: true, description: `One of these databaseIds, at most ${MAX_IN_VALUES}.` }) in?: number[] | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: no record is referenced (null); false: one is.' }) isNull?: boolean | null;
+}
+
+@InputType('BooleanFilter', { description: 'A condition on a yes/no field.' })
+export class BooleanFilter {
+  @Field(() => Boolean, { nullable: true, description: 'Equal to.' }) eq?: boolean | null;
+}
+
+/** `{eq, in}` for an enum: `@InputType('PersonTypeFilter') class PersonTypeFilter extends EnumFilterOf(PersonType, 'person type') {}`. */
+export function EnumFilterOf<E extends object>(enumType: E, what: string) {
+  @InputType()
+  abstract class EnumFilter {
+    @Field(() => enumType, { nullable: true, description: `This ${what}.` }) eq?: E[keyof E] | null;
+    @Field(() => [enumType], { nullable: true, description: `One of these ${what}s.` }) in?: Array<E[keyof E]> | null;
+  }
+  return EnumFilter;
+}
+
+/** Conditions shared by every resource's filter: composition. */
+export interface Composable<F> {
+  and?: F[] | null;
+  or?: F[] | null;
+  not?: F | null;
+}
+
+/** How one filter field reaches SQL. */
+export type FilterField =
+  /** Text; `any` fields match when any of their expressions does. `containsSql` is an indexed expression used for `contains`. */
+  | { readonly kind: 'string'; readonly sql: string | readonly string[]; readonly containsSql?: string }
+  | { readonly kind: 'number' | 'datetime' | 'enum' | 'boolean'; readonly sql: string }
+  | { readonly kind: 'id'; readonly sql: string }
+  /** A membership test on a jsonb array of ids (e.g. tags). */
+  | { readonly kind: 'idArray'; readonly sql: string }
+  /** Resource-specific: returns a condition and its parameters, or null for no condition. */
+  | { readonly kind: 'custom'; readonly build: (value: never, path: string) => { sql: string; params: unknown[] } | null };
+
+export type FilterFields<F> = { readonly [K in Exclude<keyof F, 'and' | 'or' | 'not'>]-?: FilterField };
+
+interface Fragment {
+  sql: string;
+  params: unknown[];
+}
+
+const TRUE: Fragment = { sql: 'true', params: [] };
+
+function and(parts: Fragment[]): Fragment {
+  if (parts.length === 0) return TRUE;
+  if (parts.length === 1) return parts[0];
+  return { sql: parts.map((p) => `(${p.sql})`).join(' and '), params: parts.flatMap((p) => p.params) };
+}
+
+function or(parts: Fragment[]): Fragment {
+  if (parts.length === 1) return parts[0];
+  return { sql: parts.map((p) => `(${p.sql})`).join(' or '), params: parts.flatMap((p) => p.params) };
+}
+
+/** Counts conditions as the compiler meets them: a filter is bounded in depth and size. */
+class Budget {
+  used = 0;
+  spend(path: string): void {
+    if (++this.used > MAX_FILTER_CONDITIONS) throw new BadInputError(path, `a filter may hold at most ${MAX_FILTER_CONDITIONS} conditions`);
+  }
+}
+
+function list<T>(values: readonly T[], path: string): readonly T[] {
+  if (values.length > MAX_IN_VALUES) throw new BadInputError(path, `at most ${MAX_IN_VALUES} values, got ${values.length}`);
+  return values;
+}
+
+/**
+ * `sql` equals one of `values`: sent as one JSON parameter (knex would expand a JS array into a
+ * list of parameters, and the statement text should not depend on the count).
+ */
+function oneOf(sql: string, values: readonly unknown[], type: string): Fragment {
+  if (values.length === 0) return { sql: 'false', params: [] };
+  return { sql: `${sql} in (select (jsonb_array_elements_text(?::jsonb))::${type})`, params: [JSON.stringify(values)] };
+}
+
+function text(value: string): string {
+  return withoutNul(value);
+}
+
+function instant(value: Date, path: string): Date {
+  if (!(value instanceof Date) || !storableInstant(value)) throw new BadInputError(path, 'is out of range (years 1 to 9999)');
+  return value;
+}
+
+function isNullCondition(sqls: readonly string[], isNull: boolean): Fragment {
+  return isNull ? { sql: sqls.map((s) => `${s} is null`).join(' and '), params: [] } : { sql: sqls.map((s) => `${s} is not null`).join(' or '), params: [] };
+}
+
+function stringConditions(field: Extract<FilterField, { kind: 'string' }>, f: StringFilter, path: string, budget: Budget): Fragment[] {
+  const sqls = typeof field.sql === 'string' ? [field.sql] : field.sql;
+  const anyOf = (build: (sql: string) => Fragment) => or(sqls.map(build));
+  const out: Fragment[] = [];
+  if (f.eq != null) out.push(anyOf((s) => ({ sql: `${s} = ?`, params: [text(f.eq!)] })));
+  if (f.in != null) {
+    const values = list(f.in, `${path}.in`).map(text);
+    out.push(values.length === 0 ? { sql: 'false', params: [] } : anyOf((s) => oneOf(s, values, 'text')));
+  }
+  if (f.contains != null) {
+    const pattern = contains(text(f.contains));
+    out.push(field.containsSql ? { sql: `${field.containsSql} ilike ?`, params: [pattern] } : anyOf((s) => ({ sql: `${s} ilike ?`, params: [pattern] })));
+  }
+  if (f.startsWith != null) {
+    const pattern = startsWith(text(f.startsWith));
+    out.push(anyOf((s) => ({ sql: `lower(${s}) like ?`, params: [pattern] })));
+  }
+  if (f.isNull != null) out.push(isNullCondition(sqls, f.isNull));
+  out.forEach(() => budget.spend(path));
+  return out;
+}
+
+type Comparable = { eq?: unknown; gt?: unknown; gte?: unknown; lt?: unknown; lte?: unknown; in?: unknown[] | null; isNull?: boolean | null };
+const OPERATORS = [['eq', '='], ['gt', '>'], ['gte', '>='], ['lt', '<'], ['lte', '<=']] as const;
+
+function comparableConditions(sql: string, f: Comparable, path: string, budget: Budget, check: (v: unknown, path: string) => unknown, arrayType: string): Fragment[] {
+  const out: Fragment[] = [];
+  for (const [op, symbol] of OPERATORS) {
+    const value = f[op];
+    if (value != null) out.push({ sql: `${sql} ${symbol} ?`, params: [check(value, `${path}.${op}`)] });
+  }
+  if (f.in != null) {
+    const values = list(f.in, `${path}.in`).map((v) => check(v, `${path}.in`));
+    out.push(oneOf(sql, values, arrayType));
+  }
+  if (f.isNull != null) out.push(isNullCondition([sql], f.isNull));
+  out.forEach(() => budget.spend(path));
+  return out;
+}
+
+function idConditions(field: Extract<FilterField, { kind: 'id' | 'idArray' }>, f: IdFilter, path: string, budget: Budget): Fragment[] {
+  const out: Fragment[] = [];
+  const ids = (values: readonly number[]) => values.filter(isValidId);
+  if (field.kind === 'idArray') {
+    if (f.eq != null) out.push(isValidId(f.eq) ? { sql: `${field.sql} @> ?::jsonb`, params: [JSON.stringify([f.eq])] } : { sql: 'false', params: [] });
+    if (f.in != null) {
+      const wanted = ids(list(f.in, `${path}.in`));
+      // One containment test per id: each can use the jsonb GIN index.
+      out.push(wanted.length === 0 ? { sql: 'false', params: [] } : or(wanted.map((id) => ({ sql: `${field.sql} @> ?::jsonb`, params: [JSON.stringify([id])] }))));
+    }
+    if (f.isNull != null) out.push({ sql: f.isNull ? `jsonb_array_length(${field.sql}) = 0` : `jsonb_array_length(${field.sql}) > 0`, params: [] });
+  } else {
+    // An id outside the integer range can match nothing: it is dropped, not an error.
+    if (f.eq != null) out.push(isValidId(f.eq) ? { sql: `${field.sql} = ?`, params: [f.eq] } : { sql: 'false', params: [] });
+    if (f.in != null) {
+      const wanted = ids(list(f.in, `${path}.in`));
+      out.push(wanted.length === 0 ? { sql: 'false', params: [] } : { sql: `${field.sql} = any(?::int[])`, params: [`{${wanted.join(',')}}`] });
+    }
+    if (f.isNull != null) out.push(isNullCondition([field.sql], f.isNull));
+  }
+  out.forEach(() => budget.spend(path));
+  return out;
+}
+
+function compile<F extends Composable<F>>(filter: F, fields: FilterFields<F>, path: string, depth: number, budget: Budget): Fragment {
+  if (depth > MAX_FILTER_DEPTH) throw new BadInputError(path, `and/or/not may nest at most ${MAX_FILTER_DEPTH} levels`);
+  const parts: Fragment[] = [];
+  for (const [name, value] of Object.entries(filter) as Array<[string, unknown]>) {
+    if (value == null) continue;
+    const at = `${path}.${name}`;
+    if (name === 'and' || name === 'or') {
+      const children = list(value as F[], at).map((child, i) => compile(child, fields, `${at}[${i}]`, depth + 1, budget));
+      if (children.length > 0) parts.push(name === 'and' ? and(children) : or(children));
+      else if (name === 'or') parts.push({ sql: 'false', params: [] }); // none of nothing holds
+      continue;
+    }
+    if (name === 'not') {
+      const inner = compile(value as F, fields, at, depth + 1, budget);
+      // A condition on an empty field is unknown (null) in SQL; `not` treats it as not matching.
+      parts.push({ sql: `not coalesce((${inner.sql}), false)`, params: inner.params });
+      continue;
+    }
+    const field = (fields as Record<string, FilterField | undefined>)[name];
+    if (!field) throw new BadInputError(at, 'is not a filter field');
+    switch (field.kind) {
+      case 'string':
+        parts.push(...stringConditions(field, value as StringFilter, at, budget));
+        break;
+      case 'number':
+        parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, (v) => v, 'numeric'));
+        break;
+      case 'datetime':
+        parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, (v, p) => instant(v as Date, p), 'timestamptz'));
+        break;
+      case 'enum':
+        parts.push(...comparableConditions(field.sql, { eq: (value as Comparable).eq, in: (value as Comparable).in }, at, budget, (v) => v, 'text'));
+        break;
+      case 'boolean':
+        parts.push(...comparableConditions(field.sql, { eq: (value as Comparable).eq }, at, budget, (v) => v, 'boolean'));
+        break;
+      case 'id':
+      case 'idArray':
+        parts.push(...idConditions(field, value as IdFilter, at, budget));
+        break;
+      case 'custom': {
+        budget.spend(at);
+        const built = field.build(value as never, at);
+        if (built) parts.push(built);
+        break;
+      }
+    }
+  }
+  return and(parts);
+}
+
+/**
+ * The SQL condition of a filter (with `?` parameters), `true` when it has no conditions. Errors
+ * (a value out of range, too many conditions, nesting too deep) name the argument path, e.g.
+ * `filter.or[1].createdAt.gte`.
+ */
+export function compileFilter<F extends Composable<F>>(filter: F | null | undefined, fields: FilterFields<F>, argument = 'filter'): { sql: string; params: unknown[] } {
+  if (!filter) return TRUE;
+  return compile(filter, fields, argument, 0, new Budget());
+}
