@@ -58,7 +58,10 @@ export async function preloadRelations<Row>(ctx: RequestContext, relations: read
   await Promise.all(pending);
 }
 
-/** For a list query: preloads what the operation selected under `entries` of its page. */
+/** For a connection: preloads what the operation selected of its rows (under `nodes` and `edges.node`). */
 export async function preloadPage<Row>(ctx: RequestContext, relations: readonly RelationPreload<Row>[], rows: readonly Row[], info: GraphQLResolveInfo | undefined): Promise<void> {
-  if (info && rows.length > 0) await preloadRelations(ctx, relations, rows, selectedFields(info, ['entries']));
+  if (!info || rows.length === 0) return;
+  const selected = selectedFields(info, ['nodes']);
+  for (const name of selectedFields(info, ['edges', 'node'])) selected.add(name);
+  await preloadRelations(ctx, relations, rows, selected);
 }

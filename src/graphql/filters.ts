@@ -279,3 +279,59 @@ export function compileFilter<F extends Composable<F>>(filter: F | null | undefi
   if (!filter) return TRUE;
   return compile(filter, fields, argument, 0, new Budget());
 }
+
+@InputType('DateFilter', { description: 'Conditions on a calendar date (YYYY-MM-DD), all of which must hold.' })
+export class DateFilter {
+  @Field(() => String, { nullable: true, description: 'On this date.' }) eq?: string | null;
+  @Field(() => String, { nullable: true, description: 'After this date.' }) gt?: string | null;
+  @Field(() => String, { nullable: true, description: 'On or after this date.' }) gte?: string | null;
+  @Field(() => String, { nullable: true, description: 'Before this date.' }) lt?: string | null;
+  @Field(() => String, { nullable: true, description: 'On or before this date.' }) lte?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'true: no date; false: a date.' }) isNull?: boolean | null;
+}
+
+@InputType('CustomFieldFilter', {
+  description:
+    'A condition on one custom field, named by its label key (`custom_label_<id>`, as in `customFields`). Give the operator group of the field\'s kind: ' +
+    '`text`, `number`, `date` or `choice` (dropdown and multi-select entries). A record without a value for the field matches only `isNull: true`.',
+})
+export class CustomFieldFilter {
+  @Field({ description: 'The field\'s key, `custom_label_<id>`.' }) label!: string;
+  @Field(() => StringFilter, { nullable: true, description: 'For text fields.' }) text?: StringFilter | null;
+  @Field(() => FloatFilter, { nullable: true, description: 'For number fields.' }) number?: FloatFilter | null;
+  @Field(() => DateFilter, { nullable: true, description: 'For date fields.' }) date?: DateFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'For dropdown fields (the chosen entry) and multi-select fields (any chosen entry), by entry id.' }) choice?: IdFilter | null;
+}
+
+const LABEL = /^custom_label_[1-9][0-9]{0,9}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Conditions of `customFields: [CustomFieldFilter!]` on a jsonb column keyed by label. */
+export function customFieldConditions(column: string, filters: readonly CustomFieldFilter[], path: string): { sql: string; params: unknown[] } | null {
+  const parts: Fragment[] = [];
+  const budget = new Budget();
+  list(filters, path).forEach((f, i) => {
+    const at = `${path}[${i}]`;
+    if (!LABEL.test(f.label)) throw new BadInputError(`${at}.label`, 'must be a custom field key like custom_label_12');
+    // The key is checked above, so it can be part of the statement; values stay parameters.
+    const value = `${column}->'${f.label}'`;
+    const asText = `(case when jsonb_typeof(${value}) = 'string' then ${column}->>'${f.label}' end)`;
+    const asNumber = `(case when jsonb_typeof(${value}) = 'number' then (${column}->>'${f.label}')::numeric end)`;
+    const asDate = `(case when jsonb_typeof(${value}) = 'string' and (${column}->>'${f.label}') ~ '^\\d{4}-\\d{2}-\\d{2}$' then ${column}->>'${f.label}' end)`;
+    if (f.text) parts.push(...stringConditions({ kind: 'string', sql: asText }, f.text, `${at}.text`, budget));
+    if (f.number) parts.push(...comparableConditions(asNumber, f.number, `${at}.number`, budget, (v) => v, 'numeric'));
+    if (f.date) {
+      const check = (v: unknown, p: string) => {
+        if (typeof v !== 'string' || !DATE.test(v)) throw new BadInputError(p, 'must be a date like 2026-01-31');
+        return v;
+      };
+      parts.push(...comparableConditions(asDate, f.date, `${at}.date`, budget, check, 'text'));
+    }
+    if (f.choice) {
+      // A dropdown holds one entry id, a multi-select an array of them: normalised to an array.
+      const entries = `(case jsonb_typeof(${value}) when 'array' then ${value} when 'number' then jsonb_build_array(${value}) else '[]'::jsonb end)`;
+      parts.push(...idConditions({ kind: 'idArray', sql: entries }, f.choice, `${at}.choice`, budget));
+    }
+  });
+  return parts.length ? and(parts) : null;
+}

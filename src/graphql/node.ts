@@ -17,6 +17,10 @@ export abstract class Node {
   id!: string;
 }
 
+/** Descriptions of the two id fields every record type has. */
+export const NODE_ID_DOC = 'Opaque global id (the same for this record everywhere in the API); see `node(id:)`.';
+export const DATABASE_ID_DOC = 'The numeric id: what single lookups (`person(id:)`), mutations, filters and the v3 REST API use.';
+
 /** How `node`/`nodes` find records of one type: by database id, within tenancy and visibility. */
 export interface NodeType {
   /** The GraphQL type name, e.g. `Person`. */

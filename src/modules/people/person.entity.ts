@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
 import { Company } from '../companies/company.entity';
 import { ListItem } from '../lists/list-item.entity';
@@ -9,7 +10,11 @@ export enum PersonType {
   CONTACT = 'Contact',
   LEAD = 'Lead',
 }
-registerEnumType(PersonType, { name: 'PersonType' });
+registerEnumType(PersonType, {
+  name: 'PersonType',
+  description: 'Whether a person is a prospect (lead) or an established contact.',
+  valuesConfig: { CONTACT: { description: 'An established contact.' }, LEAD: { description: 'A prospect not yet qualified; becoming a contact sets convertedAt.' } },
+});
 
 const text = (length = 255) => ({ type: 'string', length, nullable: true }) as const;
 
@@ -19,13 +24,22 @@ const text = (length = 255) => ({ type: 'string', length, nullable: true }) as c
 @Index({ properties: ['account', 'lastName'] })
 @Index({ properties: ['account', 'createdAt'] })
 @Index({ properties: ['account', 'updatedAt'] })
-@ObjectType('Person', { simpleResolvers: true })
+@ObjectType('Person', { implements: Node, simpleResolvers: true, description: 'A person the account deals with: a lead (prospect) or a contact.' })
 export class Person {
-  [OptionalProps]?: 'type' | 'unsubscribed' | 'bounced' | 'tagIds' | 'customFields' | 'createdAt' | 'updatedAt' | 'fullName' | 'ownerId' | 'companyId' | 'leadStatusId' | 'leadSourceId';
+  [OptionalProps]?: 'type' | 'unsubscribed' | 'bounced' | 'tagIds' | 'customFields' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'ownerId' | 'companyId' | 'leadStatusId' | 'leadSourceId';
 
-  @Field(() => Int)
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
+  get nodeId(): string {
+    return toGlobalId('Person', this.id);
+  }
+
+  @Field(() => Int, { description: DATABASE_ID_DOC })
+  get databaseId(): number {
+    return this.id;
+  }
 
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;

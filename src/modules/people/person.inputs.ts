@@ -1,13 +1,16 @@
 import { Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { DateTimeRange, SortDirection } from '../../graphql/types';
+import { OrderDirection } from '../../graphql/connection';
+import { BooleanFilter, CustomFieldFilter, DateTimeFilter, EnumFilterOf, IdFilter, StringFilter } from '../../graphql/filters';
 import { PersonType } from './person.entity';
 
-/** Writable person fields (v3 §2.4). Absent = unchanged; null = cleared. */
-@InputType('PersonInput')
-export class PersonInput {
+/**
+ * Writable person fields (v3 §2.4), shared by the create and update inputs. Absent = unchanged;
+ * null = cleared (a required field cannot be cleared: BLANK).
+ */
+@InputType()
+abstract class PersonFields {
   @Field(() => String, { nullable: true }) firstName?: string | null;
-  @Field(() => String, { nullable: true, description: 'Required: a person cannot be saved without one' }) lastName?: string | null;
   @Field(() => String, {
     nullable: true,
     description:
@@ -95,31 +98,68 @@ export class PersonUpdateOptions {
   todoTemplateUserId?: number | null;
 }
 
-/** Every v3 people list condition (§4.4). Text conditions are case-insensitive substring matches. */
-@InputType('PersonFilter')
-export class PersonFilter {
-  @Field(() => [Int], { nullable: true }) ids?: number[] | null;
-  @Field(() => String, { nullable: true, description: 'First and last name' }) name?: string | null;
-  @Field(() => [Int], { nullable: true }) ownerIds?: number[] | null;
-  @Field(() => String, { nullable: true, description: 'Work city' }) city?: string | null;
-  @Field(() => String, { nullable: true, description: 'Work state' }) state?: string | null;
-  @Field(() => String, { nullable: true, description: 'Work postal code' }) zip?: string | null;
-  @Field(() => String, { nullable: true }) position?: string | null;
-  @Field(() => String, { nullable: true, description: "The person's company's name" }) companyName?: string | null;
-  @Field(() => [Int], { nullable: true }) leadSourceIds?: number[] | null;
-  @Field(() => [Int], { nullable: true, description: 'Lead status ids' }) statusIds?: number[] | null;
-  @Field(() => String, { nullable: true, description: 'Any of email, email2, homeEmail' }) email?: string | null;
-  @Field(() => String, { nullable: true, description: 'First and last name (same as name)' }) fullName?: string | null;
-  @Field(() => String, { nullable: true, description: 'Any of phone, mobile, homePhone' }) phone?: string | null;
-  @Field(() => DateTimeRange, { nullable: true, description: 'When a Lead became a Contact' }) converted?: DateTimeRange | null;
-  @Field(() => DateTimeRange, { nullable: true }) created?: DateTimeRange | null;
-  @Field(() => DateTimeRange, { nullable: true }) modified?: DateTimeRange | null;
-  @Field(() => String, { nullable: true, description: 'First name, last name, email or company name' }) simpleSearch?: string | null;
-  @Field(() => PersonType, { nullable: true }) type?: PersonType | null;
-  @Field(() => [Int], { nullable: true, description: 'People of these companies' }) companyIds?: number[] | null;
+
+@InputType('PersonCreateInput', { description: 'A new person. Only lastName is required; the owner defaults to the viewer.' })
+export class PersonCreateInput extends PersonFields {
+  @Field(() => String, { description: 'Required; at most 100 characters.' })
+  lastName!: string;
 }
 
-export enum PersonSortField {
+@InputType('PersonUpdateInput', { description: 'Changes to a person: only the fields given change; null clears a field (lastName cannot be cleared).' })
+export class PersonUpdateInput extends PersonFields {
+  @Field(() => String, { nullable: true, description: 'At most 100 characters; cannot be blank.' })
+  lastName?: string | null;
+}
+
+/** What the service applies: either input. */
+export type PersonInput = PersonFields & { lastName?: string | null };
+
+@InputType('PersonTypeFilter', { description: 'Conditions on the person type.' })
+export class PersonTypeFilter extends EnumFilterOf(PersonType, 'person type') {}
+
+/**
+ * Which people a list holds. Every field given must hold (and); `and`, `or` and `not` compose
+ * filters. Text matching: `eq`/`in` exact, `contains`/`startsWith` case-insensitive.
+ */
+@InputType('PersonFilter', { description: 'Which people to list: every condition given must hold; compose with and, or, not.' })
+export class PersonFilter {
+  @Field(() => [PersonFilter], { nullable: true, description: 'Every one of these filters holds (and/or/not nest at most 5 levels).' }) and?: PersonFilter[] | null;
+  @Field(() => [PersonFilter], { nullable: true, description: 'At least one of these filters holds; an empty list matches nobody.' }) or?: PersonFilter[] | null;
+  @Field(() => PersonFilter, { nullable: true, description: 'This filter does not hold.' }) not?: PersonFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'The person\'s databaseId.' }) databaseId?: IdFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'First name.' }) firstName?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Last name.' }) lastName?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'First and last name together, as in fullName ("Ada Lovelace").' }) name?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'The main email address.' }) email?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Any of email, email2 and homeEmail.' }) anyEmail?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Any of phone, mobile and homePhone.' }) anyPhone?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Job title.' }) position?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Work address city.' }) workCity?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Work address state or region.' }) workState?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Work address postal code.' }) workPostalCode?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'Work address country.' }) workCountry?: StringFilter | null;
+  @Field(() => StringFilter, { nullable: true, description: 'The name of the person\'s company.' }) companyName?: StringFilter | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Quick search, as a search box does: people whose name, email or company name contains this text (case-insensitive). Blank is ignored.',
+  })
+  search?: string | null;
+  @Field(() => PersonTypeFilter, { nullable: true, description: 'Lead or contact.' }) type?: PersonTypeFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'The owner (a user\'s databaseId).' }) ownerId?: IdFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'The company (its databaseId).' }) companyId?: IdFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'The lead status (a list item\'s databaseId).' }) leadStatusId?: IdFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'The lead source (a list item\'s databaseId).' }) leadSourceId?: IdFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'The contact tags: `eq` has this tag, `in` has any of these, `isNull: true` has none.' }) tagIds?: IdFilter | null;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When the person was created.' }) createdAt?: DateTimeFilter | null;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When the person was last changed.' }) updatedAt?: DateTimeFilter | null;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When the lead became a contact.' }) convertedAt?: DateTimeFilter | null;
+  @Field(() => DateTimeFilter, { nullable: true, description: 'When the person was last emailed.' }) lastEmailedAt?: DateTimeFilter | null;
+  @Field(() => BooleanFilter, { nullable: true, description: 'Unsubscribed from emails.' }) unsubscribed?: BooleanFilter | null;
+  @Field(() => BooleanFilter, { nullable: true, description: 'Emails to them bounced.' }) bounced?: BooleanFilter | null;
+  @Field(() => [CustomFieldFilter], { nullable: true, description: 'Conditions on custom fields, all of which must hold.' }) customFields?: CustomFieldFilter[] | null;
+}
+
+export enum PersonOrderField {
   ID = 'id',
   FIRST_NAME = 'first_name',
   LAST_NAME = 'last_name',
@@ -140,10 +180,34 @@ export enum PersonSortField {
   CREATED_AT = 'created_at',
   UPDATED_AT = 'updated_at',
 }
-registerEnumType(PersonSortField, { name: 'PersonSortField' });
+registerEnumType(PersonOrderField, {
+  name: 'PersonOrderField',
+  description: 'A key people can be ordered by. Text keys ignore case.',
+  valuesConfig: {
+    ID: { description: 'databaseId (creation order).' },
+    FIRST_NAME: { description: 'First name.' },
+    LAST_NAME: { description: 'Last name.' },
+    EMAIL: { description: 'Main email address.' },
+    POSITION: { description: 'Job title.' },
+    TYPE: { description: 'Contact before Lead (ascending).' },
+    OWNER_ID: { description: 'The owner\'s databaseId.' },
+    COMPANY_ID: { description: 'The company\'s databaseId.' },
+    COMPANY_NAME: { description: 'The company\'s name.' },
+    LEAD_STATUS_ID: { description: 'The lead status\'s databaseId.' },
+    LEAD_SOURCE_ID: { description: 'The lead source\'s databaseId.' },
+    WORK_CITY: { description: 'Work address city.' },
+    WORK_STATE: { description: 'Work address state.' },
+    WORK_COUNTRY: { description: 'Work address country.' },
+    WORK_POSTAL_CODE: { description: 'Work address postal code.' },
+    CONVERTED_AT: { description: 'When the lead became a contact.' },
+    LAST_EMAILED_AT: { description: 'When last emailed.' },
+    CREATED_AT: { description: 'Creation time.' },
+    UPDATED_AT: { description: 'Last change.' },
+  },
+});
 
-@InputType('PersonSort')
-export class PersonSort {
-  @Field(() => PersonSortField) field!: PersonSortField;
-  @Field(() => SortDirection, { defaultValue: SortDirection.ASC }) direction: SortDirection = SortDirection.ASC;
+@InputType('PersonOrder', { description: 'One ordering key of a people list; several keys order by the first, then the next, ... and finally by databaseId.' })
+export class PersonOrder {
+  @Field(() => PersonOrderField, { description: 'What to order by.' }) field!: PersonOrderField;
+  @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC, description: 'Ascending (default) or descending.' }) direction: OrderDirection = OrderDirection.ASC;
 }

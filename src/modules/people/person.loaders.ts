@@ -1,61 +1,35 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../../context/context';
-import { hydrate } from '../../db/list-query';
-import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
-import { scopeOf } from '../common/resource';
+import { keysetPagesByParent } from '../../db/keyset';
+import { Connection, pagingOf, type ConnectionArgs } from '../../graphql/connection';
+import { compileFilter } from '../../graphql/filters';
+import { fromOf, scopeOf } from '../common/resource';
 import { Person } from './person.entity';
-import { DEFAULT_ORDER, PEOPLE } from './person.service';
+import type { PersonFilter, PersonOrder } from './person.inputs';
+import { orderKeys, PEOPLE, PEOPLE_FILTER_FIELDS } from './person.service';
 
-/**
- * One page of people per company, for many companies in one statement (the Company.people field:
- * v3 §4.6 `associations=people`). Visibility applies: an `own` user sees only their people.
- */
-async function pagesByCompany(ctx: RequestContext, companyIds: readonly number[], page: { page: number; perPage: number; offset: number }): Promise<Map<number, Page<Person>>> {
-  const where = scopeOf(ctx, PEOPLE).ids('p.company_id', companyIds);
-  const raw = await ctx.em.execute<Record<string, unknown>[]>(
-    `select * from (select p.*, row_number() over (partition by p.company_id order by ${DEFAULT_ORDER.join(', ')}, p.id asc) as "__rn",
-       count(*) over (partition by p.company_id) as "__total" from "people" p where ${where.sql}) x
-     where x."__rn" > ? and x."__rn" <= ? order by x.company_id, x."__rn"`,
-    [...where.params, page.offset, page.offset + page.perPage],
-    'all',
-  );
-  const rows = new Map<number, Person[]>();
-  const totals = new Map<number, number>();
-  for (const r of raw) {
-    const companyId = Number(r.company_id);
-    totals.set(companyId, Number(r.__total));
-    delete r.__rn;
-    delete r.__total;
-    const list = rows.get(companyId) ?? [];
-    list.push(hydrate(ctx.em, Person, [r])[0]);
-    rows.set(companyId, list);
-  }
-  const missing = companyIds.filter((id) => !totals.has(id));
-  if (page.offset > 0 && missing.length > 0) {
-    // A page past the end has no rows to carry the total: count those companies apart.
-    const countWhere = scopeOf(ctx, PEOPLE).ids('p.company_id', missing);
-    const counts = await ctx.em.execute<Array<{ company_id: number; n: string }>>(
-      `select p.company_id, count(*) as n from "people" p where ${countWhere.sql} group by p.company_id`,
-      countWhere.params,
-      'all',
-    );
-    for (const c of counts) totals.set(Number(c.company_id), Number(c.n));
-  }
-  return new Map(companyIds.map((id) => [id, toPage(rows.get(id) ?? [], totals.get(id) ?? 0, page)]));
+export interface NestedPeopleArgs {
+  readonly args: ConnectionArgs;
+  readonly filter?: PersonFilter | null;
+  readonly orderBy?: readonly PersonOrder[] | null;
 }
 
 /**
- * Company.people through a per-context batch (one statement for every company asking for the
- * same page), so a list of companies with their people is not one query per company.
+ * Company.people through a per-request batch: one statement for every company of a page asking
+ * for the same page of its people (v3 §4.6 `associations=people` uses it too). Visibility applies.
  */
-export function peopleOfCompany(ctx: RequestContext, companyId: number, pageInput: PageInput | undefined): Promise<Page<Person>> {
-  const page = normalizePage(pageInput);
+export function peopleOfCompany(ctx: RequestContext, companyId: number, nested: NestedPeopleArgs): Promise<Connection<Person>> {
+  const paging = pagingOf(nested.args, 100);
+  const order = orderKeys(nested.orderBy);
+  const condition = compileFilter(nested.filter, PEOPLE_FILTER_FIELDS);
   const loader = ctx.loaders.memo(
-    `people-of-company:${page.page}:${page.perPage}`,
-    () => new DataLoader(async (ids: readonly number[]) => {
-      const pages = await pagesByCompany(ctx, ids, page);
-      return ids.map((id) => pages.get(id)!);
-    }),
+    `people-of-company:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null])}`,
+    () =>
+      new DataLoader(async (ids: readonly number[]) => {
+        const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
+        const pages = await keysetPagesByParent(ctx.em, Person, { from: fromOf(ctx, PEOPLE), alias: 'p', where, order, paging, parentColumn: 'p.company_id' }, ids);
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(companyId);
 }

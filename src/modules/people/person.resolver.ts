@@ -1,9 +1,13 @@
-import { Arg, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
-import { CompanyRef, PageInput, PageOf } from '../../graphql/types';
+import { ConnectionArgs, ConnectionOf, pagingOf, type Connection } from '../../graphql/connection';
+import { registerNode } from '../../graphql/node';
+import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
+import { COMPANIES } from '../companies/company.service';
+import { findManyVisible, linkable } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
 import { CustomFieldValue } from '../custom-fields/custom-field-values';
@@ -11,12 +15,26 @@ import { ListItem } from '../lists/list-item.entity';
 import { User } from '../users/user.entity';
 import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Person } from './person.entity';
-import { PersonCreateOptions, PersonFilter, PersonInput, PersonSort, PersonUpdateOptions } from './person.inputs';
+import { PersonCreateInput, PersonCreateOptions, PersonFilter, PersonOrder, PersonUpdateInput, PersonUpdateOptions } from './person.inputs';
 import { peopleOfCompany } from './person.loaders';
 import { PEOPLE, PersonService } from './person.service';
 
-@ObjectType('PersonPage')
-export class PersonPage extends PageOf(Person) {}
+@ObjectType('PersonConnection', { description: 'A page of people, with cursors.' })
+export class PersonConnection extends ConnectionOf(Person, 'Person', 'people') {}
+
+@ObjectType('CreatePersonPayload', { description: 'The result of createPerson.' })
+class CreatePersonPayload extends RecordPayload(Person, 'person', 'The created person') {}
+
+@ObjectType('UpdatePersonPayload', { description: 'The result of updatePerson.' })
+class UpdatePersonPayload extends RecordPayload(Person, 'person', 'The person as changed') {}
+
+@ObjectType('DeletePersonPayload', { description: 'The result of deletePerson.' })
+class DeletePersonPayload extends DeletePayload {}
+
+/** Default page size of people lists. */
+export const PEOPLE_PAGE_SIZE = 100;
+
+registerNode({ name: 'Person', entity: Person, find: (ctx, ids) => findManyVisible(ctx, PEOPLE, ids) });
 
 /**
  * What a page's selected fields read, declared once: one batch per source (leadStatus, leadSource
@@ -31,108 +49,113 @@ const RELATIONS: readonly RelationPreload<Person>[] = [
   customFieldsPreload(CustomFieldResource.PERSON),
 ];
 
-const companyRef = (c: Company | null): CompanyRef | null => (c ? { id: c.id, name: c.name } : null);
-const companyName = (c: Company | null): string | null => c?.name ?? null;
+const OPTION_FIELDS = withOptions(['todoTemplateId', 'todoTemplateUserId']);
 
 @Resolver()
 export class PersonResolver {
-  @Query(() => PersonPage, { description: 'People the viewer may see; default order last name, first name' })
+  @Query(() => PersonConnection, { description: 'People the viewer may see. Default order: last name, then first name.' })
   async people(
     @Ctx() ctx: RequestContext,
-    @Arg('filter', () => PersonFilter, { nullable: true }) filter?: PersonFilter,
-    @Arg('sort', () => [PersonSort], { nullable: true }) sort?: PersonSort[],
-    @Arg('page', () => PageInput, { nullable: true }) page?: PageInput,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('filter', () => PersonFilter, { nullable: true, description: 'Which people; all of them when absent.' }) filter?: PersonFilter,
+    @Arg('orderBy', () => [PersonOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: PersonOrder[],
     @Info() info?: GraphQLResolveInfo,
-  ) {
-    const result = await new PersonService(ctx).list(filter, sort, page);
-    await preloadPage(ctx, RELATIONS, result.entries, info);
+  ): Promise<Connection<Person>> {
+    const result = await new PersonService(ctx).list(filter, orderBy, pagingOf(args, PEOPLE_PAGE_SIZE));
+    await preloadPage(ctx, RELATIONS, result.nodes, info);
     return result;
   }
 
-  @Query(() => Person)
-  person(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => Person, { nullable: true, description: 'One person by databaseId; null when it does not exist or the viewer may not see it.' })
+  person(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The person\'s databaseId.' }) id: number) {
     return new PersonService(ctx).get(id);
   }
 
-  @Mutation(() => Person)
+  @Mutation(() => CreatePersonPayload, { description: 'Creates a person. Problems with the input come back as userErrors, and nothing is created.' })
   createPerson(
     @Ctx() ctx: RequestContext,
-    @Arg('input', () => PersonInput) input: PersonInput,
-    @Arg('options', () => PersonCreateOptions, { nullable: true }) options?: PersonCreateOptions,
+    @Arg('input', () => PersonCreateInput, { description: 'The new person.' }) input: PersonCreateInput,
+    @Arg('options', () => PersonCreateOptions, { nullable: true, description: 'Duplicate check and notification.' }) options?: PersonCreateOptions,
   ) {
-    return new PersonService(ctx).create(input, options);
+    return recordPayload(() => new PersonService(ctx).create(input, options), OPTION_FIELDS);
   }
 
-  @Mutation(() => Person)
+  @Mutation(() => UpdatePersonPayload, { description: 'Changes a person: only the fields given. A missing or hidden person is a NOT_FOUND user error.' })
   updatePerson(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('input', () => PersonInput) input: PersonInput,
-    @Arg('options', () => PersonUpdateOptions, { nullable: true }) options?: PersonUpdateOptions,
+    @Arg('id', () => Int, { description: 'The person\'s databaseId.' }) id: number,
+    @Arg('input', () => PersonUpdateInput, { description: 'The changes.' }) input: PersonUpdateInput,
+    @Arg('options', () => PersonUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: PersonUpdateOptions,
   ) {
-    return new PersonService(ctx).update(id, input, options);
+    return recordPayload(() => new PersonService(ctx).update(id, input, options), OPTION_FIELDS);
   }
 
-  @Mutation(() => Int, { description: 'Returns the id of the deleted person' })
-  deletePerson(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
-    return new PersonService(ctx).delete(id);
+  @Mutation(() => DeletePersonPayload, { description: 'Deletes a person. A missing or hidden person is a NOT_FOUND user error.' })
+  deletePerson(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The person\'s databaseId.' }) id: number) {
+    return deletePayload('Person', () => new PersonService(ctx).delete(id));
   }
 }
 
 /** Every relation through the per-request loaders: a page of people costs one query per related kind. */
 @Resolver(() => Person)
 export class PersonFieldsResolver {
-  @FieldResolver(() => User, { nullable: true })
+  @FieldResolver(() => User, { nullable: true, description: 'The user responsible for this person.' })
   owner(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return relationField(ctx, Users, person.owner?.id);
   }
 
-  @FieldResolver(() => CompanyRef, { nullable: true, description: 'Shown whatever the viewer may see of the company itself' })
-  company(@Root() person: Person, @Ctx() ctx: RequestContext): CompanyRef | null | Promise<CompanyRef | null> {
-    return relationField(ctx, Company, person.company?.id, companyRef);
+  @FieldResolver(() => Company, { nullable: true, description: 'The person\'s company; null when none, or when the viewer may not see it (companyName and companyId still show it).' })
+  company(@Root() person: Person, @Ctx() ctx: RequestContext) {
+    return relationField(ctx, Company, person.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
   }
 
-  @FieldResolver(() => String, { nullable: true })
+  @FieldResolver(() => String, { nullable: true, description: 'The name of the person\'s company, shown whatever the viewer may see of the company itself.' })
   companyName(@Root() person: Person, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
-    return relationField(ctx, Company, person.company?.id, companyName);
+    return relationField(ctx, Company, person.company?.id, (c) => c?.name ?? null);
   }
 
-  @FieldResolver(() => ListItem, { nullable: true })
+  @FieldResolver(() => ListItem, { nullable: true, description: 'The lead status (an item of the lead statuses list).' })
   leadStatus(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return relationField(ctx, ListItem, person.leadStatus?.id);
   }
 
-  @FieldResolver(() => ListItem, { nullable: true })
+  @FieldResolver(() => ListItem, { nullable: true, description: 'Where the lead came from (an item of the lead sources list).' })
   leadSource(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return relationField(ctx, ListItem, person.leadSource?.id);
   }
 
-  @FieldResolver(() => [ListItem], { description: 'Predefined contact tags' })
+  @FieldResolver(() => [ListItem], { description: 'Contact tags (items of the contact tags list), in the order given.' })
   tags(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return relationListField(ctx, ListItem, person.tagIds);
   }
 
-  @FieldResolver(() => [CustomFieldValue])
+  @FieldResolver(() => [CustomFieldValue], { description: 'Every custom field defined for people, with this person\'s value (null when unset).' })
   customFields(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return customFieldsField(ctx, CustomFieldResource.PERSON, person.customFields);
   }
 
-  @FieldResolver(() => [Int], { description: 'Users who can see this person and so may be notified about notes on them' })
+  @FieldResolver(() => [Int], { description: 'databaseIds of the users who can see this person, and so may be notified about notes on them.' })
   possibleNotifyUserIds(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return notifyUserIdsField(ctx, PEOPLE.visibility, person);
   }
 
-  @FieldResolver(() => [Int], { description: 'Deals of this person. Always empty until deals exist (a later issue).' })
+  @FieldResolver(() => [Int], { description: 'databaseIds of the deals this person takes part in.' })
   dealIds(): number[] {
     return [];
   }
 }
 
-/** v3 §4.6 `GET /companies/:id.json?associations=people`: a company's people, visibility applied. */
+/** A company's people as a connection, batched across the companies of a page. */
 @Resolver(() => Company)
 export class CompanyPeopleResolver {
-  @FieldResolver(() => PersonPage, { description: 'People of this company the viewer may see' })
-  people(@Root() company: Company, @Ctx() ctx: RequestContext, @Arg('page', () => PageInput, { nullable: true }) page?: PageInput) {
-    return peopleOfCompany(ctx, company.id, page);
+  @FieldResolver(() => PersonConnection, { description: 'People of this company the viewer may see. Default order: last name, then first name.' })
+  people(
+    @Root() company: Company,
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('filter', () => PersonFilter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: PersonFilter,
+    @Arg('orderBy', () => [PersonOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: PersonOrder[],
+  ) {
+    return peopleOfCompany(ctx, company.id, { args, filter, orderBy });
   }
 }

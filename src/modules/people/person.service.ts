@@ -1,15 +1,17 @@
-import { Issues, ValidationFailed } from '../../common/errors';
-import { contains, type Where } from '../../db/sql';
+import { BadInputError, Issues, ValidationFailed } from '../../common/errors';
+import type { OrderKey } from '../../db/keyset';
+import { contains } from '../../db/sql';
+import { OrderDirection, type Connection, type Paging } from '../../graphql/connection';
+import { compileFilter, customFieldConditions, type CustomFieldFilter, type FilterFields } from '../../graphql/filters';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { ownedRecords } from '../../context/visibility';
 import { isValidId } from '../../graphql/ids';
-import { normalizePage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
 import { Company } from '../companies/company.entity';
 import { COMPANIES, CompanyService } from '../companies/company.service';
-import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, linkable, listPage, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { dropUnstorableDates, withoutNul } from '../common/input';
+import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -18,7 +20,7 @@ import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Person, PersonType } from './person.entity';
-import { PersonSortField, type PersonCreateOptions, type PersonFilter, type PersonInput, type PersonSort, type PersonUpdateOptions } from './person.inputs';
+import { PersonOrderField, type PersonCreateOptions, type PersonFilter, type PersonInput, type PersonOrder, type PersonUpdateOptions } from './person.inputs';
 
 /** Scalar fields copied as given (lengths checked against the columns). created/updated_at are create-only. */
 const SCALAR_FIELDS = [
@@ -35,43 +37,83 @@ const MAX_COMPANY_NAME = 255;
 const NAME_EXPR = `(coalesce(p.first_name, '') || ' ' || p.last_name)`;
 const EMAILS_EXPR = `(coalesce(p.email, '') || ' ' || coalesce(p.email2, '') || ' ' || coalesce(p.home_email, ''))`;
 const PHONES_EXPR = `(coalesce(p.phone, '') || ' ' || coalesce(p.mobile, '') || ' ' || coalesce(p.home_phone, ''))`;
-const COMPANY_NAME_MATCH = `exists (select 1 from "companies" c where c.id = p.company_id and c.account_id = p.account_id and c.name ilike ?)`;
+/** The person's company's name (a scalar subquery: one row per person). */
+const COMPANY_NAME = `(select c.name from "companies" c where c.id = p.company_id and c.account_id = p.account_id)`;
 
-/** Substring (like) conditions on one column each (v3 §4.4; DECISIONS: case-insensitive substring). */
-const LIKE_COLUMNS: ReadonlyArray<[keyof PersonFilter, string]> = [
-  ['name', NAME_EXPR],
-  ['fullName', NAME_EXPR],
-  ['city', 'p.work_city'],
-  ['state', 'p.work_state'],
-  ['zip', 'p.work_postal_code'],
-  ['position', 'p.position'],
-  ['email', EMAILS_EXPR],
-  ['phone', PHONES_EXPR],
-];
-
-const SORT_COLUMNS: Record<PersonSortField, string> = {
-  [PersonSortField.ID]: 'p.id',
-  [PersonSortField.FIRST_NAME]: 'lower(p.first_name)',
-  [PersonSortField.LAST_NAME]: 'lower(p.last_name)',
-  [PersonSortField.EMAIL]: 'lower(p.email)',
-  [PersonSortField.POSITION]: 'lower(p.position)',
-  [PersonSortField.TYPE]: 'p.type',
-  [PersonSortField.OWNER_ID]: 'p.owner_id',
-  [PersonSortField.COMPANY_ID]: 'p.company_id',
-  [PersonSortField.COMPANY_NAME]: '(select lower(c.name) from "companies" c where c.id = p.company_id)',
-  [PersonSortField.LEAD_STATUS_ID]: 'p.lead_status_id',
-  [PersonSortField.LEAD_SOURCE_ID]: 'p.lead_source_id',
-  [PersonSortField.WORK_CITY]: 'lower(p.work_city)',
-  [PersonSortField.WORK_STATE]: 'lower(p.work_state)',
-  [PersonSortField.WORK_COUNTRY]: 'lower(p.work_country)',
-  [PersonSortField.WORK_POSTAL_CODE]: 'p.work_postal_code',
-  [PersonSortField.CONVERTED_AT]: 'p.converted_at',
-  [PersonSortField.LAST_EMAILED_AT]: 'p.last_emailed_at',
-  [PersonSortField.CREATED_AT]: 'p.created_at',
-  [PersonSortField.UPDATED_AT]: 'p.updated_at',
+/** How each filter field reads the row (the indexed expressions where there are indexes). */
+export const PEOPLE_FILTER_FIELDS: FilterFields<PersonFilter> = {
+  databaseId: { kind: 'id', sql: 'p.id' },
+  firstName: { kind: 'string', sql: 'p.first_name' },
+  lastName: { kind: 'string', sql: 'p.last_name' },
+  name: { kind: 'string', sql: NAME_EXPR },
+  email: { kind: 'string', sql: 'p.email' },
+  anyEmail: { kind: 'string', sql: ['p.email', 'p.email2', 'p.home_email'], containsSql: EMAILS_EXPR },
+  anyPhone: { kind: 'string', sql: ['p.phone', 'p.mobile', 'p.home_phone'], containsSql: PHONES_EXPR },
+  position: { kind: 'string', sql: 'p.position' },
+  workCity: { kind: 'string', sql: 'p.work_city' },
+  workState: { kind: 'string', sql: 'p.work_state' },
+  workPostalCode: { kind: 'string', sql: 'p.work_postal_code' },
+  workCountry: { kind: 'string', sql: 'p.work_country' },
+  companyName: { kind: 'string', sql: COMPANY_NAME },
+  search: {
+    kind: 'custom',
+    build: (value: string) => {
+      const term = withoutNul(value).trim();
+      if (term === '') return null;
+      // v3 §4.4 simple search: first name, last name, email or company name (indexed expressions).
+      const pattern = contains(term);
+      return { sql: `${NAME_EXPR} ilike ? or ${EMAILS_EXPR} ilike ? or ${COMPANY_NAME} ilike ?`, params: [pattern, pattern, pattern] };
+    },
+  },
+  type: { kind: 'enum', sql: 'p.type' },
+  ownerId: { kind: 'id', sql: 'p.owner_id' },
+  companyId: { kind: 'id', sql: 'p.company_id' },
+  leadStatusId: { kind: 'id', sql: 'p.lead_status_id' },
+  leadSourceId: { kind: 'id', sql: 'p.lead_source_id' },
+  tagIds: { kind: 'idArray', sql: 'p.tag_ids' },
+  createdAt: { kind: 'datetime', sql: 'p.created_at' },
+  updatedAt: { kind: 'datetime', sql: 'p.updated_at' },
+  convertedAt: { kind: 'datetime', sql: 'p.converted_at' },
+  lastEmailedAt: { kind: 'datetime', sql: 'p.last_emailed_at' },
+  unsubscribed: { kind: 'boolean', sql: 'p.unsubscribed' },
+  bounced: { kind: 'boolean', sql: 'p.bounced' },
+  customFields: { kind: 'custom', build: (value: CustomFieldFilter[], path: string) => customFieldConditions('p.custom_fields', value, path) },
 };
 
-export const DEFAULT_ORDER = ['lower(p.last_name) asc', 'lower(p.first_name) asc'];
+const key = (sql: string, nullable = true) => ({ sql, nullable });
+const ORDER_KEYS: Record<PersonOrderField, { sql: string; nullable: boolean }> = {
+  [PersonOrderField.ID]: key('p.id', false),
+  [PersonOrderField.FIRST_NAME]: key('lower(p.first_name)'),
+  [PersonOrderField.LAST_NAME]: key('lower(p.last_name)', false),
+  [PersonOrderField.EMAIL]: key('lower(p.email)'),
+  [PersonOrderField.POSITION]: key('lower(p.position)'),
+  [PersonOrderField.TYPE]: key('p.type', false),
+  [PersonOrderField.OWNER_ID]: key('p.owner_id'),
+  [PersonOrderField.COMPANY_ID]: key('p.company_id'),
+  [PersonOrderField.COMPANY_NAME]: key(`lower(${COMPANY_NAME})`),
+  [PersonOrderField.LEAD_STATUS_ID]: key('p.lead_status_id'),
+  [PersonOrderField.LEAD_SOURCE_ID]: key('p.lead_source_id'),
+  [PersonOrderField.WORK_CITY]: key('lower(p.work_city)'),
+  [PersonOrderField.WORK_STATE]: key('lower(p.work_state)'),
+  [PersonOrderField.WORK_COUNTRY]: key('lower(p.work_country)'),
+  [PersonOrderField.WORK_POSTAL_CODE]: key('p.work_postal_code'),
+  [PersonOrderField.CONVERTED_AT]: key('p.converted_at'),
+  [PersonOrderField.LAST_EMAILED_AT]: key('p.last_emailed_at'),
+  [PersonOrderField.CREATED_AT]: key('p.created_at', false),
+  [PersonOrderField.UPDATED_AT]: key('p.updated_at', false),
+};
+
+/** Default order: last name, then first name (then databaseId). */
+export const DEFAULT_ORDER: readonly OrderKey[] = [
+  { ...ORDER_KEYS[PersonOrderField.LAST_NAME], desc: false },
+  { ...ORDER_KEYS[PersonOrderField.FIRST_NAME], desc: false },
+];
+
+export function orderKeys(orderBy: readonly PersonOrder[] | null | undefined): readonly OrderKey[] {
+  if (!orderBy || orderBy.length === 0) return DEFAULT_ORDER;
+  if (orderBy.length > 5) throw new BadInputError('orderBy', 'at most 5 keys');
+  return orderBy.map((o) => ({ ...ORDER_KEYS[o.field], desc: o.direction === OrderDirection.DESC }));
+}
 
 export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
 
@@ -104,40 +146,14 @@ export class PersonService {
     return this.ctx.em;
   }
 
-  private conditions(rawFilter: PersonFilter | undefined): Where {
-    const where = scopeOf(this.ctx, PEOPLE);
-    const filter = checkFilter(rawFilter, ['converted', 'created', 'modified']);
-    if (!filter) return where;
-    where
-      .ids('p.id', filter.ids)
-      .ids('p.owner_id', filter.ownerIds)
-      .ids('p.company_id', filter.companyIds)
-      .ids('p.lead_source_id', filter.leadSourceIds)
-      .ids('p.lead_status_id', filter.statusIds);
-    for (const [key, column] of LIKE_COLUMNS) {
-      const value = filter[key];
-      if (typeof value === 'string' && value.trim() !== '') where.add(`${column} ilike ?`, contains(value.trim()));
-    }
-    if (filter.companyName?.trim()) where.add(COMPANY_NAME_MATCH, contains(filter.companyName.trim()));
-    if (filter.simpleSearch?.trim()) {
-      // v3 §4.4: first name, last name, email or company name. The name and email expressions are
-      // the indexed ones (the email one also covers email2/home_email: still "the person's email").
-      const term = contains(filter.simpleSearch.trim());
-      where.add(`${NAME_EXPR} ilike ? or ${EMAILS_EXPR} ilike ? or ${COMPANY_NAME_MATCH}`, term, term, term);
-    }
-    if (filter.type) where.add('p.type = ?', filter.type);
-    where.range('p.converted_at', filter.converted).range('p.created_at', filter.created).range('p.updated_at', filter.modified);
-    return where;
+  /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
+  list(filter: PersonFilter | null | undefined, orderBy: readonly PersonOrder[] | null | undefined, paging: Paging): Promise<Connection<Person>> {
+    const condition = compileFilter(filter, PEOPLE_FILTER_FIELDS);
+    const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
+    return listConnection(this.ctx, PEOPLE, where, orderKeys(orderBy), paging);
   }
 
-  list(filter: PersonFilter | undefined, sort: readonly PersonSort[] | undefined, pageInput: PageInput | undefined): Promise<Page<Person>> {
-    const where = this.conditions(filter);
-    const orderBy = (sort ?? []).map((s) => `${SORT_COLUMNS[s.field]} ${s.direction === 'DESC' ? 'desc' : 'asc'}`);
-    if (orderBy.length === 0) orderBy.push(...DEFAULT_ORDER);
-    return listPage(this.ctx, PEOPLE, where, orderBy, normalizePage(pageInput));
-  }
-
-  get(id: number): Promise<Person> {
+  get(id: number): Promise<Person | null> {
     return findVisible(this.ctx, PEOPLE, id);
   }
 
