@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { BadInputError } from '../common/errors';
 import type { ConnectionData, Paging } from '../graphql/connection';
-import { hydrate } from './list-query';
+import { hydrate, tableOf } from './list-query';
 import type { Where } from './sql';
 
 /**
@@ -116,6 +116,11 @@ export function afterCursor(keys: readonly OrderKey[], values: readonly Value[])
   return { sql, params };
 }
 
+/** The entity's columns under the alias: hidden and lazy ones (a key hash) are never read. */
+function rowColumns(em: EntityManager, entity: EntityName<object>, alias: string): string {
+  return tableOf(em, entity).columns.map((c) => `${alias}.${c}`).join(', ');
+}
+
 function keyColumns(keys: readonly OrderKey[]): string {
   // The id is read from the row itself; the other keys are selected under private names.
   return keys.slice(0, -1).map((k, i) => `, ${k.sql} as "__k${i}"`).join('');
@@ -160,7 +165,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
   const { paging } = q;
   if (paging.kind === 'offset') {
     const raw = await em.execute<Row[]>(
-      `select ${q.alias}.*${keyColumns(keys)} from ${q.from} where ${q.where.sql} order by ${orderSql(keys)} limit ? offset ?`,
+      `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)} from ${q.from} where ${q.where.sql} order by ${orderSql(keys)} limit ? offset ?`,
       [...q.where.params, paging.perPage + 1, paging.offset],
       'all',
     );
@@ -177,7 +182,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
     paging.size === 0
       ? []
       : await em.execute<Row[]>(
-          `select ${q.alias}.*${keyColumns(keys)} from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} order by ${orderSql(walk)} limit ?`,
+          `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)} from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} order by ${orderSql(walk)} limit ?`,
           [...q.where.params, ...(cond?.params ?? []), paging.size + 1],
           'all',
         );
@@ -232,7 +237,7 @@ export async function keysetPagesByParent<T extends object>(
     size === 0
       ? []
       : await em.execute<Row[]>(
-          `select * from (select ${q.alias}.*${keyColumns(keys)}, ${q.parentColumn} as "__parent", row_number() over (partition by ${q.parentColumn} order by ${orderSql(walk)}) as "__rn"
+          `select * from (select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)}, ${q.parentColumn} as "__parent", row_number() over (partition by ${q.parentColumn} order by ${orderSql(walk)}) as "__rn"
              from ${q.from} where ${q.where.sql} and ${parentIn}${cond ? ` and (${cond.sql})` : ''}) x
            where x."__rn" > ? and x."__rn" <= ? order by x."__parent", x."__rn"`,
           [...q.where.params, parentParam, ...(cond?.params ?? []), skip, skip + size + 1],

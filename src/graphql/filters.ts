@@ -91,8 +91,11 @@ export interface Composable<F> {
 
 /** How one filter field reaches SQL. */
 export type FilterField =
-  /** Text; `any` fields match when any of their expressions does. `containsSql` is an indexed expression used for `contains`. */
-  | { readonly kind: 'string'; readonly sql: string | readonly string[]; readonly containsSql?: string }
+  /**
+   * Text; a list of expressions matches when any of them does. `containsSql` (an indexed
+   * expression) serves `contains`, `startsWithSql` (a lower-cased indexed prefix) `startsWith`.
+   */
+  | { readonly kind: 'string'; readonly sql: string | readonly string[]; readonly containsSql?: string; readonly startsWithSql?: string }
   | { readonly kind: 'number' | 'datetime' | 'enum' | 'boolean'; readonly sql: string }
   | { readonly kind: 'id'; readonly sql: string }
   /** A membership test on a jsonb array of ids (e.g. tags). */
@@ -170,7 +173,7 @@ function stringConditions(field: Extract<FilterField, { kind: 'string' }>, f: St
   }
   if (f.startsWith != null) {
     const pattern = startsWith(text(f.startsWith));
-    out.push(anyOf((s) => ({ sql: `lower(${s}) like ?`, params: [pattern] })));
+    out.push(field.startsWithSql ? { sql: `${field.startsWithSql} like ?`, params: [pattern] } : anyOf((s) => ({ sql: `lower(${s}) like ?`, params: [pattern] })));
   }
   if (f.isNull != null) out.push(isNullCondition(sqls, f.isNull));
   out.forEach(() => budget.spend(path));

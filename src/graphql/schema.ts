@@ -6,9 +6,10 @@ import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/com
 import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
 import { CompanyPeopleResolver, PersonFieldsResolver, PersonResolver } from '../modules/people/person.resolver';
 import { ListItemResolver } from '../modules/lists/list-item.resolver';
+import { NodeResolver } from './node';
 
 /** Every resolver of the schema; a module adds its own here. */
-export const RESOLVERS = [AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver, ListItemResolver] as const;
+export const RESOLVERS = [NodeResolver, AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver, ListItemResolver] as const;
 
 export function createSchema(): GraphQLSchema {
   return buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });

@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
 import { User } from '../users/user.entity';
 
@@ -9,13 +10,22 @@ const text = (length = 255) => ({ type: 'string', length, nullable: true }) as c
 @Index({ properties: ['account', 'owner'] })
 @Index({ properties: ['account', 'createdAt'] })
 @Index({ properties: ['account', 'updatedAt'] })
-@ObjectType('Company', { simpleResolvers: true })
+@ObjectType('Company', { implements: Node, simpleResolvers: true, description: 'An organisation the account deals with; people can belong to it.' })
 export class Company {
-  [OptionalProps]?: 'customFields' | 'createdAt' | 'updatedAt' | 'ownerId';
+  [OptionalProps]?: 'customFields' | 'createdAt' | 'updatedAt' | 'ownerId' | 'nodeId' | 'databaseId';
 
-  @Field(() => Int)
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
+  get nodeId(): string {
+    return toGlobalId('Company', this.id);
+  }
+
+  @Field(() => Int, { description: DATABASE_ID_DOC })
+  get databaseId(): number {
+    return this.id;
+  }
 
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;
@@ -29,7 +39,7 @@ export class Company {
 
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) description: string | null = null;
   @Field(() => String, { nullable: true }) @Property(text()) email: string | null = null;
-  @Field(() => String, { nullable: true }) @Property(text()) web: string | null = null;
+  @Field(() => String, { nullable: true }) @Property({ ...text(), fieldName: 'web' }) website: string | null = null;
   @Field(() => String, { nullable: true }) @Property(text(100)) fax: string | null = null;
   @Field(() => String, { nullable: true }) @Property(text()) address1: string | null = null;
   @Field(() => String, { nullable: true }) @Property(text()) address2: string | null = null;

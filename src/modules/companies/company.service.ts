@@ -1,12 +1,13 @@
-import { Issues, ValidationFailed } from '../../common/errors';
-import { startsWith } from '../../db/sql';
+import { BadInputError, Issues, ValidationFailed } from '../../common/errors';
+import type { OrderKey } from '../../db/keyset';
+import { OrderDirection, type Connection, type Paging } from '../../graphql/connection';
+import { compileFilter, customFieldConditions, type CustomFieldFilter, type FilterFields } from '../../graphql/filters';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { ownedRecords } from '../../context/visibility';
-import { normalizePage, type Page, type PageInput } from '../../graphql/types';
 import { assignFields, blank } from '../common/assign';
-import { checkFilter, dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, listPage, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { dropUnstorableDates, withoutNul } from '../common/input';
+import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -14,39 +15,55 @@ import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Company } from './company.entity';
-import { CompanySortField, type CompanyCreateOptions, type CompanyFilter, type CompanyInput, type CompanySort, type CompanyUpdateOptions } from './company.inputs';
+import { CompanyOrderField, type CompanyCreateOptions, type CompanyFilter, type CompanyInput, type CompanyOrder, type CompanyUpdateOptions } from './company.inputs';
 
 const TEXT_FIELDS = [
-  'name', 'description', 'email', 'web', 'fax', 'address1', 'address2', 'city', 'state', 'postalCode', 'country',
+  'name', 'description', 'email', 'website', 'fax', 'address1', 'address2', 'city', 'state', 'postalCode', 'country',
   'phone1', 'phone2', 'phone3', 'phone4', 'phone1Desc', 'phone2Desc', 'phone3Desc', 'phone4Desc', 'imageUrl', 'createdAt',
 ] as const;
 
-/** Columns behind each prefix condition; `lower(..)` matches the migration's text_pattern_ops indexes. */
-const PREFIX_COLUMNS: ReadonlyArray<[keyof CompanyFilter, string]> = [
-  ['name', 'lower(c.name)'],
-  ['description', 'lower(left(c.description, 200))'],
-  ['email', 'lower(c.email)'],
-  ['fax', 'lower(c.fax)'],
-  ['address', 'lower(c.address1)'],
-  ['address2', 'lower(c.address2)'],
-  ['city', 'lower(c.city)'],
-  ['state', 'lower(c.state)'],
-  ['zip', 'lower(c.postal_code)'],
-  ['country', 'lower(c.country)'],
-];
-
-const SORT_COLUMNS: Record<CompanySortField, string> = {
-  [CompanySortField.ID]: 'c.id',
-  [CompanySortField.NAME]: 'lower(c.name)',
-  [CompanySortField.CITY]: 'c.city',
-  [CompanySortField.STATE]: 'c.state',
-  [CompanySortField.COUNTRY]: 'c.country',
-  [CompanySortField.POSTAL_CODE]: 'c.postal_code',
-  [CompanySortField.EMAIL]: 'c.email',
-  [CompanySortField.OWNER_ID]: 'c.owner_id',
-  [CompanySortField.CREATED_AT]: 'c.created_at',
-  [CompanySortField.UPDATED_AT]: 'c.updated_at',
+/** How each filter field reads the row; startsWith uses the migration's lower(..) text_pattern_ops indexes. */
+export const COMPANY_FILTER_FIELDS: FilterFields<CompanyFilter> = {
+  databaseId: { kind: 'id', sql: 'c.id' },
+  name: { kind: 'string', sql: 'c.name' },
+  description: { kind: 'string', sql: 'c.description', startsWithSql: 'lower(left(c.description, 200))' },
+  email: { kind: 'string', sql: 'c.email' },
+  website: { kind: 'string', sql: 'c.web' },
+  anyPhone: { kind: 'string', sql: ['c.phone1', 'c.phone2', 'c.phone3', 'c.phone4'] },
+  fax: { kind: 'string', sql: 'c.fax' },
+  address1: { kind: 'string', sql: 'c.address1' },
+  address2: { kind: 'string', sql: 'c.address2' },
+  city: { kind: 'string', sql: 'c.city' },
+  state: { kind: 'string', sql: 'c.state' },
+  postalCode: { kind: 'string', sql: 'c.postal_code' },
+  country: { kind: 'string', sql: 'c.country' },
+  ownerId: { kind: 'id', sql: 'c.owner_id' },
+  createdAt: { kind: 'datetime', sql: 'c.created_at' },
+  updatedAt: { kind: 'datetime', sql: 'c.updated_at' },
+  importedAt: { kind: 'datetime', sql: 'c.imported_at' },
+  customFields: { kind: 'custom', build: (value: CustomFieldFilter[], path: string) => customFieldConditions('c.custom_fields', value, path) },
 };
+
+const ORDER_KEYS: Record<CompanyOrderField, { sql: string; nullable: boolean }> = {
+  [CompanyOrderField.ID]: { sql: 'c.id', nullable: false },
+  [CompanyOrderField.NAME]: { sql: 'lower(c.name)', nullable: false },
+  [CompanyOrderField.CITY]: { sql: 'c.city', nullable: true },
+  [CompanyOrderField.STATE]: { sql: 'c.state', nullable: true },
+  [CompanyOrderField.COUNTRY]: { sql: 'c.country', nullable: true },
+  [CompanyOrderField.POSTAL_CODE]: { sql: 'c.postal_code', nullable: true },
+  [CompanyOrderField.EMAIL]: { sql: 'c.email', nullable: true },
+  [CompanyOrderField.OWNER_ID]: { sql: 'c.owner_id', nullable: true },
+  [CompanyOrderField.CREATED_AT]: { sql: 'c.created_at', nullable: false },
+  [CompanyOrderField.UPDATED_AT]: { sql: 'c.updated_at', nullable: false },
+};
+
+const DEFAULT_ORDER: readonly OrderKey[] = [{ ...ORDER_KEYS[CompanyOrderField.NAME], desc: false }];
+
+function orderKeys(orderBy: readonly CompanyOrder[] | null | undefined): readonly OrderKey[] {
+  if (!orderBy || orderBy.length === 0) return DEFAULT_ORDER;
+  if (orderBy.length > 5) throw new BadInputError('orderBy', 'at most 5 keys');
+  return orderBy.map((o) => ({ ...ORDER_KEYS[o.field], desc: o.direction === OrderDirection.DESC }));
+}
 
 export const COMPANIES: ResourceDef<Company> = { entity: Company, alias: 'c', name: 'Company', visibility: ownedRecords<Company>() };
 
@@ -54,27 +71,14 @@ export const COMPANIES: ResourceDef<Company> = { entity: Company, alias: 'c', na
 export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
 
-  async list(filter: CompanyFilter | undefined, sort: readonly CompanySort[] | undefined, pageInput: PageInput | undefined): Promise<Page<Company>> {
-    const where = scopeOf(this.ctx, COMPANIES);
-    filter = checkFilter(filter, ['created', 'modified', 'importedAt']);
-    if (filter) {
-      where.ids('c.id', filter.ids).ids('c.owner_id', filter.ownerIds);
-      for (const [key, column] of PREFIX_COLUMNS) {
-        const value = filter[key];
-        if (typeof value === 'string' && value.trim() !== '') where.add(`${column} like ?`, startsWith(value.trim()));
-      }
-      if (filter.phone?.trim()) {
-        const p = startsWith(filter.phone.trim());
-        where.add('lower(c.phone1) like ? or lower(c.phone2) like ? or lower(c.phone3) like ? or lower(c.phone4) like ?', p, p, p, p);
-      }
-      where.range('c.created_at', filter.created).range('c.updated_at', filter.modified).range('c.imported_at', filter.importedAt);
-    }
-    const orderBy = (sort ?? []).map((s) => `${SORT_COLUMNS[s.field]} ${s.direction === 'DESC' ? 'desc' : 'asc'}`);
-    if (orderBy.length === 0) orderBy.push('lower(c.name) asc');
-    return listPage(this.ctx, COMPANIES, where, orderBy, normalizePage(pageInput));
+  /** A page of the companies the viewer may see that match `filter`, in `orderBy` order. */
+  list(filter: CompanyFilter | null | undefined, orderBy: readonly CompanyOrder[] | null | undefined, paging: Paging): Promise<Connection<Company>> {
+    const condition = compileFilter(filter, COMPANY_FILTER_FIELDS);
+    const where = scopeOf(this.ctx, COMPANIES).add(condition.sql, ...condition.params);
+    return listConnection(this.ctx, COMPANIES, where, orderKeys(orderBy), paging);
   }
 
-  get(id: number): Promise<Company> {
+  get(id: number): Promise<Company | null> {
     return findVisible(this.ctx, COMPANIES, id);
   }
 
