@@ -6,6 +6,7 @@ import {
   isInputObjectType,
   isLeafType,
   isListType,
+  isNonNullType,
   isObjectType,
   Kind,
   type DocumentNode,
@@ -14,7 +15,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import type { ConditionTable } from './request/conditions';
+import { OPERATORS, type ConditionSpec, type ConditionTable } from './request/conditions';
 import type { AttributeType, ResourceSpec } from './resources/resource-spec';
 import type { RouteSpec } from './routes/route-spec';
 import { operationOf, sortEnumOf, sortTableFor, variableType } from './routes/sort-table';
@@ -75,10 +76,16 @@ const INPUT_TYPES: Readonly<Record<AttributeType, { readonly names: readonly str
   enum: { names: [], list: false },
 };
 
-function checkInput(resource: ResourceSpec, input: GraphQLInputType, where: string): string[] {
+function checkInput(resource: ResourceSpec, input: GraphQLInputType, where: string, creates: boolean): string[] {
   if (!isInputObjectType(input)) return [`${where}: $input is not an input object`];
   const problems: string[] = [];
   const fields = input.getFields();
+  // A required input field the facade would leave out fails the whole request instead of naming the field.
+  const required = new Set(creates ? resource.requiredOnCreate ?? [] : []);
+  for (const field of Object.values(fields)) {
+    if (isNonNullType(field.type) && field.defaultValue === undefined && !required.has(field.name)) problems.push(`${where}: ${input.name}.${field.name} is required, but ${resource.root} does not list it in requiredOnCreate`);
+  }
+  for (const name of required) if (!fields[name] || !isNonNullType(fields[name].type)) problems.push(`${where}: ${resource.root} lists ${name} in requiredOnCreate, but ${input.name}.${name} is not required`);
   for (const [key, attr] of Object.entries(resource.writable)) {
     const field = fields[attr.to];
     if (!field) {
@@ -128,7 +135,17 @@ function checkConditions(schema: GraphQLSchema, filter: GraphQLInputType | null,
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(table)) {
     const to = typeof spec === 'string' ? spec : spec.to;
-    if (!fields[to]) problems.push(`${where}: ${name} feeds ${filter.name}.${to}, which does not exist`);
+    const field = fields[to];
+    if (!field) {
+      problems.push(`${where}: ${name} feeds ${filter.name}.${to}, which does not exist`);
+      continue;
+    }
+    // Path filters feed `in`; conditions the operators of their kind.
+    const operators: readonly string[] = typeof spec === 'string' ? ['in'] : (spec as ConditionSpec).raw ? [] : OPERATORS[(spec as ConditionSpec).kind];
+    const named = getNamedType(field.type);
+    for (const op of operators) {
+      if (!isInputObjectType(named) || !named.getFields()[op]) problems.push(`${where}: ${name} feeds ${filter.name}.${to}.${op}, which does not exist`);
+    }
   }
   return problems;
 }
@@ -143,7 +160,7 @@ function checkRoute(schema: GraphQLSchema, operations: DocumentNode, route: Rout
   // The result carries every key of the table, and only those.
   const returnsRecord = route.kind !== 'delete' || route.deleteBody === 'record';
   if (returnsRecord) {
-    const path = [...route.result.split('.'), ...(route.kind === 'list' ? ['entries'] : [])];
+    const path = [...route.result.split('.'), ...(route.kind === 'list' ? ['nodes'] : [])];
     const keys = responseKeysAt(operations, operation.selectionSet, path);
     if (!keys) problems.push(`${where}: ${route.op} selects nothing at ${path.join('.')}`);
     else {
@@ -158,7 +175,7 @@ function checkRoute(schema: GraphQLSchema, operations: DocumentNode, route: Rout
 
   if (route.kind === 'create' || route.kind === 'update') {
     const input = variableType(schema, operation, 'input');
-    problems.push(...(input ? checkInput(resource, input, where) : [`${where}: ${route.op} has no $input`]));
+    problems.push(...(input ? checkInput(resource, input, where, route.kind === 'create') : [`${where}: ${route.op} has no $input`]));
   }
 
   const sortEnum = sortEnumOf(schema, operation);

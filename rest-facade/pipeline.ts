@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { FacadeInputError } from './errors/facade-error';
-import { replyForErrors, validationReply, type CoreError, type V3Reply } from './errors/map-errors';
+import { replyForErrors, replyForUserErrors, validationReply, type CoreError, type UserError, type V3Reply } from './errors/map-errors';
 import { parseAttrs } from './request/attrs';
 import { readBody } from './request/body';
 import { toBoolean, toId } from './request/coerce';
@@ -79,13 +79,14 @@ function recordId(params: Record<string, string>, name: string): number | null {
 
 function buildVariables(route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, query: Params, body: Params, tz: string): Params | 'not-found' {
   const variables: Params = {};
+  const pathFilter: Params = {};
   for (const name of Object.keys(params)) {
     const id = recordId(params, name);
     if (id === null) return 'not-found'; // DECISIONS: a malformed id is answered like a missing record
     if (name === 'id') variables.id = id;
     // A nested list (`/companies/:id/people`) filters on its parent; its operation also reads the
     // parent itself, so a parent the viewer cannot see answers 404 like the record routes.
-    if (route.pathFilters?.[name]) setPath(variables, `filter.${route.pathFilters[name]}`, [id]);
+    if (route.pathFilters?.[name]) pathFilter[route.pathFilters[name]] = { in: [id] };
   }
   for (const [flag, spec] of Object.entries(route.flags ?? {})) {
     const raw = body[flag] !== undefined ? body[flag] : query[flag];
@@ -95,19 +96,20 @@ function buildVariables(route: RouteSpec, sort: Readonly<Record<string, string>>
   }
   switch (route.kind) {
     case 'list': {
-      const filter = {
+      variables.filter = {
         ...(route.queryFilters ? parseConditions(query, route.queryFilters, tz, { prefix: null }) : {}),
         ...(route.conditions ? parseConditions(query.conditions, route.conditions, tz) : {}),
-        ...((variables.filter as Params | undefined) ?? {}),
+        ...pathFilter,
       };
-      variables.filter = filter;
-      variables.page = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });
-      if (sort) variables.sort = parseSort(query.sort, sort, { table: route.sortTable });
+      const paging = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });
+      variables.page = paging.page;
+      variables.perPage = paging.perPage;
+      if (sort) variables.orderBy = parseSort(query.sort, sort, { table: route.sortTable });
       break;
     }
     case 'create':
     case 'update':
-      variables.input = toGraphQLInput(route.resource, attributesOf(route, body), tz);
+      variables.input = toGraphQLInput(route.resource, attributesOf(route, body), tz, route.kind);
       break;
     default:
       break;
@@ -133,17 +135,17 @@ function dig(data: Record<string, unknown> | null, path: string): any {
   return node;
 }
 
-function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: string[] | null): V3Reply {
+function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: string[] | null, variables: Params): V3Reply {
   // The rows already carry v3 keys (the fragments alias them): serialize formats them in place.
   const show = (record: Record<string, unknown>) => pickAttrs(route.resource.serialize(record, fmt), attrs);
   switch (route.kind) {
     case 'list': {
-      const entries: Record<string, unknown>[] = payload.entries;
+      const entries: Record<string, unknown>[] = payload.nodes;
       for (let i = 0; i < entries.length; i++) entries[i] = show(entries[i]);
-      return { status: 200, body: envelope(entries, payload.pagination) };
+      return { status: 200, body: envelope(entries, { page: variables.page as number, perPage: variables.perPage as number, total: payload.totalCount }) };
     }
     case 'delete':
-      if (route.deleteBody === 'ids') return { status: 200, body: payload };
+      if (route.deleteBody === 'ids') return { status: 200, body: [payload.deletedDatabaseId] };
       if (route.deleteBody === 'record') return { status: 200, body: show(payload) };
       return { status: 200 };
     default:
@@ -151,15 +153,24 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
   }
 }
 
+const notFound = (route: RouteSpec): V3Reply => (route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 });
+
 async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
   const query = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
   const body = route.kind === 'create' || route.kind === 'update' ? await readBody(req) : {};
   const variables = buildVariables(route, sort, params, query, body, ctx.viewer.timeZone);
-  if (variables === 'not-found') return route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
+  if (variables === 'not-found') return notFound(route);
   const attrs = parseAttrs(query.attrs);
   const result = await deps.run(route.op, variables, ctx);
   if (result.errors.length > 0) return replyForErrors(result.errors, route.errorShape, route.resource, ctx.requestId);
-  return successReply(route, dig(result.data, route.result), formatterFor(ctx), attrs);
+  // A mutation's payload answers its input problems as data (`userErrors`).
+  const rootPayload = dig(result.data, route.result.split('.')[0]);
+  const userErrors: UserError[] | undefined = rootPayload?.userErrors;
+  if (userErrors && userErrors.length > 0) return replyForUserErrors(userErrors, route.errorShape, route.resource);
+  // Lookups answer null for a record that is missing or hidden; a nested list reads its parent as `parent`.
+  const payload = dig(result.data, route.result);
+  if ((route.kind !== 'list' && route.kind !== 'delete' && payload == null) || (result.data && result.data.parent === null)) return notFound(route);
+  return successReply(route, payload, formatterFor(ctx), attrs, variables);
 }
 
 function send(res: Response, reply: V3Reply): void {

@@ -34,6 +34,26 @@ export function validationReply(shape: ErrorShape, problems: readonly FieldProbl
   }
 }
 
+/** A mutation payload's user error (GraphQL `UserError`). */
+export interface UserError {
+  /** Path from the mutation's arguments: `["input", "lastName"]`, `["options", "todoTemplateId"]`, `["id"]`; null for the record. */
+  readonly field: readonly string[] | null;
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * User errors to the v3 reply: the record named by `id` missing (or hidden) is a 404, as a
+ * lookup's; anything else is the route's 422 naming v3 attributes (`base` for the record).
+ */
+export function replyForUserErrors(errors: readonly UserError[], shape: ErrorShape, resource: ResourceSpec): V3Reply {
+  if (errors.some((e) => e.code === 'NOT_FOUND' && e.field?.length === 1 && e.field[0] === 'id')) {
+    return shape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
+  }
+  const problems = errors.map((e) => ({ field: e.field && e.field.length > 1 ? v3FieldName(resource, e.field.slice(1).join('.')) : 'base', message: e.message }));
+  return validationReply(shape, problems);
+}
+
 /**
  * GraphQL error code to v3 status and body. The first error decides (an operation here has one
  * root field). Unknown codes are internal errors: masked, with the request id for support.

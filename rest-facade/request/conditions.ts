@@ -24,6 +24,11 @@ export interface ConditionSpec {
   /** The GraphQL filter field it feeds. */
   readonly to: string;
   readonly kind: ConditionKind;
+  /**
+   * The value goes to the filter field as it is (e.g. `search: String`), instead of under the
+   * operator its kind implies (see OPERATORS).
+   */
+  readonly raw?: boolean;
   /** enum: accepted v3 values, passed through as given (canonical spelling). */
   readonly values?: readonly string[];
   /** enum: v3 value → GraphQL value. */
@@ -130,6 +135,34 @@ function translate(spec: ConditionSpec, value: unknown, name: string, tz: string
 }
 
 /**
+ * The operator input each kind feeds (`{ contains: "ann" }`, `{ in: [1, 2] }`); ranges feed
+ * `gte`/`lte`. v3 text conditions are case-insensitive substring (`like`) or prefix matches.
+ */
+export const OPERATORS: Readonly<Record<ConditionKind, readonly string[]>> = {
+  ids: ['in'],
+  id: ['eq'],
+  like: ['contains'],
+  prefix: ['startsWith'],
+  text: ['eq'],
+  integer: ['eq'],
+  datetimeRange: ['gte', 'lte'],
+  numberRange: ['gte', 'lte'],
+  boolean: ['eq'],
+  flag: [],
+  enum: ['eq'],
+  datetime: ['eq'],
+};
+
+function asOperators(spec: ConditionSpec, value: unknown): unknown {
+  if (spec.raw || spec.kind === 'flag') return value;
+  if (spec.kind === 'datetimeRange' || spec.kind === 'numberRange') {
+    const range = value as { from?: unknown; to?: unknown };
+    return { ...(range.from !== undefined ? { gte: range.from } : {}), ...(range.to !== undefined ? { lte: range.to } : {}) };
+  }
+  return { [OPERATORS[spec.kind][0]]: value };
+}
+
+/**
  * `conditions[...]` to a GraphQL filter object, driven by the route's table (whitelist: keys not
  * in the table are ignored, as the v3 service did). Blank values are skipped, so a client's empty
  * search form filters nothing. Errors name `conditions[x]` (or `conditions[x][from_date]`).
@@ -143,7 +176,7 @@ export function parseConditions(conditions: unknown, table: ConditionTable, tz: 
     if (!has(conditions, key)) continue;
     const spec = table[key];
     const value = translate(spec, conditions[key], prefix === null ? key : `${prefix}[${key}]`, tz);
-    if (value !== undefined) filter[spec.to] = value;
+    if (value !== undefined) filter[spec.to] = asOperators(spec, value);
   }
   return filter;
 }

@@ -1,4 +1,4 @@
-import { customFields, dateTime, id, read, text, userRef } from './field-table';
+import { customFields, dateTime, id, read, recordId, text, userRef } from './field-table';
 import { defineResource } from './resource-spec';
 
 /** v3 §2.6. Note the spec's spelling: `address_1` but `phone1` and `phone1_desc`. */
@@ -6,12 +6,13 @@ export const companyResource = defineResource({
   root: 'company',
   type: 'Company',
   fragment: 'CompanyV3',
+  requiredOnCreate: ['name'],
   fields: {
-    id: read('id'),
+    id: recordId(),
     name: text('name'),
     description: text('description'),
     email: text('email'),
-    web: text('web'),
+    web: text('website'),
     fax: text('fax'),
     address_1: text('address1'),
     address_2: text('address2'),
@@ -37,7 +38,7 @@ export const companyResource = defineResource({
     import_id: read('importId'),
     created_at: dateTime('createdAt'),
     updated_at: dateTime('updatedAt'),
-    // v3 §4.6 `associations=people`: selected by ShowCompany under @include (`{ entries { ...PersonRefV3 } }`), shown as the list.
-    people: { from: 'people', show: (page: { entries: unknown[] }) => page.entries, optional: true },
+    // v3 §4.6 `associations=people`: selected by ShowCompany under @include (`{ nodes { ...PersonRefV3 } }`), shown as the list.
+    people: { from: 'people', show: (connection: { nodes: unknown[] }) => connection.nodes, optional: true },
   },
 });

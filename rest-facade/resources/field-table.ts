@@ -11,7 +11,7 @@ export type Show =
   | 'date'
   | 'customFields'
   | { readonly enum: Readonly<Record<string, string>> }
-  | ((value: any, fmt: Formatter) => unknown);
+  | ((value: any, fmt: Formatter, row: Record<string, any>) => unknown);
 
 /** One v3 key of a resource. */
 export interface FieldSpec {
@@ -66,10 +66,13 @@ export const read = (from: string, show: Show = 'plain', select?: string): Field
  * user/person form is the generated fragment of the same name (see `REF_FRAGMENTS`).
  */
 export const userRef = (from: string): FieldSpec => read(from, 'plain', '{ ...UserRefV3 }');
-export const nameRef = (from: string): FieldSpec => read(from, 'plain', '{ id name }');
+export const nameRef = (from: string): FieldSpec => read(from, 'plain', '{ id: databaseId name }');
+
+/** A record's v3 `id`: its databaseId (GraphQL's `id` is the global one). */
+export const recordId = (): FieldSpec => read('databaseId');
 
 /** The union of the two convenience shapes for a user or person: id and names (DECISIONS: Responses). */
-const NAME_PARTS = 'id first_name: firstName last_name: lastName full_name: fullName';
+const NAME_PARTS = 'id: databaseId first_name: firstName last_name: lastName full_name: fullName';
 
 /** Shared fragments the tables refer to, emitted with the resources' own. */
 export const REF_FRAGMENTS: ReadonlyArray<{ readonly name: string; readonly type: string; readonly selection: string }> = [
@@ -113,7 +116,7 @@ function stepFor(key: string, field: FieldSpec): Step | null {
   else if (show === 'dateTime') step = (row, fmt) => void (row[key] = fmt.dateTime(row[key]));
   else if (show === 'date') step = (row, fmt) => void (row[key] = fmt.date(row[key]));
   else if (show === 'customFields') step = (row) => void (row[key] = customFieldsObject(row[key]));
-  else if (typeof show === 'function') step = (row, fmt) => void (row[key] = show(row[key], fmt));
+  else if (typeof show === 'function') step = (row, fmt) => void (row[key] = show(row[key], fmt, row));
   else {
     const map = show.enum;
     step = (row) => {

@@ -1,4 +1,4 @@
-import { boolean, customFields, dateTime, enumOf, id, ids, nameRef, read, readOnly, text, userRef } from './field-table';
+import { boolean, customFields, dateTime, enumOf, id, ids, nameRef, read, readOnly, recordId, text, userRef } from './field-table';
 import { defineResource } from './resource-spec';
 
 /**
@@ -9,8 +9,9 @@ export const personResource = defineResource({
   root: 'person',
   type: 'Person',
   fragment: 'PersonV3',
+  requiredOnCreate: ['lastName'],
   fields: {
-    id: read('id'),
+    id: recordId(),
     first_name: text('firstName'),
     last_name: text('lastName'),
     full_name: text('fullName'),
@@ -26,7 +27,9 @@ export const personResource = defineResource({
     home_email: text('homeEmail'),
     company_id: id('companyId'),
     company_name: text('companyName'),
-    company: nameRef('company'),
+    // The convenience object is shown whatever the viewer may see of the company itself (v3):
+    // built from the id and name, not from Person.company (null for a company the viewer cannot see).
+    company: read('companyId', (id: number | null, _fmt, row) => (id == null ? null : { id, name: row.company_name ?? null })),
     user_id: id('ownerId'),
     user: userRef('owner'),
     // v3 §2.4 `type`; DECISIONS (Wording): "the service" stands for Contact.

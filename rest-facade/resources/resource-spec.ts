@@ -18,6 +18,11 @@ export interface ResourceDefinition {
    * name). Runs after `writable` and may add GraphQL input fields.
    */
   readonly derive?: (input: Record<string, unknown>, attributes: Record<string, unknown>, timeZone: string) => void;
+  /**
+   * Input fields the create input requires (non-null there). The agreement check holds the list
+   * to the schema.
+   */
+  readonly requiredOnCreate?: readonly string[];
   /** GraphQL input field names to v3 names for validation errors, beyond the table's writable fields. */
   readonly errorFields?: Readonly<Record<string, string>>;
 }

@@ -62,7 +62,7 @@ function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone
  * The whitelist at work: only writable attributes reach the GraphQL input, each coerced to its
  * type; read-only and unknown attributes are dropped silently (clients PUT back what they read).
  */
-export function toGraphQLInput(resource: ResourceSpec, attributes: Record<string, unknown>, timeZone: string): Record<string, unknown> {
+export function toGraphQLInput(resource: ResourceSpec, attributes: Record<string, unknown>, timeZone: string, mode: 'create' | 'update'): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(attributes)) {
     const attr = Object.prototype.hasOwnProperty.call(resource.writable, name) ? resource.writable[name] : undefined;
@@ -70,6 +70,9 @@ export function toGraphQLInput(resource: ResourceSpec, attributes: Record<string
     input[attr.to] = coerce(attr, value, name, timeZone);
   }
   resource.derive?.(input, attributes, timeZone);
+  // The create input requires these (`lastName: String!`): one left out or null goes as blank, so
+  // the core reports it ("can't be blank") in the same 422 as every other problem of the record.
+  if (mode === 'create') for (const field of resource.requiredOnCreate ?? []) if (input[field] == null) input[field] = '';
   return input;
 }
 

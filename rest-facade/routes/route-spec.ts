@@ -35,7 +35,10 @@ export interface RouteSpec {
   readonly op: string;
   readonly kind: RouteKind;
   readonly resource: ResourceSpec;
-  /** Where the payload sits in the operation's data, e.g. `companies`. */
+  /**
+   * Where the payload sits in the operation's data, e.g. `companies` or `createCompany.company`.
+   * A mutation's root field (the first segment) answers `userErrors`, mapped to the v3 422.
+   */
   readonly result: string;
   readonly errorShape: ErrorShape;
   readonly paging?: { readonly default: number; readonly max: number };
@@ -44,14 +47,14 @@ export interface RouteSpec {
   /** Plain query parameters that filter too (older clients: `/notes.json?deal_id=1`). */
   readonly queryFilters?: ConditionTable;
   /**
-   * Sortable: the v3 sort keys are the values of the operation's `$sort` enum in lower case
+   * Sortable: the v3 sort keys are the values of the operation's `$orderBy` enum in lower case
    * (`LAST_NAME` ↔ `last_name`), resolved against the schema at boot, plus these aliases.
    */
   readonly sort?: SortSpec;
   /** The table a `table.column` sort key must name (`people.last_name`); other tables are rejected. */
   readonly sortTable?: string;
   readonly flags?: Readonly<Record<string, FlagSpec>>;
-  /** Path parameters that filter a nested list (`{id: 'companyIds'}`); `:id` is also passed as `id`. */
+  /** Path parameters that filter a nested list (`{id: 'companyId'}`, as `{in: [id]}`); `:id` is also passed as `id`. */
   readonly pathFilters?: Readonly<Record<string, string>>;
   readonly deleteBody?: DeleteBody;
   /** Extra variables from the query string (e.g. `associations=people` on a company show). */

@@ -6,16 +6,16 @@ export function operationOf(document: DocumentNode, name: string): OperationDefi
   return null;
 }
 
-/** The named input type of an operation's variable (`$sort: [PersonSort!]` → PersonSort). */
+/** The named input type of an operation's variable (`$orderBy: [PersonOrder!]` → PersonOrder). */
 export function variableType(schema: GraphQLSchema, operation: OperationDefinitionNode, variable: string): GraphQLInputType | null {
   const def = operation.variableDefinitions?.find((v) => v.variable.name.value === variable);
   const type = def ? (typeFromAST(schema, def.type as never) as GraphQLInputType | undefined) : undefined;
   return type ? (getNamedType(type) as GraphQLInputType) : null;
 }
 
-/** The enum of an operation's `$sort: [XSort!]` variable (its `field`), or null. */
+/** The enum of an operation's `$orderBy: [XOrder!]` variable (its `field`), or null. */
 export function sortEnumOf(schema: GraphQLSchema, operation: OperationDefinitionNode): GraphQLEnumType | null {
-  const sort = variableType(schema, operation, 'sort');
+  const sort = variableType(schema, operation, 'orderBy');
   if (!sort || !isInputObjectType(sort)) return null;
   const field = sort.getFields().field;
   const named = field ? getNamedType(field.type) : null;
@@ -30,7 +30,7 @@ export function sortTableFor(route: RouteSpec, schema: GraphQLSchema, document: 
   if (!route.sort) return null;
   const operation = operationOf(document, route.op);
   const sortEnum = operation ? sortEnumOf(schema, operation) : null;
-  if (!sortEnum) throw new Error(`${route.method} ${route.path}: sorts, but operation ${route.op} has no $sort enum`);
+  if (!sortEnum) throw new Error(`${route.method} ${route.path}: sorts, but operation ${route.op} has no $orderBy enum`);
   const table: Record<string, string> = {};
   for (const value of sortEnum.getValues()) table[value.name.toLowerCase()] = value.name;
   for (const [key, value] of Object.entries(route.sort.aliases ?? {})) {
