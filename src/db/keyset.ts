@@ -31,6 +31,11 @@ export interface KeysetQuery {
   /** Without the id: it is appended. */
   readonly order: readonly OrderKey[];
   readonly paging: Paging;
+  /**
+   * The client reads totalCount: counted in the page's own statement (a scalar subquery, which
+   * counts from the index while the page stops after its rows) instead of a second one.
+   */
+  readonly withTotal?: boolean;
 }
 
 type Value = string | number | boolean | null;
@@ -161,18 +166,30 @@ async function anyNotAfter(em: EntityManager, q: KeysetQuery, keys: readonly Ord
 export async function keysetPage<T extends object>(em: EntityManager, entity: EntityName<T>, q: KeysetQuery): Promise<ConnectionData<T>> {
   const keys = keysOf(q);
   const signature = signatureOf(keys);
-  const total = () => count(em, q);
   const { paging } = q;
+  const totalColumn = q.withTotal ? `, (select count(*) from ${q.from} where ${q.where.sql}) as "__total"` : '';
+  const totalParams = q.withTotal ? q.where.params : [];
+  /** The total from the page's rows when they carry it; counted apart only for an empty page past the start. */
+  const totalOf = (raw: Row[], emptyMeansNone: boolean): number | (() => Promise<number>) => {
+    if (!q.withTotal) return () => count(em, q);
+    if (raw.length > 0) {
+      const n = Number(raw[0].__total);
+      for (const row of raw) delete row.__total;
+      return n;
+    }
+    return emptyMeansNone ? 0 : () => count(em, q);
+  };
   if (paging.kind === 'offset') {
     const raw = await em.execute<Row[]>(
-      `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)} from ${q.from} where ${q.where.sql} order by ${orderSql(keys)} limit ? offset ?`,
-      [...q.where.params, paging.perPage + 1, paging.offset],
+      `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)}${totalColumn} from ${q.from} where ${q.where.sql} order by ${orderSql(keys)} limit ? offset ?`,
+      [...totalParams, ...q.where.params, paging.perPage + 1, paging.offset],
       'all',
     );
+    const totalCount = totalOf(raw, paging.offset === 0);
     const hasNextPage = raw.length > paging.perPage;
     const rows = raw.slice(0, paging.perPage);
     const cursors = takeKeys(rows, keys, signature);
-    return { nodes: hydrate(em, entity, rows), cursors, hasNextPage, hasPreviousPage: paging.offset > 0, totalCount: total };
+    return { nodes: hydrate(em, entity, rows), cursors, hasNextPage, hasPreviousPage: paging.offset > 0, totalCount };
   }
   // Backwards (last/before): read in the reversed order, then turn the page around.
   const walk = paging.backward ? reversed(keys) : keys;
@@ -182,10 +199,11 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
     paging.size === 0
       ? []
       : await em.execute<Row[]>(
-          `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)} from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} order by ${orderSql(walk)} limit ?`,
-          [...q.where.params, ...(cond?.params ?? []), paging.size + 1],
+          `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)}${totalColumn} from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} order by ${orderSql(walk)} limit ?`,
+          [...totalParams, ...q.where.params, ...(cond?.params ?? []), paging.size + 1],
           'all',
         );
+  const totalCount = totalOf(raw, paging.size > 0 && values === null);
   const more = paging.size === 0 ? () => anyAfterOrAll(em, q, walk, values) : raw.length > paging.size;
   const rows = raw.slice(0, paging.size);
   if (paging.backward) rows.reverse();
@@ -197,7 +215,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
     cursors,
     hasNextPage: paging.backward ? across : more,
     hasPreviousPage: paging.backward ? more : across,
-    totalCount: total,
+    totalCount,
   };
 }
 

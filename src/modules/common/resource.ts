@@ -38,8 +38,9 @@ export async function listConnection<T extends { id: number }>(
   where: Where,
   order: readonly OrderKey[],
   paging: Paging,
+  withTotal = false,
 ): Promise<Connection<T>> {
-  return new Connection(await keysetPage(ctx.em, def.entity, { from: fromOf(ctx, def), alias: def.alias, where, order, paging }));
+  return new Connection(await keysetPage(ctx.em, def.entity, { from: fromOf(ctx, def), alias: def.alias, where, order, paging, withTotal }));
 }
 
 /** For reading: a read-only projection, or null when missing or not visible (answered alike, so existence does not leak). */

@@ -72,10 +72,10 @@ export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
 
   /** A page of the companies the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: CompanyFilter | null | undefined, orderBy: readonly CompanyOrder[] | null | undefined, paging: Paging): Promise<Connection<Company>> {
+  list(filter: CompanyFilter | null | undefined, orderBy: readonly CompanyOrder[] | null | undefined, paging: Paging, withTotal = false): Promise<Connection<Company>> {
     const condition = compileFilter(filter, COMPANY_FILTER_FIELDS);
     const where = scopeOf(this.ctx, COMPANIES).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, COMPANIES, where, orderKeys(orderBy), paging);
+    return listConnection(this.ctx, COMPANIES, where, orderKeys(orderBy), paging, withTotal);
   }
 
   get(id: number): Promise<Company | null> {

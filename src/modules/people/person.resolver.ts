@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, 
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, pagingOf, type Connection } from '../../graphql/connection';
+import { ConnectionArgs, ConnectionOf, pagingOf, selectsTotal, type Connection } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
@@ -61,7 +61,7 @@ export class PersonResolver {
     @Arg('orderBy', () => [PersonOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: PersonOrder[],
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<Person>> {
-    const result = await new PersonService(ctx).list(filter, orderBy, pagingOf(args, PEOPLE_PAGE_SIZE));
+    const result = await new PersonService(ctx).list(filter, orderBy, pagingOf(args, PEOPLE_PAGE_SIZE), selectsTotal(info));
     await preloadPage(ctx, RELATIONS, result.nodes, info);
     return result;
   }

@@ -147,10 +147,10 @@ export class PersonService {
   }
 
   /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: PersonFilter | null | undefined, orderBy: readonly PersonOrder[] | null | undefined, paging: Paging): Promise<Connection<Person>> {
+  list(filter: PersonFilter | null | undefined, orderBy: readonly PersonOrder[] | null | undefined, paging: Paging, withTotal = false): Promise<Connection<Person>> {
     const condition = compileFilter(filter, PEOPLE_FILTER_FIELDS);
     const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, PEOPLE, where, orderKeys(orderBy), paging);
+    return listConnection(this.ctx, PEOPLE, where, orderKeys(orderBy), paging, withTotal);
   }
 
   get(id: number): Promise<Person | null> {
