@@ -1,4 +1,4 @@
-import { read } from './field-table';
+import { read, recordId } from './field-table';
 import { defineResource } from './resource-spec';
 
 /** DECISIONS (Routes clients use that the spec does not list): GET /account.json, no secret in it. */
@@ -7,7 +7,7 @@ export const accountResource = defineResource({
   type: 'Account',
   fragment: 'AccountV3',
   fields: {
-    id: read('id'),
+    id: recordId(),
     name: read('name'),
     currency: read('currency', 'plain', '{ code name symbol }'),
     time_zone: read('timeZone'),

@@ -1,8 +1,8 @@
-import { read, type FieldTable } from './field-table';
+import { read, recordId, type FieldTable } from './field-table';
 import { defineResource } from './resource-spec';
 
 /** Admin lists are read-only in v3 (§4.10): nothing is writable. */
-const ID_AND_NAME: FieldTable = { id: read('id'), name: read('name') };
+const ID_AND_NAME: FieldTable = { id: recordId(), name: read('name') };
 
 /** v3 §2.10 lead status: id, name, hex_color. */
 export const leadStatusResource = defineResource({

@@ -1,4 +1,4 @@
-import { dateTime, enumOf, read, readOnly } from './field-table';
+import { dateTime, enumOf, read, readOnly, recordId } from './field-table';
 import { defineResource } from './resource-spec';
 
 /**
@@ -10,7 +10,7 @@ export const userResource = defineResource({
   type: 'User',
   fragment: 'UserV3',
   fields: {
-    id: read('id'),
+    id: recordId(),
     first_name: read('firstName'),
     last_name: read('lastName'),
     full_name: read('fullName'),

@@ -18,7 +18,9 @@ registerEnumType(OrderDirection, {
   valuesConfig: { ASC: { description: 'Smallest first; text in case-insensitive alphabetical order where noted' }, DESC: { description: 'Largest first' } },
 });
 
-@ObjectType('PageInfo', { simpleResolvers: true, description: 'Where a page of a connection sits in the whole list.' })
+// Not `simpleResolvers`: hasNextPage/hasPreviousPage may be promises (computed when read), and
+// graphql-jit inlines plain property reads as synchronous values.
+@ObjectType('PageInfo', { description: 'Where a page of a connection sits in the whole list.' })
 export class PageInfo {
   @Field({ description: 'More records follow the last one of this page (in the list\'s order).' })
   hasNextPage!: boolean;
@@ -161,7 +163,8 @@ export function ConnectionOf<T extends object>(item: ClassType<T>, typeName: str
     node!: T;
   }
 
-  @ObjectType({ simpleResolvers: true })
+  // Not `simpleResolvers`: totalCount may be a promise (counted when read); see PageInfo.
+  @ObjectType()
   abstract class ConnectionClass {
     @Field(() => [Edge], { description: `The ${plural} of this page, each with its cursor.` })
     edges!: Edge[];

@@ -1,6 +1,7 @@
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutionResult, GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { getVariableValues } from 'graphql/execution/values';
+import { coerceInputValue } from 'graphql/utilities/coerceInputValue';
 import {
   BREAK,
   GraphQLError,
@@ -18,6 +19,7 @@ import {
   typeFromAST,
   validate,
   type GraphQLFormattedError,
+  type GraphQLInputObjectType,
   type GraphQLInputType,
   type GraphQLSchema,
   type VariableDefinitionNode,
@@ -33,6 +35,67 @@ export interface OperationResult {
 export type OperationRunner = (name: string, variables: Record<string, unknown>, ctx: RequestContext) => Promise<OperationResult>;
 
 /**
+ * Input types that reach a cycle (`PersonFilter { and: [PersonFilter!] }`): graphql-jit 0.8.9
+ * inlines the parsing of a variable's whole input type and never stops on such a type (stack
+ * overflow at compile time). Computed once per schema.
+ */
+const cyclicInputs = new WeakMap<GraphQLSchema, Set<string>>();
+
+function reachesCycle(schema: GraphQLSchema): Set<string> {
+  let found = cyclicInputs.get(schema);
+  if (found) return found;
+  found = new Set<string>();
+  const state = new Map<string, 'visiting' | 'safe' | 'cyclic'>();
+  const visitType = (type: GraphQLInputObjectType): boolean => {
+    const seen = state.get(type.name);
+    if (seen === 'visiting' || seen === 'cyclic') return true;
+    if (seen === 'safe') return false;
+    state.set(type.name, 'visiting');
+    let cyclic = false;
+    for (const field of Object.values(type.getFields())) {
+      const named = getNamedType(field.type);
+      if (isInputObjectType(named) && visitType(named)) cyclic = true;
+    }
+    state.set(type.name, cyclic ? 'cyclic' : 'safe');
+    return cyclic;
+  };
+  for (const type of Object.values(schema.getTypeMap())) if (isInputObjectType(type) && visitType(type)) found.add(type.name);
+  cyclicInputs.set(schema, found);
+  return found;
+}
+
+/**
+ * The document graphql-jit compiles: each variable whose type reaches a cycle is declared as the
+ * pass-through `JSON` scalar instead, and its value is coerced by graphql-js before the run (see
+ * `coerceCyclic`), so jit receives it ready (enum values mapped, dates parsed). Returns the
+ * names and real types of those variables.
+ */
+function forJit(schema: GraphQLSchema, document: DocumentNode): { document: DocumentNode; cyclic: VariableInputs } {
+  const cyclicTypes = reachesCycle(schema);
+  const cyclic: Array<readonly [string, GraphQLInputType]> = [];
+  const rewritten = visit(document, {
+    VariableDefinition(node) {
+      const named = getNamedType(typeFromAST(schema, node.type as never) as GraphQLInputType | undefined);
+      if (!named || !cyclicTypes.has(named.name)) return undefined;
+      cyclic.push([node.variable.name.value, typeFromAST(schema, node.type as never) as GraphQLInputType]);
+      const json = { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: 'JSON' } } as const;
+      return { ...node, type: node.type.kind === Kind.NON_NULL_TYPE ? { kind: Kind.NON_NULL_TYPE, type: json } : json, defaultValue: undefined };
+    },
+  });
+  return { document: rewritten, cyclic };
+}
+
+/** Coerces the cyclic-typed variables in place, as graphql-js would; the first problem is thrown as a client error. */
+function coerceCyclic(cyclic: VariableInputs, variables: Record<string, unknown>): void {
+  for (const [name, type] of cyclic) {
+    if (variables[name] === undefined) continue;
+    variables[name] = coerceInputValue(variables[name], type, (path, _invalid, error) => {
+      throw new GraphQLError(`Variable "$${name}" got invalid value${path.length ? ` at "${name}.${path.join('.')}"` : ''}; ${error.message}`, { extensions: { code: 'BAD_USER_INPUT' } });
+    });
+  }
+}
+
+/**
  * Parses and validates a set of static operations once, at boot, and compiles each with
  * graphql-jit, so running one costs no parsing, no validation and no per-field interpretation.
  * Dates stay Date objects (the caller formats them once, last).
@@ -41,18 +104,22 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
   const document = parse(source, { noLocation: true });
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`Invalid operations: ${problems.map((p) => p.message).join('; ')}`);
-  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs }>();
+  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs; cyclic: VariableInputs }>();
+  const jit = forJit(schema, document);
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) continue;
-    const query = compileQuery(schema, document, definition.name.value, { customSerializers: { DateTimeISO: (v: unknown) => v } });
+    const query = compileQuery(schema, jit.document, definition.name.value, { customSerializers: { DateTimeISO: (v: unknown) => v } });
     if (!isCompiledQuery(query)) throw new Error(`Operation ${definition.name.value} does not compile: ${JSON.stringify(query.errors)}`);
-    compiled.set(definition.name.value, { query, inputs: variableInputs(schema, definition.variableDefinitions ?? []) });
+    const inputs = variableInputs(schema, definition.variableDefinitions ?? []);
+    const cyclicTypes = reachesCycle(schema);
+    compiled.set(definition.name.value, { query, inputs, cyclic: inputs.filter(([, type]) => cyclicTypes.has(getNamedType(type).name)) });
   }
   const run: OperationRunner = async (name, variables, ctx) => {
     const operation = compiled.get(name);
     if (!operation) throw new Error(`Unknown operation ${name}`);
     fillVariableDefaults(operation.inputs, variables);
     try {
+      coerceCyclic(operation.cyclic, variables);
       const result = await operation.query.query(undefined, ctx, variables);
       return {
         data: (result.data as Record<string, unknown> | null | undefined) ?? null,
@@ -148,7 +215,7 @@ function usesConditions(document: DocumentNode): boolean {
  */
 export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
   // `query: null`: run on graphql-js.
-  const compiled = new Map<string, { query: CompiledQuery | null; inputs: VariableInputs }>();
+  const compiled = new Map<string, { query: CompiledQuery | null; inputs: VariableInputs; cyclic: VariableInputs }>();
   const executor: GatewayExecutor = async (request) => {
     // Apollo calls the executor even when no operation could be chosen; the guard plugin refuses those first.
     if (!request.operation) return { errors: [new GraphQLError('No operation to run', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } })] };
@@ -159,11 +226,12 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     } else {
       const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
       if (introspection || usesConditions(request.document)) {
-        plan = { query: null, inputs: [] };
+        plan = { query: null, inputs: [], cyclic: [] };
       } else {
-        const made = compileQuery(schema, request.document, request.operationName ?? undefined);
+        const jit = forJit(schema, request.document);
+        const made = compileQuery(schema, jit.document, request.operationName ?? undefined);
         if (!isCompiledQuery(made)) return { errors: (made.errors ?? []).map((e) => asGraphQLError(e as GraphQLError)) };
-        plan = { query: made, inputs: variableInputs(schema, request.operation.variableDefinitions ?? []) };
+        plan = { query: made, inputs: variableInputs(schema, request.operation.variableDefinitions ?? []), cyclic: jit.cyclic };
       }
       if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     }
@@ -179,6 +247,8 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     }
     const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
     fillVariableDefaults(plan.inputs, variables);
+    // Cyclic-typed variables go to jit already coerced (declared as JSON in its document).
+    for (const [name] of plan.cyclic) if (name in checked.coerced) variables[name] = checked.coerced[name];
     const result = (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
     return result.errors ? { ...result, errors: result.errors.map((e) => asGraphQLError(e as GraphQLError)) } : result;
   };

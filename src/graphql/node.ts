@@ -40,6 +40,11 @@ export function registerNode(type: NodeType): void {
   byEntity.set(type.entity, type);
 }
 
+/** The GraphQL type name of a record (its class is registered), synchronously. */
+export function nodeTypeName(value: object): string | undefined {
+  return nodeTypeOf(value)?.name;
+}
+
 function nodeTypeOf(value: object): NodeType | undefined {
   let proto: object | null = Object.getPrototypeOf(value);
   while (proto) {

@@ -106,8 +106,8 @@ export async function deletePayload(typeName: string, work: () => Promise<number
   return { deletedId: result === null ? null : toGlobalId(typeName, result), deletedDatabaseId: result, userErrors };
 }
 
-/** Runs a create or update and answers `{record, userErrors}` for a RecordPayload. */
-export async function recordPayload<T>(work: () => Promise<T>, argumentOf?: ArgumentOf): Promise<{ record: T | null; userErrors: UserError[] }> {
+/** Runs a create or update and answers a RecordPayload: the record under `key` (e.g. `person`) and the user errors. */
+export async function recordPayload<T>(key: string, work: () => Promise<T>, argumentOf?: ArgumentOf): Promise<Record<string, T | null> & { userErrors: UserError[] }> {
   const { result, userErrors } = await payloadOf(work, argumentOf);
-  return { record: result, userErrors };
+  return { [key]: result, userErrors } as Record<string, T | null> & { userErrors: UserError[] };
 }

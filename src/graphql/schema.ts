@@ -1,18 +1,21 @@
 import 'reflect-metadata';
 import { buildSchemaSync } from 'type-graphql';
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { lexicographicSortSchema, printSchema, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
 import { AccountResolver } from '../modules/accounts/account.resolver';
 import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/company.resolver';
 import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
 import { CompanyPeopleResolver, PersonFieldsResolver, PersonResolver } from '../modules/people/person.resolver';
 import { ListItemResolver } from '../modules/lists/list-item.resolver';
-import { NodeResolver } from './node';
+import { NodeResolver, nodeTypeName } from './node';
 
 /** Every resolver of the schema; a module adds its own here. */
 export const RESOLVERS = [NodeResolver, AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver, ListItemResolver] as const;
 
 export function createSchema(): GraphQLSchema {
-  return buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });
+  const schema = buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });
+  // type-graphql wraps resolveType in an async function; graphql-jit needs the type synchronously.
+  (schema.getType('Node') as GraphQLInterfaceType).resolveType = (value) => nodeTypeName(value as object);
+  return schema;
 }
 
 /** The committed `schema.graphql` is this text; a test fails when it drifts. */

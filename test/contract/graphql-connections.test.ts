@@ -81,7 +81,7 @@ describe('GraphQL connections, filters, payloads and ids', () => {
       const seen: number[] = [];
       let before: string | null = null;
       for (;;) {
-        const data: any = await ok(PAGE, { last: 300, before });
+        const data: any = await ok(PAGE, { last: 200, before });
         const { edges, pageInfo } = data.people;
         seen.unshift(...edges.map((e: any) => e.node.databaseId));
         if (!pageInfo.hasPreviousPage) break;

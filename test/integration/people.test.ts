@@ -620,37 +620,39 @@ describe('people (v3 §2.4, §4.4)', () => {
   });
 
   describe('GraphQL', () => {
-    it('lists people and answers a typed validation error on createPerson', async () => {
+    it('lists people and answers user errors on createPerson', async () => {
       const account = await server.createAccount();
       const key = account.admin.apiKey;
-      const created = await server.graphql(key, `mutation { createPerson(input: { fullName: "Grace Brewster Hopper", type: LEAD, companyName: "Navy" }) { id firstName lastName type companyName company { name } dealIds } }`);
+      const created = await server.graphql(
+        key,
+        `mutation { createPerson(input: { lastName: "", fullName: "Grace Brewster Hopper", type: LEAD, companyName: "Navy" }) { person { id databaseId firstName lastName type companyName company { name } dealIds } userErrors { field } } }`,
+      );
       expect(created.body.errors).toBeUndefined();
-      expect(created.body.data.createPerson).toMatchObject({ firstName: 'Grace', lastName: 'Brewster Hopper', type: 'LEAD', companyName: 'Navy', company: { name: 'Navy' }, dealIds: [] });
+      expect(created.body.data.createPerson.userErrors).toEqual([]);
+      const person = created.body.data.createPerson.person;
+      expect(person).toMatchObject({ firstName: 'Grace', lastName: 'Brewster Hopper', type: 'LEAD', companyName: 'Navy', company: { name: 'Navy' }, dealIds: [] });
 
       const list = await server.graphql(
         key,
-        `query($f: PersonFilter) { people(filter: $f, sort: [{ field: LAST_NAME, direction: DESC }], page: { perPage: 10 }) { entries { id fullName owner { id } } pagination { total pages perPage } } }`,
-        { f: { name: 'hopper', type: 'LEAD' } },
+        `query($f: PersonFilter) { people(filter: $f, orderBy: [{ field: LAST_NAME, direction: DESC }], first: 10) { nodes { id fullName owner { databaseId } } totalCount } }`,
+        { f: { name: { contains: 'hopper' }, type: { eq: 'LEAD' } } },
       );
-      expect(list.body.data.people).toEqual({
-        entries: [{ id: created.body.data.createPerson.id, fullName: 'Grace Brewster Hopper', owner: { id: account.admin.id } }],
-        pagination: { total: 1, pages: 1, perPage: 10 },
-      });
+      expect(list.body.errors).toBeUndefined();
+      expect(list.body.data.people).toEqual({ nodes: [{ id: person.id, fullName: 'Grace Brewster Hopper', owner: { databaseId: account.admin.id } }], totalCount: 1 });
 
       // Datetimes are ISO-8601 on every read path (list and show come from hand-written SQL).
-      const createdId = created.body.data.createPerson.id;
       const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-      const read = await server.graphql(key, `{ person(id: ${createdId}) { createdAt updatedAt convertedAt owner { createdAt } } people { entries { createdAt updatedAt } } }`);
+      const read = await server.graphql(key, `{ person(id: ${person.databaseId}) { createdAt updatedAt convertedAt owner { createdAt } } people { nodes { createdAt updatedAt } } }`);
       expect(read.body.errors).toBeUndefined();
       expect(read.body.data.person).toEqual({ createdAt: expect.stringMatching(iso), updatedAt: expect.stringMatching(iso), convertedAt: null, owner: { createdAt: expect.stringMatching(iso) } });
-      expect(read.body.data.people.entries[0]).toEqual({ createdAt: read.body.data.person.createdAt, updatedAt: read.body.data.person.updatedAt });
+      expect(read.body.data.people.nodes[0]).toEqual({ createdAt: read.body.data.person.createdAt, updatedAt: read.body.data.person.updatedAt });
 
-      const invalid = await server.graphql(key, `mutation { createPerson(input: { firstName: "No", lastName: " " }) { id } }`);
-      expect(invalid.body.data).toBeNull();
-      expect(invalid.body.errors[0].extensions).toEqual({ code: 'VALIDATION_FAILED', fields: [{ field: 'lastName', message: "can't be blank" }] });
+      const invalid = await server.graphql(key, `mutation { createPerson(input: { firstName: "No", lastName: " " }) { person { id } userErrors { field code message } } }`);
+      expect(invalid.body.errors).toBeUndefined();
+      expect(invalid.body.data.createPerson).toEqual({ person: null, userErrors: [{ field: ['input', 'lastName'], code: 'BLANK', message: "can't be blank" }] });
 
-      const tmpl = await server.graphql(key, `mutation { createPerson(input: { lastName: "T" }, options: { todoTemplateId: 3 }) { id } }`);
-      expect(tmpl.body.errors[0].extensions).toEqual({ code: 'VALIDATION_FAILED', fields: [{ field: 'todoTemplateId', message: 'does not exist' }] });
+      const tmpl = await server.graphql(key, `mutation { createPerson(input: { lastName: "T" }, options: { todoTemplateId: 3 }) { person { id } userErrors { field code message } } }`);
+      expect(tmpl.body.data.createPerson.userErrors).toEqual([{ field: ['options', 'todoTemplateId'], code: 'NOT_FOUND', message: 'does not exist' }]);
     });
   });
 });

@@ -1,28 +1,38 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 
 /** A tenant. Nothing ever crosses accounts. */
 @Entity({ tableName: 'accounts' })
-@ObjectType('Account', { simpleResolvers: true })
+@ObjectType('Account', { implements: Node, simpleResolvers: true, description: 'The organisation using the CRM: every record belongs to one account, and nothing crosses accounts.' })
 export class Account {
-  [OptionalProps]?: 'currencyCode' | 'timeZone' | 'createdAt';
+  [OptionalProps]?: 'currencyCode' | 'timeZone' | 'createdAt' | 'nodeId' | 'databaseId';
 
-  @Field(() => Int)
   @PrimaryKey({ type: 'integer' })
   id!: number;
 
-  @Field()
+  @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
+  get nodeId(): string {
+    return toGlobalId('Account', this.id);
+  }
+
+  @Field(() => Int, { description: DATABASE_ID_DOC })
+  get databaseId(): number {
+    return this.id;
+  }
+
+  @Field({ description: 'The account\'s name.' })
   @Property({ type: 'string', length: 200 })
   name!: string;
 
   @Property({ type: 'string', length: 3 })
   currencyCode: string = 'USD';
 
-  @Field({ description: 'IANA time zone used for users who have none of their own' })
+  @Field({ description: 'IANA time zone (e.g. Europe/Berlin) used for users who have none of their own.' })
   @Property({ type: 'string', length: 64 })
   timeZone: string = 'UTC';
 
-  @Field()
+  @Field({ description: 'When the account was created.' })
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 }

@@ -61,7 +61,7 @@ export class CompanyResolver {
     @Arg('input', () => CompanyCreateInput, { description: 'The new company.' }) input: CompanyCreateInput,
     @Arg('options', () => CompanyCreateOptions, { nullable: true, description: 'Duplicate check.' }) options?: CompanyCreateOptions,
   ) {
-    return recordPayload(() => new CompanyService(ctx).create(input, options));
+    return recordPayload('company', () => new CompanyService(ctx).create(input, options));
   }
 
   @Mutation(() => UpdateCompanyPayload, { description: 'Changes a company: only the fields given. A missing or hidden company is a NOT_FOUND user error.' })
@@ -71,7 +71,7 @@ export class CompanyResolver {
     @Arg('input', () => CompanyUpdateInput, { description: 'The changes.' }) input: CompanyUpdateInput,
     @Arg('options', () => CompanyUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: CompanyUpdateOptions,
   ) {
-    return recordPayload(() => new CompanyService(ctx).update(id, input, options));
+    return recordPayload('company', () => new CompanyService(ctx).update(id, input, options));
   }
 
   @Mutation(() => DeleteCompanyPayload, { description: 'Deletes a company; its people stay, without a company. A missing or hidden company is a NOT_FOUND user error.' })

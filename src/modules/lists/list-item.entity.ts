@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
 
 /**
@@ -13,42 +14,60 @@ export enum ListKind {
   CONTACT_TAG = 'contact_tag',
   NOTE_CATEGORY = 'note_category',
 }
-registerEnumType(ListKind, { name: 'ListKind', description: 'Which administrative list an item belongs to' });
+registerEnumType(ListKind, {
+  name: 'ListKind',
+  description: 'Which administrative list an item belongs to.',
+  valuesConfig: {
+    LEAD_STATUS: { description: 'Lead statuses (with a colour).' },
+    LEAD_SOURCE: { description: 'Where leads come from.' },
+    CONTACT_TAG: { description: 'Predefined tags for people.' },
+    NOTE_CATEGORY: { description: 'Categories of notes.' },
+  },
+});
 
 @Entity({ tableName: 'list_items' })
 @Index({ properties: ['account', 'kind', 'position'] })
-@ObjectType('ListItem', { simpleResolvers: true, description: 'An entry of an administrative list (lead status, lead source, contact tag, note category)' })
+@ObjectType('ListItem', { implements: Node, simpleResolvers: true, description: 'An entry of one of the account\'s administrative lists (lead statuses, lead sources, contact tags, note categories).' })
 export class ListItem {
-  [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId';
 
-  @Field(() => Int)
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
+  get nodeId(): string {
+    return toGlobalId('ListItem', this.id);
+  }
+
+  @Field(() => Int, { description: DATABASE_ID_DOC })
+  get databaseId(): number {
+    return this.id;
+  }
 
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;
 
-  @Field(() => ListKind)
+  @Field(() => ListKind, { description: 'The list it belongs to.' })
   @Enum({ items: () => ListKind })
   kind!: ListKind;
 
-  @Field()
+  @Field({ description: 'Name, unique in its list (case-insensitive), at most 100 characters.' })
   @Property({ type: 'string', length: 100 })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'Lead statuses: a #rrggbb colour' })
+  @Field(() => String, { nullable: true, description: 'Lead statuses only: a colour as #rrggbb; null for other lists.' })
   @Property({ type: 'string', length: 7, nullable: true })
   hexColor: string | null = null;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Place in the list (0 or more); lists are ordered by position, then databaseId.' })
   @Property({ type: 'integer' })
   position: number = 0;
 
-  @Field()
+  @Field({ description: 'When the item was created.' })
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
-  @Field()
+  @Field({ description: 'When the item was last changed.' })
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }

@@ -1,14 +1,54 @@
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { OrderDirection } from '../../graphql/connection';
 
-/** Writable fields of an admin list item. Absent = unchanged; `name` is required on create. */
-@InputType('ListItemInput')
-export class ListItemInput {
-  @Field(() => String, { nullable: true, description: 'Required; at most 100 characters; unique in its list (case-insensitive)' })
-  name?: string | null;
+@InputType('ListItemCreateInput', { description: 'A new item of an admin list.' })
+export class ListItemCreateInput {
+  @Field(() => String, { description: 'Required; at most 100 characters; unique in its list (case-insensitive).' })
+  name!: string;
 
-  @Field(() => String, { nullable: true, description: 'Lead statuses only: a #rrggbb colour (ignored for other lists); null clears it' })
+  @Field(() => String, { nullable: true, description: 'Lead statuses only: a colour as #rrggbb (ignored for other lists).' })
   hexColor?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'Sort order within the list (0 or more); defaults to the end of the list on create' })
+  @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); the end of the list when absent.' })
   position?: number | null;
+}
+
+@InputType('ListItemUpdateInput', { description: 'Changes to an admin list item: only the fields given change.' })
+export class ListItemUpdateInput {
+  @Field(() => String, { nullable: true, description: 'At most 100 characters; unique in its list (case-insensitive); cannot be blank.' })
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Lead statuses only: a colour as #rrggbb; null clears it.' })
+  hexColor?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); null leaves it.' })
+  position?: number | null;
+}
+
+/** What the service applies: either input. */
+export type ListItemInput = ListItemUpdateInput;
+
+export enum ListItemOrderField {
+  POSITION = 'position',
+  NAME = 'name',
+  ID = 'id',
+  CREATED_AT = 'created_at',
+  UPDATED_AT = 'updated_at',
+}
+registerEnumType(ListItemOrderField, {
+  name: 'ListItemOrderField',
+  description: 'A key admin list items can be ordered by.',
+  valuesConfig: {
+    POSITION: { description: 'Place in the list (the default).' },
+    NAME: { description: 'Name, ignoring case.' },
+    ID: { description: 'databaseId (creation order).' },
+    CREATED_AT: { description: 'Creation time.' },
+    UPDATED_AT: { description: 'Last change.' },
+  },
+});
+
+@InputType('ListItemOrder', { description: 'One ordering key of an admin list; databaseId breaks ties.' })
+export class ListItemOrder {
+  @Field(() => ListItemOrderField, { description: 'What to order by.' }) field!: ListItemOrderField;
+  @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC, description: 'Ascending (default) or descending.' }) direction: OrderDirection = OrderDirection.ASC;
 }

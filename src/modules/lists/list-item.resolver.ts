@@ -1,59 +1,100 @@
-import { Arg, Ctx, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Info, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
-import { PageInput, PageOf } from '../../graphql/types';
+import { ConnectionArgs, ConnectionOf, pagingOf, selectsTotal } from '../../graphql/connection';
+import { registerNode } from '../../graphql/node';
+import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
 import { ListItem, ListKind } from './list-item.entity';
-import { ListItemInput } from './list-item.inputs';
-import { ListItemService } from './list-item.service';
+import { ListItemCreateInput, ListItemOrder, ListItemUpdateInput } from './list-item.inputs';
+import { LIST_ITEMS_DEFAULT_PER_PAGE, ListItemService } from './list-item.service';
 
-@ObjectType('ListItemPage')
-export class ListItemPage extends PageOf(ListItem) {}
+@ObjectType('ListItemConnection', { description: 'A page of admin list items, with cursors.' })
+export class ListItemConnection extends ConnectionOf(ListItem, 'ListItem', 'items') {}
 
-const PAGE_DOC = 'Ordered by position, then id; 200 a page unless asked otherwise';
+@ObjectType('CreateListItemPayload', { description: 'The result of createListItem.' })
+class CreateListItemPayload extends RecordPayload(ListItem, 'listItem', 'The created item') {}
+
+@ObjectType('UpdateListItemPayload', { description: 'The result of updateListItem.' })
+class UpdateListItemPayload extends RecordPayload(ListItem, 'listItem', 'The item as changed') {}
+
+@ObjectType('DeleteListItemPayload', { description: 'The result of deleteListItem.' })
+class DeleteListItemPayload extends DeletePayload {}
+
+registerNode({
+  name: 'ListItem',
+  entity: ListItem,
+  find: (ctx, ids) => {
+    const service = new ListItemService(ctx);
+    return Promise.all(ids.map((id) => service.find(id)));
+  },
+});
+
+const PAGE_DOC = `Every user of the account may read it. Default order: position, then databaseId; ${LIST_ITEMS_DEFAULT_PER_PAGE} a page unless asked otherwise.`;
+const ORDER_DOC = 'Ordering keys, at most 3; databaseId breaks ties.';
 
 /** Admin lists (v3 §2.10, §4.10): readable by every user of the account, changed by admins only. */
 @Resolver()
 export class ListItemResolver {
-  @Query(() => ListItemPage, { description: `Items of one admin list. ${PAGE_DOC}` })
+  private list(ctx: RequestContext, kind: ListKind, args: ConnectionArgs, orderBy: ListItemOrder[] | undefined, info: GraphQLResolveInfo | undefined) {
+    return new ListItemService(ctx).list(kind, orderBy, pagingOf(args, LIST_ITEMS_DEFAULT_PER_PAGE), selectsTotal(info));
+  }
+
+  @Query(() => ListItemConnection, { description: `Items of one admin list. ${PAGE_DOC}` })
   listItems(
     @Ctx() ctx: RequestContext,
-    @Arg('kind', () => ListKind) kind: ListKind,
-    @Arg('page', () => PageInput, { nullable: true }) page?: PageInput,
+    @Arg('kind', () => ListKind, { description: 'Which list.' }) kind: ListKind,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
   ) {
-    return new ListItemService(ctx).list(kind, page);
+    return this.list(ctx, kind, args, orderBy, info);
   }
 
-  @Query(() => ListItemPage, { description: PAGE_DOC })
-  leadStatuses(@Ctx() ctx: RequestContext, @Arg('page', () => PageInput, { nullable: true }) page?: PageInput) {
-    return new ListItemService(ctx).list(ListKind.LEAD_STATUS, page);
+  @Query(() => ListItemConnection, { description: `Lead statuses. ${PAGE_DOC}` })
+  leadStatuses(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.LEAD_STATUS, args, orderBy, info);
   }
 
-  @Query(() => ListItemPage, { description: PAGE_DOC })
-  leadSources(@Ctx() ctx: RequestContext, @Arg('page', () => PageInput, { nullable: true }) page?: PageInput) {
-    return new ListItemService(ctx).list(ListKind.LEAD_SOURCE, page);
+  @Query(() => ListItemConnection, { description: `Lead sources. ${PAGE_DOC}` })
+  leadSources(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.LEAD_SOURCE, args, orderBy, info);
   }
 
-  @Query(() => ListItemPage, { description: `Predefined contact tags. ${PAGE_DOC}` })
-  contactTags(@Ctx() ctx: RequestContext, @Arg('page', () => PageInput, { nullable: true }) page?: PageInput) {
-    return new ListItemService(ctx).list(ListKind.CONTACT_TAG, page);
+  @Query(() => ListItemConnection, { description: `Predefined contact tags. ${PAGE_DOC}` })
+  contactTags(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.CONTACT_TAG, args, orderBy, info);
   }
 
-  @Query(() => ListItemPage, { description: PAGE_DOC })
-  noteCategories(@Ctx() ctx: RequestContext, @Arg('page', () => PageInput, { nullable: true }) page?: PageInput) {
-    return new ListItemService(ctx).list(ListKind.NOTE_CATEGORY, page);
+  @Query(() => ListItemConnection, { description: `Note categories. ${PAGE_DOC}` })
+  noteCategories(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.NOTE_CATEGORY, args, orderBy, info);
   }
 
-  @Mutation(() => ListItem, { description: 'Admins only' })
-  createListItem(@Ctx() ctx: RequestContext, @Arg('kind', () => ListKind) kind: ListKind, @Arg('input', () => ListItemInput) input: ListItemInput) {
-    return new ListItemService(ctx).create(kind, input);
+  @Query(() => ListItem, { nullable: true, description: 'One admin list item by databaseId; null when it does not exist in the viewer\'s account.' })
+  listItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number) {
+    return new ListItemService(ctx).find(id);
   }
 
-  @Mutation(() => ListItem, { description: 'Admins only' })
-  updateListItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input', () => ListItemInput) input: ListItemInput) {
-    return new ListItemService(ctx).update(id, input);
+  @Mutation(() => CreateListItemPayload, { description: 'Adds an item to an admin list. Administrators only (others get a FORBIDDEN error).' })
+  createListItem(
+    @Ctx() ctx: RequestContext,
+    @Arg('kind', () => ListKind, { description: 'Which list.' }) kind: ListKind,
+    @Arg('input', () => ListItemCreateInput, { description: 'The new item.' }) input: ListItemCreateInput,
+  ) {
+    return recordPayload('listItem', () => new ListItemService(ctx).create(kind, input));
   }
 
-  @Mutation(() => Int, { description: 'Admins only. Returns the id of the deleted item; references to it are cleared' })
-  deleteListItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
-    return new ListItemService(ctx).delete(id);
+  @Mutation(() => UpdateListItemPayload, { description: 'Changes an admin list item. Administrators only (others get a FORBIDDEN error).' })
+  updateListItem(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
+    @Arg('input', () => ListItemUpdateInput, { description: 'The changes.' }) input: ListItemUpdateInput,
+  ) {
+    return recordPayload('listItem', () => new ListItemService(ctx).update(id, input));
+  }
+
+  @Mutation(() => DeleteListItemPayload, { description: 'Deletes an admin list item; people referring to it lose the reference. Administrators only.' })
+  deleteListItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number) {
+    return deletePayload('ListItem', () => new ListItemService(ctx).delete(id));
   }
 }

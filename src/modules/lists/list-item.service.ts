@@ -1,20 +1,28 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
-import { listWithTotal } from '../../db/list-query';
+import { BadInputError, ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
+import { keysetPage, type OrderKey } from '../../db/keyset';
 import { Where } from '../../db/sql';
+import { Connection, OrderDirection, type Paging } from '../../graphql/connection';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { isValidId } from '../../graphql/ids';
-import { normalizePage, toPage, type Page, type PageInput } from '../../graphql/types';
 import { blank } from '../common/assign';
 import { ListItem, ListKind } from './list-item.entity';
-import type { ListItemInput } from './list-item.inputs';
+import { ListItemOrderField, type ListItemInput, type ListItemOrder } from './list-item.inputs';
 import { withoutNul } from '../common/input';
 
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */
 export const LIST_ITEMS_DEFAULT_PER_PAGE = 200;
 
 const MAX_NAME = 100;
+
+const ORDER_KEYS: Record<ListItemOrderField, { sql: string; nullable: boolean }> = {
+  [ListItemOrderField.POSITION]: { sql: 'l.position', nullable: false },
+  [ListItemOrderField.NAME]: { sql: 'lower(l.name)', nullable: false },
+  [ListItemOrderField.ID]: { sql: 'l.id', nullable: false },
+  [ListItemOrderField.CREATED_AT]: { sql: 'l.created_at', nullable: false },
+  [ListItemOrderField.UPDATED_AT]: { sql: 'l.updated_at', nullable: false },
+};
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /**
@@ -28,18 +36,20 @@ export class ListItemService {
     return this.ctx.em;
   }
 
-  async list(kind: ListKind, pageInput: PageInput | undefined): Promise<Page<ListItem>> {
-    const page = normalizePage(pageInput, LIST_ITEMS_DEFAULT_PER_PAGE);
+  /** A page of one list, every user of the account may read it; position order by default. */
+  async list(kind: ListKind, orderBy: readonly ListItemOrder[] | null | undefined, paging: Paging, withTotal: boolean): Promise<Connection<ListItem>> {
+    if (orderBy && orderBy.length > 3) throw new BadInputError('orderBy', 'at most 3 keys');
     const where = new Where().add('l.account_id = ?', this.ctx.viewer.accountId).add('l.kind = ?', kind);
-    const { rows, total } = await listWithTotal(this.em, ListItem, {
-      from: '"list_items" l',
-      alias: 'l',
-      where,
-      orderBy: ['l.position asc'],
-      limit: page.perPage,
-      offset: page.offset,
-    });
-    return toPage(rows, total, page);
+    const order: OrderKey[] = (orderBy?.length ? orderBy : [{ field: ListItemOrderField.POSITION, direction: OrderDirection.ASC }]).map((o) => ({
+      ...ORDER_KEYS[o.field],
+      desc: o.direction === OrderDirection.DESC,
+    }));
+    return new Connection(await keysetPage(this.em, ListItem, { from: '"list_items" l', alias: 'l', where, order, paging, withTotal }));
+  }
+
+  /** One item of the viewer's account, or null. */
+  async find(id: number): Promise<ListItem | null> {
+    return isValidId(id) ? this.ctx.loaders.byId(ListItem).load(id) : null;
   }
 
   create(kind: ListKind, input: ListItemInput): Promise<ListItem> {

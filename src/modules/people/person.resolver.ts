@@ -77,7 +77,7 @@ export class PersonResolver {
     @Arg('input', () => PersonCreateInput, { description: 'The new person.' }) input: PersonCreateInput,
     @Arg('options', () => PersonCreateOptions, { nullable: true, description: 'Duplicate check and notification.' }) options?: PersonCreateOptions,
   ) {
-    return recordPayload(() => new PersonService(ctx).create(input, options), OPTION_FIELDS);
+    return recordPayload('person', () => new PersonService(ctx).create(input, options), OPTION_FIELDS);
   }
 
   @Mutation(() => UpdatePersonPayload, { description: 'Changes a person: only the fields given. A missing or hidden person is a NOT_FOUND user error.' })
@@ -87,7 +87,7 @@ export class PersonResolver {
     @Arg('input', () => PersonUpdateInput, { description: 'The changes.' }) input: PersonUpdateInput,
     @Arg('options', () => PersonUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: PersonUpdateOptions,
   ) {
-    return recordPayload(() => new PersonService(ctx).update(id, input, options), OPTION_FIELDS);
+    return recordPayload('person', () => new PersonService(ctx).update(id, input, options), OPTION_FIELDS);
   }
 
   @Mutation(() => DeletePersonPayload, { description: 'Deletes a person. A missing or hidden person is a NOT_FOUND user error.' })
