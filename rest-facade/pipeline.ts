@@ -5,7 +5,7 @@ import { replyForErrors, replyForUserErrors, validationReply, type CoreError, ty
 import { parseAttrs } from './request/attrs';
 import { readBody } from './request/body';
 import { toBoolean, toId } from './request/coerce';
-import { parseConditions } from './request/conditions';
+import { parseConditions, withOperators } from './request/conditions';
 import { parseNestedParams, DEFAULT_PARAM_LIMITS } from './request/params';
 import { parsePaging } from './request/paging';
 import { parseSort } from './request/sort';
@@ -97,8 +97,8 @@ function buildVariables(route: RouteSpec, sort: Readonly<Record<string, string>>
   switch (route.kind) {
     case 'list': {
       variables.filter = {
-        ...(route.queryFilters ? parseConditions(query, route.queryFilters, tz, { prefix: null }) : {}),
-        ...(route.conditions ? parseConditions(query.conditions, route.conditions, tz) : {}),
+        ...(route.queryFilters ? withOperators(parseConditions(query, route.queryFilters, tz, { prefix: null }), route.queryFilters) : {}),
+        ...(route.conditions ? withOperators(parseConditions(query.conditions, route.conditions, tz), route.conditions) : {}),
         ...pathFilter,
       };
       const paging = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });

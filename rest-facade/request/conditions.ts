@@ -153,6 +153,18 @@ export const OPERATORS: Readonly<Record<ConditionKind, readonly string[]>> = {
   datetime: ['eq'],
 };
 
+/**
+ * The GraphQL filter for values read by `parseConditions`: each under the operator its kind
+ * implies (`{ workCity: { contains: "ber" } }`), ranges as `gte`/`lte`.
+ */
+export function withOperators(values: Record<string, unknown>, table: ConditionTable): Record<string, unknown> {
+  const specs = new Map<string, ConditionSpec>();
+  for (const spec of Object.values(table)) if (!specs.has(spec.to)) specs.set(spec.to, spec);
+  const filter: Record<string, unknown> = {};
+  for (const [to, value] of Object.entries(values)) filter[to] = asOperators(specs.get(to)!, value);
+  return filter;
+}
+
 function asOperators(spec: ConditionSpec, value: unknown): unknown {
   if (spec.raw || spec.kind === 'flag') return value;
   if (spec.kind === 'datetimeRange' || spec.kind === 'numberRange') {
@@ -176,7 +188,7 @@ export function parseConditions(conditions: unknown, table: ConditionTable, tz: 
     if (!has(conditions, key)) continue;
     const spec = table[key];
     const value = translate(spec, conditions[key], prefix === null ? key : `${prefix}[${key}]`, tz);
-    if (value !== undefined) filter[spec.to] = asOperators(spec, value);
+    if (value !== undefined) filter[spec.to] = value;
   }
   return filter;
 }

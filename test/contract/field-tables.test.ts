@@ -103,18 +103,18 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
   });
 
   it('the generated fragments alias every GraphQL field to its v3 key', () => {
-    expect(personResource.fragmentSource).toMatch(/^fragment PersonV3 on Person \{ id first_name: firstName last_name: lastName /);
+    expect(personResource.fragmentSource).toMatch(/^fragment PersonV3 on Person \{ id: databaseId first_name: firstName last_name: lastName /);
     expect(personResource.fragmentSource).toContain('user: owner { ...UserRefV3 }');
     expect(personResource.fragmentSource).toContain('image_thumb_url: imageUrl image_mobile_url: imageUrl');
     expect(companyResource.fragmentSource).not.toContain('people'); // selected by ShowCompany under @include
-    expect(source).toContain('fragment UserRefV3 on User { id first_name: firstName last_name: lastName full_name: fullName }');
+    expect(source).toContain('fragment UserRefV3 on User { id: databaseId first_name: firstName last_name: lastName full_name: fullName }');
   });
 
   it('derives the sort keys from the sort enums: every value reachable, v3 aliases kept', () => {
     const people = V3_ROUTES.find((r) => r.op === 'ListPeople')!;
     const companies = V3_ROUTES.find((r) => r.op === 'ListCompanies')!;
     const peopleSort = sortTableFor(people, schema, operations)!;
-    expect(new Set(Object.values(peopleSort))).toEqual(new Set((schema.getType('PersonSortField') as GraphQLEnumType).getValues().map((v) => v.name)));
+    expect(new Set(Object.values(peopleSort))).toEqual(new Set((schema.getType('PersonOrderField') as GraphQLEnumType).getValues().map((v) => v.name)));
     expect(peopleSort).toMatchObject({ last_name: 'LAST_NAME', user_id: 'OWNER_ID', owner_id: 'OWNER_ID', work_postal_code: 'WORK_POSTAL_CODE', converted_at: 'CONVERTED_AT' });
     expect(Object.keys(peopleSort).sort()).toEqual(
       ['company_id', 'company_name', 'converted_at', 'created_at', 'email', 'first_name', 'id', 'last_emailed_at', 'last_name', 'lead_source_id', 'lead_status_id', 'owner_id', 'position', 'type', 'updated_at', 'user_id', 'work_city', 'work_country', 'work_postal_code', 'work_state'],
@@ -149,9 +149,9 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
 
     it('a writable field the input type lacks, or of an incompatible type', () => {
       const viewed = withFields(personResource, { ...personResource.fields, viewed_at: { ...personResource.fields.viewed_at, write: { type: 'datetime' } } });
-      expect(check(routesWith(forResource(viewed)), [viewed])).toEqual(expect.arrayContaining(['person.viewed_at: writable, but PersonInput has no field viewedAt']));
+      expect(check(routesWith(forResource(viewed)), [viewed])).toEqual(expect.arrayContaining(['person.viewed_at: writable, but PersonCreateInput has no field viewedAt', 'person.viewed_at: writable, but PersonUpdateInput has no field viewedAt']));
       const wrong = withFields(personResource, { ...personResource.fields, first_name: { ...personResource.fields.first_name, write: { type: 'ids' } } });
-      expect(check(routesWith(forResource(wrong)), [wrong])).toEqual(expect.arrayContaining(['person.first_name: ids cannot feed PersonInput.firstName (String)']));
+      expect(check(routesWith(forResource(wrong)), [wrong])).toEqual(expect.arrayContaining(['person.first_name: ids cannot feed PersonCreateInput.firstName (String)']));
       const badEnum = withFields(personResource, { ...personResource.fields, type: { ...personResource.fields.type, write: { type: 'enum', values: { Contact: 'CONTACT', Client: 'CLIENT' } } } });
       expect(check(routesWith(forResource(badEnum)), [badEnum])).toEqual(expect.arrayContaining(['person.type: PersonType has no value CLIENT']));
     });
@@ -163,20 +163,20 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
 
     it('sorting: an alias to no enum value, or a sortable operation without a route sort', () => {
       const alias = routesWith((r) => (r.op === 'ListPeople' ? { ...r, sort: { aliases: { user_id: 'USER_ID' } } } : r));
-      expect(check(alias)).toEqual(['GET /people: sort alias user_id names no PersonSortField value (USER_ID)']);
+      expect(check(alias)).toEqual(['GET /people: sort alias user_id names no PersonOrderField value (USER_ID)']);
       const unsorted = routesWith((r) => (r.op === 'ListCompanies' ? { ...r, sort: undefined } : r));
-      expect(check(unsorted)).toEqual(['GET /companies: ListCompanies sorts by CompanySortField, but the route declares no sort']);
+      expect(check(unsorted)).toEqual(['GET /companies: ListCompanies sorts by CompanyOrderField, but the route declares no sort']);
     });
 
     it('a condition, filter or flag feeding no GraphQL field', () => {
-      const cond = routesWith((r) => (r.op === 'ListPeople' ? { ...r, conditions: { ...r.conditions, person_city: { to: 'workCity', kind: 'like' } } } : r));
-      expect(check(cond)).toEqual(['GET /people conditions: person_city feeds PersonFilter.workCity, which does not exist']);
+      const cond = routesWith((r) => (r.op === 'ListPeople' ? { ...r, conditions: { ...r.conditions, person_city: { to: 'homeTown', kind: 'like' } } } : r));
+      expect(check(cond)).toEqual(['GET /people conditions: person_city feeds PersonFilter.homeTown, which does not exist']);
       const flag = routesWith((r) => (r.op === 'CreateCompany' ? { ...r, flags: { check_for_duplicates: { to: 'options.checkDuplicates', kind: 'boolean' } } } : r));
       expect(check(flag)).toEqual(['POST /companies: flag check_for_duplicates feeds options.checkDuplicates, which CreateCompany does not take']);
     });
 
     it('an optional key no operation selects', () => {
-      const dropped = source.replace('people(page: { page: 1, perPage: 100 }) @include(if: $withPeople) { entries { ...PersonRefV3 } }', '');
+      const dropped = source.replace('people(page: 1, perPage: 100) @include(if: $withPeople) { nodes { ...PersonRefV3 } }', '');
       expect(dropped).not.toBe(source);
       expect(check(V3_ROUTES, RESOURCES, parse(dropped.replace(/fragment PersonRefV3[^\n]*\n/, '')))).toEqual(['company.people: optional, but no operation selects it']);
     });
@@ -198,7 +198,7 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
     it('shows an association only when the operation selected it', () => {
       const row = { id: 1, created_at: null, updated_at: null, custom_fields: [] };
       expect('people' in companyResource.serialize({ ...row }, fmt)).toBe(false);
-      expect(companyResource.serialize({ ...row, people: { entries: [{ id: 2 }] } }, fmt).people).toEqual([{ id: 2 }]);
+      expect(companyResource.serialize({ ...row, people: { nodes: [{ id: 2 }] } }, fmt).people).toEqual([{ id: 2 }]);
     });
   });
 });

@@ -29,15 +29,15 @@ describe('GraphQL operation cost', () => {
 
   it('one root field costs 1; each further root field or alias 1 more; reported in extensions.cost and the headers', async () => {
     const key = await freshKey();
-    const one = await server.graphql(key, '{ people(page: { perPage: 200 }) { entries { id owner { id } company { name } tags { id } } } }');
+    const one = await server.graphql(key, '{ people(first: 200) { nodes { id owner { id } company { name } tags { id } } } }');
     expect(one.status).toBe(200);
     expect(cost(one)).toEqual({ requested: 1, charged: 1, remaining: 999 });
     expect(one.headers.get('x-ratelimit-remaining')).toBe('999');
-    const three = await server.graphql(key, '{ a: companies { pagination { total } } b: companies { pagination { total } } viewer { id } }');
+    const three = await server.graphql(key, '{ a: companies { totalCount } b: companies { totalCount } viewer { id } }');
     expect(cost(three)).toEqual({ requested: 3, charged: 3, remaining: 996 });
     expect(three.headers.get('x-ratelimit-remaining')).toBe('996');
     expect(three.headers.get('x-ratelimit-limit')).toBe('1000');
-    const mutations = await server.graphql(key, 'mutation { a: createCompany(input: { name: "C1" }) { id } b: createCompany(input: { name: "C2" }) { id } }');
+    const mutations = await server.graphql(key, 'mutation { a: createCompany(input: { name: "C1" }) { company { id } } b: createCompany(input: { name: "C2" }) { company { id } } }');
     expect(mutations.body.errors).toBeUndefined();
     expect(cost(mutations)).toEqual({ requested: 2, charged: 2, remaining: 994 });
     // A v3 request draws 1 from the same bucket.
@@ -48,12 +48,12 @@ describe('GraphQL operation cost', () => {
 
   it('a nested list costs ceil(parent rows × its page size / 200); skipped fields and introspection cost nothing', async () => {
     const key = await freshKey();
-    const nested = await server.graphql(key, 'query($p: Int) { companies(page: { perPage: 10 }) { entries { people(page: { perPage: $p }) { entries { id } } } } }', { p: 50 });
+    const nested = await server.graphql(key, 'query($p: Int) { companies(first: 10) { nodes { people(first: $p) { nodes { id } } } } }', { p: 50 });
     expect(nested.body.errors).toBeUndefined();
     expect(cost(nested)).toEqual({ requested: 1 + 3, charged: 4, remaining: 996 }); // ceil(10 × 50 / 200) = 3
     const single = await server.graphql(key, '{ viewer { id } }');
     expect(cost(single).requested).toBe(1);
-    const skipped = await server.graphql(key, 'query($s: Boolean!) { a: companies @skip(if: $s) { pagination { total } } b: companies { pagination { total } } }', { s: true });
+    const skipped = await server.graphql(key, 'query($s: Boolean!) { a: companies @skip(if: $s) { totalCount } b: companies { totalCount } }', { s: true });
     expect(cost(skipped)).toEqual({ requested: 1, charged: 1, remaining: 994 });
     const introspection = await server.graphql(key, '{ __schema { queryType { name } } }');
     expect(introspection.status).toBe(200);
@@ -63,19 +63,19 @@ describe('GraphQL operation cost', () => {
 
   it('an operation above GRAPHQL_MAX_COST (50) is a 400 naming its cost and the maximum; nothing runs and nothing is charged', async () => {
     const key = await freshKey();
-    const creates = Array.from({ length: 200 }, (_, i) => `p${i}: createPerson(input: { lastName: "Costly${i}" }) { id }`).join(' ');
+    const creates = Array.from({ length: 200 }, (_, i) => `p${i}: createPerson(input: { lastName: "Costly${i}" }) { person { id } }`).join(' ');
     const refused = await server.graphql(key, `mutation { ${creates} }`);
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([{ message: expect.stringMatching(/^Operation costs 200, more than the maximum of 50 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } }]);
     expect(cost(refused)).toEqual({ requested: 200, charged: 0, remaining: 1000 });
     expect(await server.sql(`select id from people where last_name like 'Costly%'`)).toEqual([]);
 
-    const lists = Array.from({ length: 666 }, (_, i) => `l${i}: people(page: { perPage: 200 }) { entries { id } }`).join(' ');
+    const lists = Array.from({ length: 666 }, (_, i) => `l${i}: people(first: 200) { nodes { id } }`).join(' ');
     const many = await server.graphql(key, `{ ${lists} }`);
     expect(many.status).toBe(400);
     expect(many.body.errors[0].message).toMatch(/^Operation costs 666, more than the maximum of 50/);
     // Default pages: 100 companies × 100 people each = 10,000 rows, 50 units, + 1.
-    const fanOut = await server.graphql(key, '{ companies { entries { people { entries { id } } } } }');
+    const fanOut = await server.graphql(key, '{ companies { nodes { people { nodes { id } } } } }');
     expect(fanOut.status).toBe(400);
     expect(fanOut.body.errors[0].message).toMatch(/^Operation costs 51, more than the maximum of 50/);
     expect(fanOut.headers.get('x-ratelimit-remaining')).toBe('1000');
@@ -134,17 +134,17 @@ describe('the cost rule', () => {
   };
 
   it('counts root fields, aliases, fragments and nested pages as documented', () => {
-    expect(costOf('{ people { entries { id tags { id } customFields { value } owner { id } } } }')).toBe(1);
-    expect(costOf('{ a: people { pagination { total } } ...F } fragment F on Query { b: companies { pagination { total } } }')).toBe(2);
+    expect(costOf('{ people { nodes { id tags { id } customFields { value } owner { id } } } }')).toBe(1);
+    expect(costOf('{ a: people { totalCount } ...F } fragment F on Query { b: companies { totalCount } }')).toBe(2);
     // The same response key is resolved once.
-    expect(costOf('{ people { entries { id } } people { pagination { total } } }')).toBe(1);
-    expect(costOf('{ company(id: 1) { people(page: { perPage: 200 }) { entries { id } } } }')).toBe(2);
-    expect(costOf('{ company(id: 1) { people { entries { id } } } }')).toBe(2); // ceil(1 × 100 / 200)
-    expect(costOf('{ companies(page: { perPage: 1000 }) { entries { people(page: { perPage: 1000 }) { entries { id } } } } }')).toBe(1 + 200); // clamped to 200
-    expect(costOf('{ companies(page: { perPage: 0 }) { entries { people(page: { perPage: 1 }) { entries { id } } } } }')).toBe(2);
-    expect(costOf('{ leadStatuses { entries { id } } }')).toBe(1);
+    expect(costOf('{ people { nodes { id } } people { totalCount } }')).toBe(1);
+    expect(costOf('{ company(id: 1) { people(first: 200) { nodes { id } } } }')).toBe(2);
+    expect(costOf('{ company(id: 1) { people { nodes { id } } } }')).toBe(2); // ceil(1 × 100 / 200)
+    expect(costOf('{ companies(first: 1000) { nodes { people(first: 1000) { nodes { id } } } } }')).toBe(1 + 200); // clamped to 200
+    expect(costOf('{ companies(first: 0) { nodes { people(first: 1) { nodes { id } } } } }')).toBe(2);
+    expect(costOf('{ leadStatuses { nodes { id } } }')).toBe(1);
     expect(costOf('{ __typename __schema { types { name } } }')).toBe(0);
-    expect(costOf('mutation { a: deletePerson(id: 1) b: deletePerson(id: 2) c: createCompany(input: {}) { people { entries { id } } } }')).toBe(4);
+    expect(costOf('mutation { a: deletePerson(id: 1) { deletedId } b: deletePerson(id: 2) { deletedId } c: createCompany(input: { name: "x" }) { company { people { nodes { id } } } } }')).toBe(4);
   });
 
   it('the memory bucket takes n tokens at once, or none', async () => {

@@ -29,28 +29,28 @@ describe('GraphQL input and document limits', () => {
 
   describe('string inputs', () => {
     it('a filter string is at most 200 characters, inline or as a variable, anywhere under a *Filter input', async () => {
-      const ok = await server.graphql(key, `{ people(filter: { name: "${'a'.repeat(200)}" }) { pagination { total } } }`);
+      const ok = await server.graphql(key, `{ people(filter: { name: { contains: "${'a'.repeat(200)}" } }) { totalCount } }`);
       expect(ok.status).toBe(200);
-      expect(ok.body.data.people.pagination.total).toBe(0);
+      expect(ok.body.data.people.totalCount).toBe(0);
 
-      expect400(await server.graphql(key, `{ people(filter: { name: "${'a'.repeat(201)}" }) { pagination { total } } }`), 'BAD_USER_INPUT', /^Input people\.filter\.name is too long: 201 characters, at most 200 are allowed in a filter$/);
-      const huge = await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { pagination { total } } }', { f: { name: 'x'.repeat(900_000) } });
-      expect400(huge, 'BAD_USER_INPUT', /people\.filter\.name \(variable \$f\) is too long: 900000 characters, at most 200/);
-      const scalarVar = await server.graphql(key, 'query($n: String) { companies(filter: { city: $n }) { pagination { total } } }', { n: 'y'.repeat(201) });
-      expect400(scalarVar, 'BAD_USER_INPUT', /companies\.filter\.city \(variable \$n\) is too long: 201 characters/);
-      const range = await server.graphql(key, 'query($c: DateTimeRange) { companies(filter: { created: $c }) { pagination { total } } }', { c: { from: '2'.repeat(300) } });
-      expect400(range, 'BAD_USER_INPUT', /companies\.filter\.created\.from \(variable \$c\) is too long: 300 characters, at most 200/);
+      expect400(await server.graphql(key, `{ people(filter: { name: { contains: "${'a'.repeat(201)}" } }) { totalCount } }`), 'BAD_USER_INPUT', /^Input people\.filter\.name\.contains is too long: 201 characters, at most 200 are allowed in a filter$/);
+      const huge = await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { totalCount } }', { f: { or: [{ name: { eq: 'x'.repeat(900_000) } }] } });
+      expect400(huge, 'BAD_USER_INPUT', /people\.filter\.or\[0\]\.name\.eq \(variable \$f\) is too long: 900000 characters, at most 200/);
+      const scalarVar = await server.graphql(key, 'query($n: String) { companies(filter: { city: { startsWith: $n } }) { totalCount } }', { n: 'y'.repeat(201) });
+      expect400(scalarVar, 'BAD_USER_INPUT', /companies\.filter\.city\.startsWith \(variable \$n\) is too long: 201 characters/);
+      const range = await server.graphql(key, 'query($c: StringFilter) { companies(filter: { name: $c }) { totalCount } }', { c: { in: ['2'.repeat(300)] } });
+      expect400(range, 'BAD_USER_INPUT', /companies\.filter\.name\.in\[0\] \(variable \$c\) is too long: 300 characters, at most 200/);
       // Characters, not UTF-16 units: 200 emoji are 200 characters.
-      expect((await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { pagination { total } } }', { f: { name: '😀'.repeat(200) } })).status).toBe(200);
+      expect((await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { totalCount } }', { f: { name: { contains: '😀'.repeat(200) } } })).status).toBe(200);
     });
 
     it('any other string input is at most 10,000 characters; the v3 facade is not held to these caps', async () => {
-      const mutation = 'mutation($i: PersonInput!) { createPerson(input: $i) { id summary } }';
+      const mutation = 'mutation($i: PersonCreateInput!) { createPerson(input: $i) { person { id summary } } }';
       const long = await server.graphql(key, mutation, { i: { lastName: 'Long', summary: 's'.repeat(10_000) } });
       expect(long.body.errors).toBeUndefined();
-      expect(long.body.data.createPerson.summary).toHaveLength(10_000);
+      expect(long.body.data.createPerson.person.summary).toHaveLength(10_000);
       expect400(await server.graphql(key, mutation, { i: { lastName: 'Long', summary: 's'.repeat(10_001) } }), 'BAD_USER_INPUT', /createPerson\.input\.summary \(variable \$i\) is too long: 10001 characters, at most 10000 are allowed$/);
-      expect400(await server.graphql(key, `mutation { createCompany(input: { name: "${'n'.repeat(10_001)}" }) { id } }`), 'BAD_USER_INPUT', /createCompany\.input\.name is too long/);
+      expect400(await server.graphql(key, `mutation { createCompany(input: { name: "${'n'.repeat(10_001)}" }) { company { id } } }`), 'BAD_USER_INPUT', /createCompany\.input\.name is too long/);
 
       const v3 = await server.v3(key).post('/people.json', { person: { last_name: 'Facade', summary: 'b'.repeat(10_000) } });
       expect(v3.status).toBe(200);
@@ -69,24 +69,24 @@ describe('GraphQL input and document limits', () => {
     it('an operationName the document does not define: 400 naming it', async () => {
       const res = await post({ query: 'query A { account { id } }', operationName: 'Z' });
       expect400(res, 'OPERATION_RESOLUTION_FAILURE', /^Unknown operation named "Z": the document defines A$/);
-      const chosen = await post({ query: 'query A { account { id } } query B { viewer { id } }', operationName: 'B' });
+      const chosen = await post({ query: 'query A { account { id } } query B { viewer { databaseId } }', operationName: 'B' });
       expect(chosen.status).toBe(200);
-      expect(chosen.body.data).toEqual({ viewer: { id: expect.any(Number) } });
+      expect(chosen.body.data).toEqual({ viewer: { databaseId: expect.any(Number) } });
     });
 
     it('a subscription: 400 "Subscriptions are not supported"', async () => {
-      expect400(await server.graphql(key, 'subscription { companies { pagination { total } } }'), 'BAD_REQUEST', /^Subscriptions are not supported/);
+      expect400(await server.graphql(key, 'subscription { companies { totalCount } }'), 'BAD_REQUEST', /^Subscriptions are not supported/);
     });
   });
 
   describe('JSON values', () => {
-    const mutation = 'mutation($i: CompanyInput!) { createCompany(input: $i) { id } }';
+    const mutation = 'mutation($i: CompanyCreateInput!) { createCompany(input: $i) { company { databaseId } } }';
     const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 
     it('refuses a customFields value nested more than 20 deep, as a variable or inline', async () => {
       const deep = await raw(`{"query":${JSON.stringify(mutation)},"variables":{"i":{"name":"Deep","customFields":${nested(5000)}}}}`);
       expect400(deep, 'BAD_USER_INPUT', /^Input createCompany\.input\.customFields \(variable \$i\) is nested too deeply: more than 20 levels$/);
-      const inline = await server.graphql(key, `mutation { createCompany(input: { name: "Deep", customFields: ${'{a: '.repeat(30)}1${'}'.repeat(30)} }) { id } }`);
+      const inline = await server.graphql(key, `mutation { createCompany(input: { name: "Deep", customFields: ${'{a: '.repeat(30)}1${'}'.repeat(30)} }) { company { id } } }`);
       expect400(inline, 'BAD_USER_INPUT', /^Input createCompany\.input\.customFields is nested too deeply: more than 20 levels$/);
       expect(await server.sql(`select id from companies where name = 'Deep'`)).toEqual([]);
     });
@@ -96,7 +96,7 @@ describe('GraphQL input and document limits', () => {
       expect400(await server.graphql(key, mutation, { i: { name: 'Many', customFields: many } }), 'BAD_USER_INPUT', /customFields \(variable \$i\) is too large: more than 1000 keys and items/);
       const ok = await server.graphql(key, mutation, { i: { name: 'Plain', customFields: { custom_label_1: 'x', custom_label_2: ['a', 'b'] } } });
       expect(ok.body.errors).toBeUndefined();
-      expect(ok.body.data.createCompany.id).toEqual(expect.any(Number));
+      expect(ok.body.data.createCompany.company.databaseId).toEqual(expect.any(Number));
     });
   });
 
@@ -105,14 +105,14 @@ describe('GraphQL input and document limits', () => {
       const res = await server.graphql(key, '{ account ' + '{ id '.repeat(5000) + '}'.repeat(5001));
       expect400(res, 'GRAPHQL_PARSE_FAILED', /^Document is nested too deeply: more than 64 levels of braces, brackets or parentheses$/);
       expect(res.text).not.toMatch(/call stack/i);
-      const literal = await server.graphql(key, `mutation { createCompany(input: { name: "L", customFields: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)} }) { id } }`);
+      const literal = await server.graphql(key, `mutation { createCompany(input: { name: "L", customFields: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)} }) { company { id } } }`);
       expect400(literal, 'GRAPHQL_PARSE_FAILED', /nested too deeply/);
     });
 
     it('braces in strings and comments do not count', async () => {
-      const res = await server.graphql(key, `# ${'{'.repeat(100)}\n{ people(filter: { name: "${'{['.repeat(90)}" }) { pagination { total } } }`);
+      const res = await server.graphql(key, `# ${'{'.repeat(100)}\n{ people(filter: { name: { contains: "${'{['.repeat(90)}" } }) { totalCount } }`);
       expect(res.status).toBe(200);
-      expect(res.body.data.people.pagination.total).toBe(0);
+      expect(res.body.data.people.totalCount).toBe(0);
     });
 
     it('a document of more than 20,000 tokens is refused', async () => {
@@ -135,27 +135,27 @@ describe('GraphQL errors that used to be masked', () => {
 
   it('@include and @skip with variables work on /graphql', async () => {
     const query = `query($x: Boolean!, $y: Boolean = false) {
-      people { entries { lastName company @include(if: $x) { name } owner @skip(if: $x) { id } ...P @include(if: $y) } }
-      account @skip(if: $y) { id }
+      people { nodes { lastName company @include(if: $x) { name } owner @skip(if: $x) { databaseId } ...P @include(if: $y) } }
+      account @skip(if: $y) { databaseId }
     } fragment P on Person { tags { id } }`;
     const shown = await server.graphql(key, query, { x: true });
     expect(shown.status).toBe(200);
     expect(shown.body.errors).toBeUndefined();
-    expect(shown.body.data.people.entries).toEqual([{ lastName: 'Included', company: { name: 'Acme' } }]);
-    expect(shown.body.data.account).toEqual({ id: expect.any(Number) });
+    expect(shown.body.data.people.nodes).toEqual([{ lastName: 'Included', company: { name: 'Acme' } }]);
+    expect(shown.body.data.account).toEqual({ databaseId: expect.any(Number) });
     const hidden = await server.graphql(key, query, { x: false, y: true });
     expect(hidden.body.errors).toBeUndefined();
-    expect(hidden.body.data).toEqual({ people: { entries: [{ lastName: 'Included', owner: { id: expect.any(Number) }, tags: [] }] } });
+    expect(hidden.body.data).toEqual({ people: { nodes: [{ lastName: 'Included', owner: { databaseId: expect.any(Number) }, tags: [] }] } });
     // A fragment spread twice, once conditionally: its fields stay (graphql-jit alone dropped them).
-    const twice = await server.graphql(key, 'query($x: Boolean!) { people { entries { ...N @include(if: $x) ...N } } } fragment N on Person { lastName }', { x: false });
-    expect(twice.body).toEqual({ data: { people: { entries: [{ lastName: 'Included' }] } }, extensions: { cost: expect.objectContaining({ requested: 1 }) } });
+    const twice = await server.graphql(key, 'query($x: Boolean!) { people { nodes { ...N @include(if: $x) ...N } } } fragment N on Person { lastName }', { x: false });
+    expect(twice.body).toEqual({ data: { people: { nodes: [{ lastName: 'Included' }] } }, extensions: { cost: expect.objectContaining({ requested: 1 }) } });
   });
 
   it('an unexpected failure answers "Internal error" (not an unlogged "Internal server error") and is logged with the request id', async () => {
     const spy = jest.spyOn(logger, 'error');
     await server.sql('alter table list_items rename to list_items_away');
     try {
-      const res = await server.graphql(key, '{ leadSources { entries { id } } }', undefined, { 'x-request-id': 'probe-masked-1' });
+      const res = await server.graphql(key, '{ leadSources { nodes { id } } }', undefined, { 'x-request-id': 'probe-masked-1' });
       expect(res.headers.get('x-request-id')).toBe('probe-masked-1');
       expect(res.body.errors).toEqual([{ message: 'Internal error', path: ['leadSources'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }]);
       expect(res.text).not.toMatch(/list_items/);

@@ -135,7 +135,7 @@ describe('isolation on every v3 route', () => {
           if (sees) expect(Object.values(show.body.data as Record<string, { id: number }>)[0].id).toBe(query.includes('company') ? company : person);
           else expect(show.body.errors.map((e: any) => e.extensions.code)).toEqual(['NOT_FOUND']);
         }
-        const list = await server.graphql(viewer.apiKey, `{ companies(filter: {ids: [${company}]}) { entries { id } pagination { total } } people(filter: {ids: [${person}]}) { entries { id } } }`);
+        const list = await server.graphql(viewer.apiKey, `{ companies(filter: {ids: [${company}]}) { nodes { id } totalCount } people(filter: {ids: [${person}]}) { nodes { id } } }`);
         expect(list.body.data).toEqual(
           sees
             ? { companies: { entries: [{ id: company }], pagination: { total: 1 } }, people: { entries: [{ id: person }] } }

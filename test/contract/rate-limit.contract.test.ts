@@ -39,7 +39,7 @@ describe('rate limit (v3 §8.1)', () => {
   const freshKey = async () => (await account.addUser()).apiKey;
   const list = (apiKey: string, query: Record<string, string> = {}) => server.request('GET', '/api/v3/companies.json', { apiKey, query });
   const gql = (apiKey: string, query: Record<string, string> = {}) =>
-    server.request('POST', '/graphql', { body: { query: '{ companies { pagination { total } } }' }, headers: { authorization: `Bearer ${apiKey}` }, query });
+    server.request('POST', '/graphql', { body: { query: '{ companies { totalCount } }' }, headers: { authorization: `Bearer ${apiKey}` }, query });
 
   function expect429(res: TestResponse, limit: number): void {
     expect(res.status).toBe(429);
@@ -167,7 +167,7 @@ describe('rate limit (v3 §8.1)', () => {
   it('a multi-field GraphQL operation costs one token per root field, charged at once (src/graphql/cost.ts)', async () => {
     const key = await freshKey();
     const res = await server.request('POST', '/graphql', {
-      body: { query: '{ a: companies { pagination { total } } b: companies { pagination { total } } c: companies { pagination { total } } }' },
+      body: { query: '{ a: companies { totalCount } b: companies { totalCount } c: companies { totalCount } }' },
       headers: { authorization: `Bearer ${key}` },
     });
     expect(res.status).toBe(200);

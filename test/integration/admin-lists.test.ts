@@ -27,7 +27,7 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
     gql(key, `mutation($id: Int!, $input: ListItemInput!) { updateListItem(id: $id, input: $input) { ${ITEM} } }`, { id, input });
   const deleteItem = (key: string, id: number) => gql(key, 'mutation($id: Int!) { deleteListItem(id: $id) }', { id });
   const listOf = async (key: string, kind: string, page?: Record<string, number>) =>
-    (await gql(key, `query($kind: ListKind!, $page: PageInput) { listItems(kind: $kind, page: $page) { entries { ${ITEM} } pagination { page perPage total pages } } }`, { kind, page })).data.listItems;
+    (await gql(key, `query($kind: ListKind!, $page: PageInput) { listItems(kind: $kind, page: $page) { nodes { ${ITEM} } pagination { page perPage total pages } } }`, { kind, page })).data.listItems;
 
   const validationFields = (body: any) => body.errors[0].extensions.fields;
 
@@ -100,7 +100,7 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect(res.status).toBe(200);
       expect(res.body.entries.map((e: any) => e.name)).toEqual(DEFAULTS.predefined_contacts_tags);
 
-      const body = await gql(user.apiKey, '{ leadStatuses { entries { name } } leadSources { entries { name } } contactTags { entries { name } } noteCategories { entries { name } pagination { perPage } } }');
+      const body = await gql(user.apiKey, '{ leadStatuses { nodes { name } } leadSources { nodes { name } } contactTags { nodes { name } } noteCategories { nodes { name } pagination { perPage } } }');
       expect(body.errors).toBeUndefined();
       expect(body.data.leadStatuses.entries.map((e: any) => e.name)).toEqual(DEFAULTS.lead_statuses);
       expect(body.data.leadSources.entries.map((e: any) => e.name)).toEqual(DEFAULTS.lead_sources);
@@ -238,7 +238,7 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
     });
 
     const createPerson = async (input: Record<string, unknown>) => {
-      const body = await gql(admin, 'mutation($input: PersonInput!) { createPerson(input: $input) { id tagIds leadStatusId leadSourceId } }', { input });
+      const body = await gql(admin, 'mutation($input: PersonCreateInput!) { createPerson(input: $input) { id tagIds leadStatusId leadSourceId } }', { input });
       expect(body.errors).toBeUndefined();
       return body.data.createPerson as { id: number; tagIds: number[]; leadStatusId: number | null; leadSourceId: number | null };
     };

@@ -21,7 +21,7 @@ describe('boundaries', () => {
     return (res.body.entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
   };
   const gqlIds = async (field: 'people' | 'companies', filter: Record<string, unknown>) => {
-    const res = await server.graphql(key, `query($filter: ${field === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${field}(filter: $filter, page: {perPage: 100}) { entries { id } } }`, { filter });
+    const res = await server.graphql(key, `query($filter: ${field === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${field}(filter: $filter, first: 100) { nodes { id } } }`, { filter });
     expect(res.body.errors).toBeUndefined();
     return (res.body.data[field].entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
   };
@@ -49,7 +49,7 @@ describe('boundaries', () => {
       await fixtures.company(server, own, { name: `${decoy} Co` });
       const res = await server.v3(own).get('/companies.json', { 'conditions[company_name]': prefix });
       expect(res.body.entries.map((e: { id: number }) => e.id)).toEqual([hit]);
-      const gql = await server.graphql(own, 'query($name: String) { companies(filter: {name: $name}) { entries { id } } }', { name: prefix });
+      const gql = await server.graphql(own, 'query($name: String) { companies(filter: {name: $name}) { nodes { id } } }', { name: prefix });
       expect(gql.body.data.companies.entries).toEqual([{ id: hit }]);
     });
 
@@ -95,7 +95,7 @@ describe('boundaries', () => {
       const r = await stamped(table);
       const own = keyOf.get(r.before)!;
       const gql = async (filter: Record<string, unknown>) => {
-        const res = await server.graphql(own, `query($filter: ${table === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${table}(filter: $filter) { entries { id } } }`, { filter });
+        const res = await server.graphql(own, `query($filter: ${table === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${table}(filter: $filter) { nodes { id } } }`, { filter });
         return (res.body.data[table].entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
       };
       expect(await gql({ created: { to: AT } })).toEqual([r.before, r.at]);
@@ -159,12 +159,12 @@ describe('boundaries', () => {
       expect(again.body).toEqual([{ field: 'base', humanized_field: 'Base', msg: expect.stringContaining(name.toUpperCase()) }]);
 
       // The other account, in turn, still sees only its own one.
-      const gql = await server.graphql(other.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { id } }', { name: `${name} 2` });
+      const gql = await server.graphql(other.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } } }', { name: `${name} 2` });
       expect(gql.body.errors).toBeUndefined();
       const third = await server.createAccount();
       const fresh = await server.graphql(third.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { id name } }', { name });
       expect(fresh.body).toEqual({ data: { createCompany: { id: expect.any(Number), name } }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
-      const dup = await server.graphql(third.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { id } }', { name });
+      const dup = await server.graphql(third.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } } }', { name });
       expect(dup.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
       // Without the flag, a same-name company is fine.
       const plain = await server.v3(key).post('/companies.json', { company: { name } });

@@ -128,7 +128,7 @@ describe('companies (v3 §4.6)', () => {
       const own = await account.addUser({ visibility: Visibility.OWN });
       const company = await create(key, { name: 'With People', owner_id: own.id });
       const person = async (apiKey: string, lastName: string) => {
-        const res = await server.graphql(apiKey, 'mutation ($input: PersonInput!) { createPerson(input: $input) { id } }', { input: { firstName: 'P', lastName, companyId: company.id } });
+        const res = await server.graphql(apiKey, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { id } } }', { input: { firstName: 'P', lastName, companyId: company.id } });
         expect(res.body.errors).toBeUndefined();
         return res.body.data.createPerson.id as number;
       };
@@ -278,7 +278,7 @@ describe('companies (v3 §4.6)', () => {
       const account = await server.createAccount();
       const key = account.admin.apiKey;
       const company = await create(key, { name: 'Going Away' });
-      const res = await server.graphql(key, 'mutation ($input: PersonInput!) { createPerson(input: $input) { id } }', { input: { lastName: 'Stays', companyId: company.id } });
+      const res = await server.graphql(key, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { id } } }', { input: { lastName: 'Stays', companyId: company.id } });
       const personId = res.body.data.createPerson.id;
       expect((await api(key).del(`/companies/${company.id}.json`)).status).toBe(200);
       const person = await api(key).get(`/people/${personId}.json`);

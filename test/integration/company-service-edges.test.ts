@@ -22,8 +22,8 @@ describe('company service edges (GraphQL)', () => {
     return res.body;
   }
 
-  const CREATE = 'mutation($input: CompanyInput!) { createCompany(input: $input) { id name createdAt updatedAt } }';
-  const LIST = 'query($filter: CompanyFilter) { companies(filter: $filter, page: { perPage: 100 }) { entries { name } } }';
+  const CREATE = 'mutation($input: CompanyCreateInput!) { createCompany(input: $input) { id name createdAt updatedAt } }';
+  const LIST = 'query($filter: CompanyFilter) { companies(filter: $filter, first: 100) { nodes { name } } }';
   const names = async (filter: Record<string, unknown>) => ((await gql(LIST, { filter })).data.companies.entries as Array<{ name: string }>).map((c) => c.name).sort();
 
   describe('list filters', () => {
@@ -65,7 +65,7 @@ describe('company service edges (GraphQL)', () => {
     expect(created.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', fields: [{ field: 'name', message: "can't be blank" }] });
 
     const { id } = (await gql(CREATE, { input: { name: 'Nul Target' } })).data.createCompany;
-    const updated = await gql('mutation($id: Int!, $input: CompanyInput!) { updateCompany(id: $id, input: $input) { name } }', { id, input: { name: '\u0000' } });
+    const updated = await gql('mutation($id: Int!, $input: CompanyCreateInput!) { updateCompany(id: $id, input: $input) { name } }', { id, input: { name: '\u0000' } });
     expect(updated.errors?.[0]?.extensions).toEqual({ code: 'VALIDATION_FAILED', fields: [{ field: 'name', message: "can't be blank" }] });
     const stored = await server.sql<{ name: string }>('select name from companies where id = ?', [id]);
     expect(stored).toEqual([{ name: 'Nul Target' }]);
@@ -92,7 +92,7 @@ describe('company service edges (GraphQL)', () => {
   it('the reassignment email records the company and who reassigned it', async () => {
     const petra = await account.addUser({ firstName: 'Petra' });
     const { id } = (await gql(CREATE, { input: { name: 'Handed Over' } })).data.createCompany;
-    const res = await gql('mutation($id: Int!, $input: CompanyInput!) { updateCompany(id: $id, input: $input) { ownerId } }', { id, input: { ownerId: petra.id } });
+    const res = await gql('mutation($id: Int!, $input: CompanyCreateInput!) { updateCompany(id: $id, input: $input) { ownerId } }', { id, input: { ownerId: petra.id } });
     expect(res.data.updateCompany).toEqual({ ownerId: petra.id });
     const mails = await server.sql('select recipient_id, kind, subject_type, subject_id, payload from outbox_messages where account_id = ? and subject_id = ?', [account.accountId, id]);
     expect(mails).toEqual([{ recipient_id: petra.id, kind: 'company_reassignment', subject_type: 'Company', subject_id: id, payload: { byUserId: account.admin.id } }]);

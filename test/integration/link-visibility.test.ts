@@ -12,8 +12,8 @@ describe('linking a company the viewer cannot see', () => {
   let own: { id: number; apiKey: string };
   let hidden: { id: number; name: string };
 
-  const CREATE = `mutation ($input: PersonInput!) { createPerson(input: $input) { id companyId company { id name } } }`;
-  const UPDATE = `mutation ($id: Int!, $input: PersonInput!) { updatePerson(id: $id, input: $input) { id companyId } }`;
+  const CREATE = `mutation ($input: PersonCreateInput!) { createPerson(input: $input) { id companyId company { id name } } }`;
+  const UPDATE = `mutation ($id: Int!, $input: PersonCreateInput!) { updatePerson(id: $id, input: $input) { id companyId } }`;
 
   beforeAll(async () => {
     ({ server, account, key: adminKey } = await openServerWithAccount());

@@ -3,7 +3,7 @@ import { setLogLevel, setLogSink } from '../../src/common/logger';
 import { describeWithRedis, serversSharingRedis, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 const UNKNOWN_KEY = 'f'.repeat(64);
-const COMPANIES = '{ companies { entries { id } } }';
+const COMPANIES = '{ companies { nodes { id } } }';
 
 /** A second session holding an exclusive lock on `table`: a statement touching it waits (deterministically) until cancelled. */
 async function lockTable(table: 'companies' | 'users'): Promise<{ release(): Promise<void> }> {

@@ -100,21 +100,21 @@ describe('review fixes', () => {
     it('NUL in text filters is dropped, not sent to PostgreSQL', async () => {
       const c = await create('/companies.json', 'company', { name: 'Nul Filter Co' });
       const p = await create('/people.json', 'person', { first_name: 'Nul', last_name: 'Filter', company_id: c.id });
-      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { entries { id } } }', { f: { name: 'Nul\u0000 Fil', email: '\u0000', companyName: 'Nul\u0000', simpleSearch: 'Filt\u0000er' } });
+      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { name: 'Nul\u0000 Fil', email: '\u0000', companyName: 'Nul\u0000', simpleSearch: 'Filt\u0000er' } });
       expect({ errors: people.errors, ids: people.data?.people.entries.map((e: any) => e.id) }).toEqual({ errors: undefined, ids: [p.id] });
-      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { entries { id } } }', { f: { name: 'nul\u0000 filter', phone: '\u0000' } });
+      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { id } } }', { f: { name: 'nul\u0000 filter', phone: '\u0000' } });
       expect({ errors: companies.errors, ids: companies.data?.companies.entries.map((e: any) => e.id) }).toEqual({ errors: undefined, ids: [c.id] });
     });
 
     it('a range bound outside the storable years is a validation error naming it', async () => {
-      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { entries { id } } }', { f: { created: { from: '9999-12-31T23:59:59-05:00' } } });
+      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { created: { from: '9999-12-31T23:59:59-05:00' } } });
       expect({ codes: codes(people), fields: fields(people) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['created.from'] });
-      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { entries { id } } }', { f: { modified: { to: '0000-06-01T00:00:00Z' } } });
+      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { id } } }', { f: { modified: { to: '0000-06-01T00:00:00Z' } } });
       expect({ codes: codes(companies), fields: fields(companies) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['modified.to'] });
     });
 
     it('person datetimes outside the storable years are validation errors', async () => {
-      const created = await gql('mutation ($i: PersonInput!) { createPerson(input: $i) { id } }', { i: { lastName: 'Far', createdAt: '9999-12-31T23:59:59-05:00', lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
+      const created = await gql('mutation ($i: PersonInput!) { createPerson(input: $i) { person { id } } }', { i: { lastName: 'Far', createdAt: '9999-12-31T23:59:59-05:00', lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
       expect({ codes: codes(created), fields: fields(created) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['createdAt', 'lastEmailedAt'] });
       const p = await create('/people.json', 'person', { last_name: 'Near' });
       const updated = await gql('mutation ($i: PersonInput!) { updatePerson(id: ' + p.id + ', input: $i) { id } }', { i: { lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
@@ -122,11 +122,11 @@ describe('review fixes', () => {
     });
 
     it('names made only of NUL are blank, and NUL in companyName is dropped', async () => {
-      const person = await gql('mutation { createPerson(input: { lastName: "\\u0000" }) { id } }');
+      const person = await gql('mutation { createPerson(input: { lastName: "\\u0000" }) { person { id } } }');
       expect({ codes: codes(person), fields: fields(person) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['lastName'] });
-      const viaFullName = await gql('mutation { createPerson(input: { fullName: "\\u0000 " }) { id } }');
+      const viaFullName = await gql('mutation { createPerson(input: { fullName: "\\u0000 " }) { person { id } } }');
       expect({ codes: codes(viaFullName), fields: fields(viaFullName) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['lastName'] });
-      const company = await gql('mutation { createCompany(input: { name: "\\u0000" }) { id } }');
+      const company = await gql('mutation { createCompany(input: { name: "\\u0000" }) { company { id } } }');
       expect({ codes: codes(company), fields: fields(company) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['name'] });
       const c = await create('/companies.json', 'company', { name: 'Kept Name' });
       const renamed = await gql(`mutation { updateCompany(id: ${c.id}, input: { name: "\\u0000" }) { id } }`);

@@ -163,7 +163,7 @@ describe('users, profile and account (v3 §4.11; DECISIONS: GET /account.json)',
     });
 
     it('GraphQL users, user and viewer answer without credentials', async () => {
-      const body = await gql(member.apiKey, 'query($id: Int!) { users { entries { id timeZone } pagination { total } } user(id: $id) { id email } viewer { id timeZone } account { id timeZone currency { code } } }', { id: account.admin.id });
+      const body = await gql(member.apiKey, 'query($id: Int!) { users { nodes { id timeZone } totalCount } user(id: $id) { id email } viewer { id timeZone } account { id timeZone currency { code } } }', { id: account.admin.id });
       expect(body.errors).toBeUndefined();
       expect(body.data.viewer).toEqual({ id: member.id, timeZone: 'Europe/Berlin' });
       expect(body.data.users.entries).toEqual([{ id: account.admin.id, timeZone: 'America/New_York' }, { id: member.id, timeZone: 'Europe/Berlin' }]);

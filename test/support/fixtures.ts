@@ -20,10 +20,14 @@ export interface ResourceFixture {
   readonly v3Attrs?: () => Record<string, unknown>;
 }
 
-async function run(server: TestServer, apiKey: string, query: string, field: string, variables?: Record<string, unknown>): Promise<number> {
+/** Runs a query or mutation and returns the databaseId at `path` (`createCompany.company`); user errors fail it. */
+async function run(server: TestServer, apiKey: string, query: string, path: string, variables?: Record<string, unknown>): Promise<number> {
   const res = await server.graphql(apiKey, query, variables);
-  if (res.status !== 200 || res.body.errors) throw new Error(`fixture ${field} failed: ${res.text}`);
-  return res.body.data[field].id;
+  const [root] = path.split('.');
+  if (res.status !== 200 || res.body.errors || res.body.data[root]?.userErrors?.length) throw new Error(`fixture ${path} failed: ${res.text}`);
+  let node = res.body.data;
+  for (const key of path.split('.')) node = node[key];
+  return node.databaseId;
 }
 
 let serial = 0;
@@ -32,7 +36,7 @@ const unique = () => `${process.pid}-${++serial}`;
 const listItem =
   (kind: string): Fixture =>
   (server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($kind: ListKind!, $input: ListItemInput!) { createListItem(kind: $kind, input: $input) { id } }', 'createListItem', {
+    run(server, apiKey, 'mutation($kind: ListKind!, $input: ListItemCreateInput!) { createListItem(kind: $kind, input: $input) { listItem { databaseId } userErrors { message } } }', 'createListItem.listItem', {
       kind,
       input: { name: `Fixture ${kind} ${unique()}`, ...attrs },
     });
@@ -40,16 +44,16 @@ const listItem =
 /** The factories, by name, for tests that want one directly: `fixtures.person(server, key, {companyId})`. */
 export const fixtures = {
   company: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: CompanyInput!) { createCompany(input: $input) { id } }', 'createCompany', {
+    run(server, apiKey, 'mutation($input: CompanyCreateInput!) { createCompany(input: $input) { company { databaseId } userErrors { message } } }', 'createCompany.company', {
       input: { name: `Fixture Co ${unique()}`, ...attrs },
     })) as Fixture,
   person: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: PersonInput!) { createPerson(input: $input) { id } }', 'createPerson', {
+    run(server, apiKey, 'mutation($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { message } } }', 'createPerson.person', {
       input: { firstName: 'Fix', lastName: `Ture ${unique()}`, ...attrs },
     })) as Fixture,
   /** Users are created by account admins outside the API: the "record" is the key's own user. */
-  user: ((server, apiKey) => run(server, apiKey, '{ viewer { id } }', 'viewer')) as Fixture,
-  account: ((server, apiKey) => run(server, apiKey, '{ account { id } }', 'account')) as Fixture,
+  user: ((server, apiKey) => run(server, apiKey, '{ viewer { databaseId } }', 'viewer')) as Fixture,
+  account: ((server, apiKey) => run(server, apiKey, '{ account { databaseId } }', 'account')) as Fixture,
   leadStatus: listItem('LEAD_STATUS'),
   leadSource: listItem('LEAD_SOURCE'),
   contactTag: listItem('CONTACT_TAG'),
