@@ -128,9 +128,9 @@ describe('companies (v3 §4.6)', () => {
       const own = await account.addUser({ visibility: Visibility.OWN });
       const company = await create(key, { name: 'With People', owner_id: own.id });
       const person = async (apiKey: string, lastName: string) => {
-        const res = await server.graphql(apiKey, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { id } } }', { input: { firstName: 'P', lastName, companyId: company.id } });
+        const res = await server.graphql(apiKey, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', { input: { firstName: 'P', lastName, companyId: company.id } });
         expect(res.body.errors).toBeUndefined();
-        return res.body.data.createPerson.id as number;
+        return res.body.data.createPerson.person.databaseId as number;
       };
       const mine = await person(own.apiKey, 'Mine');
       const admins = await person(key, 'Admins');
@@ -278,8 +278,8 @@ describe('companies (v3 §4.6)', () => {
       const account = await server.createAccount();
       const key = account.admin.apiKey;
       const company = await create(key, { name: 'Going Away' });
-      const res = await server.graphql(key, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { id } } }', { input: { lastName: 'Stays', companyId: company.id } });
-      const personId = res.body.data.createPerson.id;
+      const res = await server.graphql(key, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', { input: { lastName: 'Stays', companyId: company.id } });
+      const personId = res.body.data.createPerson.person.databaseId;
       expect((await api(key).del(`/companies/${company.id}.json`)).status).toBe(200);
       const person = await api(key).get(`/people/${personId}.json`);
       expect(person.status).toBe(200);

@@ -163,10 +163,10 @@ describe('users, profile and account (v3 §4.11; DECISIONS: GET /account.json)',
     });
 
     it('GraphQL users, user and viewer answer without credentials', async () => {
-      const body = await gql(member.apiKey, 'query($id: Int!) { users { nodes { id timeZone } totalCount } user(id: $id) { id email } viewer { id timeZone } account { id timeZone currency { code } } }', { id: account.admin.id });
+      const body = await gql(member.apiKey, 'query($id: Int!) { users { nodes { id: databaseId timeZone } totalCount } user(id: $id) { id: databaseId email } viewer { id: databaseId timeZone } account { id: databaseId timeZone currency { code } } }', { id: account.admin.id });
       expect(body.errors).toBeUndefined();
       expect(body.data.viewer).toEqual({ id: member.id, timeZone: 'Europe/Berlin' });
-      expect(body.data.users.entries).toEqual([{ id: account.admin.id, timeZone: 'America/New_York' }, { id: member.id, timeZone: 'Europe/Berlin' }]);
+      expect(body.data.users.nodes).toEqual([{ id: account.admin.id, timeZone: 'America/New_York' }, { id: member.id, timeZone: 'Europe/Berlin' }]);
       expect(body.data.account).toEqual({ id: account.accountId, timeZone: 'America/New_York', currency: { code: 'USD' } });
     });
 
