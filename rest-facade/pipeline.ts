@@ -5,7 +5,7 @@ import { replyForErrors, replyForUserErrors, validationReply, type CoreError, ty
 import { parseAttrs } from './request/attrs';
 import { readBody } from './request/body';
 import { toBoolean, toId } from './request/coerce';
-import { parseConditions, withOperators } from './request/conditions';
+import { conditionFilter } from './request/conditions';
 import { parseNestedParams, DEFAULT_PARAM_LIMITS } from './request/params';
 import { parsePaging } from './request/paging';
 import { parseSort } from './request/sort';
@@ -96,11 +96,13 @@ function buildVariables(route: RouteSpec, sort: Readonly<Record<string, string>>
   }
   switch (route.kind) {
     case 'list': {
-      variables.filter = {
-        ...(route.queryFilters ? withOperators(parseConditions(query, route.queryFilters, tz, { prefix: null }), route.queryFilters) : {}),
-        ...(route.conditions ? withOperators(parseConditions(query.conditions, route.conditions, tz), route.conditions) : {}),
-        ...pathFilter,
-      };
+      // Query filters, conditions and the path's parent each must hold.
+      const parts = [
+        route.queryFilters ? conditionFilter(query, route.queryFilters, tz, { prefix: null }) : {},
+        route.conditions ? conditionFilter(query.conditions, route.conditions, tz) : {},
+        pathFilter,
+      ].filter((part) => Object.keys(part).length > 0);
+      variables.filter = parts.length <= 1 ? (parts[0] ?? {}) : { and: parts };
       const paging = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });
       variables.page = paging.page;
       variables.perPage = paging.perPage;

@@ -153,18 +153,6 @@ export const OPERATORS: Readonly<Record<ConditionKind, readonly string[]>> = {
   datetime: ['eq'],
 };
 
-/**
- * The GraphQL filter for values read by `parseConditions`: each under the operator its kind
- * implies (`{ workCity: { contains: "ber" } }`), ranges as `gte`/`lte`.
- */
-export function withOperators(values: Record<string, unknown>, table: ConditionTable): Record<string, unknown> {
-  const specs = new Map<string, ConditionSpec>();
-  for (const spec of Object.values(table)) if (!specs.has(spec.to)) specs.set(spec.to, spec);
-  const filter: Record<string, unknown> = {};
-  for (const [to, value] of Object.entries(values)) filter[to] = asOperators(specs.get(to)!, value);
-  return filter;
-}
-
 function asOperators(spec: ConditionSpec, value: unknown): unknown {
   if (spec.raw || spec.kind === 'flag') return value;
   if (spec.kind === 'datetimeRange' || spec.kind === 'numberRange') {
@@ -174,21 +162,45 @@ function asOperators(spec: ConditionSpec, value: unknown): unknown {
   return { [OPERATORS[spec.kind][0]]: value };
 }
 
-/**
- * `conditions[...]` to a GraphQL filter object, driven by the route's table (whitelist: keys not
- * in the table are ignored, as the v3 service did). Blank values are skipped, so a client's empty
- * search form filters nothing. Errors name `conditions[x]` (or `conditions[x][from_date]`).
- * Like/prefix text is passed raw: escaping `%`/`_` is the core's job.
- */
-export function parseConditions(conditions: unknown, table: ConditionTable, tz: string, options: ConditionOptions = {}): Record<string, unknown> {
-  const filter: Record<string, unknown> = {};
-  if (!isObject(conditions)) return filter;
+/** The conditions present, read and checked, each with its spec (in table order). */
+function readConditions(conditions: unknown, table: ConditionTable, tz: string, options: ConditionOptions): Array<readonly [ConditionSpec, unknown]> {
+  const read: Array<readonly [ConditionSpec, unknown]> = [];
+  if (!isObject(conditions)) return read;
   const prefix = options.prefix === undefined ? 'conditions' : options.prefix;
   for (const key of Object.keys(table)) {
     if (!has(conditions, key)) continue;
     const spec = table[key];
     const value = translate(spec, conditions[key], prefix === null ? key : `${prefix}[${key}]`, tz);
-    if (value !== undefined) filter[spec.to] = value;
+    if (value !== undefined) read.push([spec, value]);
   }
+  return read;
+}
+
+/**
+ * `conditions[...]` to the values they feed, keyed by filter field, driven by the route's table
+ * (whitelist: keys not in the table are ignored, as the v3 service did). Blank values are skipped,
+ * so a client's empty search form filters nothing. Errors name `conditions[x]` (or
+ * `conditions[x][from_date]`). Like/prefix text is passed raw: escaping `%`/`_` is the core's job.
+ */
+export function parseConditions(conditions: unknown, table: ConditionTable, tz: string, options: ConditionOptions = {}): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  for (const [spec, value] of readConditions(conditions, table, tz, options)) filter[spec.to] = value;
+  return filter;
+}
+
+/**
+ * The GraphQL filter for `conditions[...]`: each value under the operator its kind implies
+ * (`{ workCity: { contains: "ber" } }`). Two conditions on the same field (`person_name` and
+ * `person_full_name` both read the name) must both hold: the second goes under `and`.
+ */
+export function conditionFilter(conditions: unknown, table: ConditionTable, tz: string, options: ConditionOptions = {}): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  const also: Array<Record<string, unknown>> = [];
+  for (const [spec, value] of readConditions(conditions, table, tz, options)) {
+    const condition = asOperators(spec, value);
+    if (spec.to in filter) also.push({ [spec.to]: condition });
+    else filter[spec.to] = condition;
+  }
+  if (also.length > 0) filter.and = also;
   return filter;
 }

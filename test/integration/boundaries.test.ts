@@ -21,9 +21,9 @@ describe('boundaries', () => {
     return (res.body.entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
   };
   const gqlIds = async (field: 'people' | 'companies', filter: Record<string, unknown>) => {
-    const res = await server.graphql(key, `query($filter: ${field === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${field}(filter: $filter, first: 100) { nodes { id } } }`, { filter });
+    const res = await server.graphql(key, `query($filter: ${field === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${field}(filter: $filter, first: 100) { nodes { databaseId } } }`, { filter });
     expect(res.body.errors).toBeUndefined();
-    return (res.body.data[field].entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
+    return (res.body.data[field].nodes as Array<{ databaseId: number }>).map((e) => e.databaseId).sort((a, b) => a - b);
   };
 
   describe('like-matches take \\, % and _ literally', () => {
@@ -39,7 +39,7 @@ describe('boundaries', () => {
       const hit = await fixtures.person(server, key, { firstName: tag, lastName: special });
       await fixtures.person(server, key, { firstName: tag, lastName: decoy });
       expect(await v3Ids('/people.json', { 'conditions[person_name]': search, 'conditions[person_full_name]': tag })).toEqual([hit]);
-      expect(await gqlIds('people', { name: search, fullName: tag })).toEqual([hit]);
+      expect(await gqlIds('people', { name: { contains: search }, and: [{ name: { contains: tag } }] })).toEqual([hit]);
     });
 
     it.each(CASES)('companies: conditions[company_name]=$prefix (a prefix) finds $special only (v3 and GraphQL)', async ({ special, decoy, prefix }) => {
@@ -49,8 +49,8 @@ describe('boundaries', () => {
       await fixtures.company(server, own, { name: `${decoy} Co` });
       const res = await server.v3(own).get('/companies.json', { 'conditions[company_name]': prefix });
       expect(res.body.entries.map((e: { id: number }) => e.id)).toEqual([hit]);
-      const gql = await server.graphql(own, 'query($name: String) { companies(filter: {name: $name}) { nodes { id } } }', { name: prefix });
-      expect(gql.body.data.companies.entries).toEqual([{ id: hit }]);
+      const gql = await server.graphql(own, 'query($name: String) { companies(filter: {name: {startsWith: $name}}) { nodes { databaseId } } }', { name: prefix });
+      expect(gql.body.data.companies.nodes).toEqual([{ databaseId: hit }]);
     });
 
     it('a company-name condition on people takes a backslash literally too', async () => {
@@ -95,13 +95,16 @@ describe('boundaries', () => {
       const r = await stamped(table);
       const own = keyOf.get(r.before)!;
       const gql = async (filter: Record<string, unknown>) => {
-        const res = await server.graphql(own, `query($filter: ${table === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${table}(filter: $filter) { nodes { id } } }`, { filter });
-        return (res.body.data[table].entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
+        const res = await server.graphql(own, `query($filter: ${table === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${table}(filter: $filter) { nodes { databaseId } } }`, { filter });
+        return (res.body.data[table].nodes as Array<{ databaseId: number }>).map((e) => e.databaseId).sort((a, b) => a - b);
       };
-      expect(await gql({ created: { to: AT } })).toEqual([r.before, r.at]);
-      expect(await gql({ created: { from: AT } })).toEqual([r.at, r.after]);
-      expect(await gql({ created: { from: AT, to: AT } })).toEqual([r.at]);
-      expect(await gql({ modified: { from: AT, to: AT } })).toEqual([r.at]);
+      expect(await gql({ createdAt: { lte: AT } })).toEqual([r.before, r.at]);
+      expect(await gql({ createdAt: { gte: AT } })).toEqual([r.at, r.after]);
+      expect(await gql({ createdAt: { gte: AT, lte: AT } })).toEqual([r.at]);
+      expect(await gql({ createdAt: { eq: AT } })).toEqual([r.at]);
+      expect(await gql({ createdAt: { gt: AT } })).toEqual([r.after]);
+      expect(await gql({ createdAt: { lt: AT } })).toEqual([r.before]);
+      expect(await gql({ updatedAt: { gte: AT, lte: AT } })).toEqual([r.at]);
 
       const v3 = async (query: Record<string, string>) => {
         const res = await server.v3(own).get(`/${table}.json`, query);
@@ -159,13 +162,13 @@ describe('boundaries', () => {
       expect(again.body).toEqual([{ field: 'base', humanized_field: 'Base', msg: expect.stringContaining(name.toUpperCase()) }]);
 
       // The other account, in turn, still sees only its own one.
-      const gql = await server.graphql(other.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } } }', { name: `${name} 2` });
-      expect(gql.body.errors).toBeUndefined();
+      const gql = await server.graphql(other.admin.apiKey, 'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } userErrors { code } } }', { name: `${name} 2` });
+      expect(gql.body.data.createCompany.userErrors).toEqual([]);
       const third = await server.createAccount();
-      const fresh = await server.graphql(third.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { id name } }', { name });
-      expect(fresh.body).toEqual({ data: { createCompany: { id: expect.any(Number), name } }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
-      const dup = await server.graphql(third.admin.apiKey, 'mutation($name: String) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } } }', { name });
-      expect(dup.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+      const fresh = await server.graphql(third.admin.apiKey, 'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { name } userErrors { code } } }', { name });
+      expect(fresh.body).toEqual({ data: { createCompany: { company: { name }, userErrors: [] } }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
+      const dup = await server.graphql(third.admin.apiKey, 'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } userErrors { code } } }', { name });
+      expect(dup.body.data.createCompany).toEqual({ company: null, userErrors: [{ code: 'DUPLICATE' }] });
       // Without the flag, a same-name company is fine.
       const plain = await server.v3(key).post('/companies.json', { company: { name } });
       expect(plain.status).toBe(200);

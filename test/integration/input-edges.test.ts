@@ -41,12 +41,12 @@ describe('input edges', () => {
     const dropdown = em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.DROPDOWN, name: 'Tier', choices: [{ id: 1, name: 'Gold' }, { id: 2, name: 'Silver' }] });
     const text = em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.TEXT, name: 'Note' });
     await em.flush();
-    const gql = await server.graphql(key, `mutation($cf: JSONObject) { createPerson(input: { lastName: "Custom", customFields: $cf }) { id customFields { label value } } }`, {
+    const gql = await server.graphql(key, `mutation($cf: JSONObject) { createPerson(input: { lastName: "Custom", customFields: $cf }) { person { databaseId customFields { label value } } } }`, {
       cf: { [dropdown.label]: 2, [text.label]: 'a\u0000b' },
     });
     expect(gql.body.errors).toBeUndefined();
-    const id = gql.body.data.createPerson.id;
-    expect(gql.body.data.createPerson.customFields).toEqual([{ label: dropdown.label, value: 2 }, { label: text.label, value: 'ab' }]);
+    const id = gql.body.data.createPerson.person.databaseId;
+    expect(gql.body.data.createPerson.person.customFields).toEqual([{ label: dropdown.label, value: 2 }, { label: text.label, value: 'ab' }]);
 
     dropdown.choices = [{ id: 1, name: 'Gold' }];
     await em.flush();

@@ -12,8 +12,8 @@ describe('linking a company the viewer cannot see', () => {
   let own: { id: number; apiKey: string };
   let hidden: { id: number; name: string };
 
-  const CREATE = `mutation ($input: PersonCreateInput!) { createPerson(input: $input) { id companyId company { id name } } }`;
-  const UPDATE = `mutation ($id: Int!, $input: PersonCreateInput!) { updatePerson(id: $id, input: $input) { id companyId } }`;
+  const CREATE = `mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId companyId company { databaseId name } } userErrors { field code message } } }`;
+  const UPDATE = `mutation ($id: Int!, $input: PersonUpdateInput!) { updatePerson(id: $id, input: $input) { person { databaseId companyId } userErrors { field code message } } }`;
 
   beforeAll(async () => {
     ({ server, account, key: adminKey } = await openServerWithAccount());
@@ -44,11 +44,10 @@ describe('linking a company the viewer cannot see', () => {
 
   it('GraphQL: companyId of a hidden company fails validation on companyId', async () => {
     const res = await server.graphql(own.apiKey, CREATE, { input: { lastName: 'GqlLinker', companyId: hidden.id } });
-    expect(res.body.data).toBeNull();
-    expect(res.body.errors[0].extensions).toEqual(expect.objectContaining({ code: 'VALIDATION_FAILED', fields: [{ field: 'companyId', message: 'does not exist' }] }));
+    expect(res.body.data.createPerson).toEqual({ person: null, userErrors: [{ field: ['input', 'companyId'], code: 'NOT_FOUND', message: 'does not exist' }] });
     const mine = await server.graphql(own.apiKey, CREATE, { input: { lastName: 'GqlMine' } });
-    const upd = await server.graphql(own.apiKey, UPDATE, { id: mine.body.data.createPerson.id, input: { companyId: hidden.id } });
-    expect(upd.body.errors[0].extensions).toEqual(expect.objectContaining({ code: 'VALIDATION_FAILED', fields: [{ field: 'companyId', message: 'does not exist' }] }));
+    const upd = await server.graphql(own.apiKey, UPDATE, { id: mine.body.data.createPerson.person.databaseId, input: { companyId: hidden.id } });
+    expect(upd.body.data.updatePerson).toEqual({ person: null, userErrors: [{ field: ['input', 'companyId'], code: 'NOT_FOUND', message: 'does not exist' }] });
   });
 
   it('v3: company_name of a hidden company creates a namesake owned by the viewer, never links the hidden one', async () => {
@@ -74,9 +73,16 @@ describe('linking a company the viewer cannot see', () => {
     const hiddenGql = (await server.v3(adminKey).post('/companies.json', { company: { name } })).body.id;
     const res = await server.graphql(own.apiKey, CREATE, { input: { lastName: 'GqlByName', companyName: name } });
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.createPerson.companyId).not.toBe(hiddenGql);
-    expect(res.body.data.createPerson.company.name).toBe(name);
-    expect((await companiesNamed(name)).map((c) => c.id)).toEqual([hiddenGql, res.body.data.createPerson.companyId]);
+    const person = res.body.data.createPerson.person;
+    expect(person.companyId).not.toBe(hiddenGql);
+    expect(person.company.name).toBe(name);
+    expect((await companiesNamed(name)).map((c) => c.id)).toEqual([hiddenGql, person.companyId]);
+    // Person.company shows only a company the viewer may see; companyName and companyId show it whatever.
+    // An admin links the own user's person to the company that user cannot see.
+    expect((await server.v3(adminKey).put(`/people/${person.databaseId}.json`, { person: { company_id: hiddenGql } })).status).toBe(200);
+    const query = `{ person(id: ${person.databaseId}) { companyId companyName company { name } } }`;
+    expect((await server.graphql(own.apiKey, query)).body.data.person).toEqual({ companyId: hiddenGql, companyName: name, company: null });
+    expect((await server.graphql(adminKey, query)).body.data.person).toEqual({ companyId: hiddenGql, companyName: name, company: { name } });
   });
 
   it('users who see everything still link any company of the account, and an own user links their own', async () => {

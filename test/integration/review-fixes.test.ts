@@ -95,56 +95,59 @@ describe('review fixes', () => {
   describe('GraphQL input that reached PostgreSQL (never a 500)', () => {
     const gql = async (query: string, variables?: Record<string, unknown>) => (await server.graphql(key, query, variables)).body;
     const codes = (body: any) => (body.errors ?? []).map((e: any) => e.extensions?.code);
-    const fields = (body: any) => body.errors?.[0]?.extensions?.fields?.map((f: any) => f.field);
+    /** A payload's user errors as `path: code`. */
+    const userErrors = (payload: any) => (payload?.userErrors ?? []).map((e: any) => `${(e.field ?? ['base']).join('.')}: ${e.code}`);
 
     it('NUL in text filters is dropped, not sent to PostgreSQL', async () => {
       const c = await create('/companies.json', 'company', { name: 'Nul Filter Co' });
       const p = await create('/people.json', 'person', { first_name: 'Nul', last_name: 'Filter', company_id: c.id });
-      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { name: 'Nul\u0000 Fil', email: '\u0000', companyName: 'Nul\u0000', simpleSearch: 'Filt\u0000er' } });
-      expect({ errors: people.errors, ids: people.data?.people.entries.map((e: any) => e.id) }).toEqual({ errors: undefined, ids: [p.id] });
-      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { id } } }', { f: { name: 'nul\u0000 filter', phone: '\u0000' } });
-      expect({ errors: companies.errors, ids: companies.data?.companies.entries.map((e: any) => e.id) }).toEqual({ errors: undefined, ids: [c.id] });
+      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', {
+        f: { name: { contains: 'Nul\u0000 Fil' }, anyEmail: { isNull: true }, companyName: { startsWith: 'Nul\u0000' }, search: 'Filt\u0000er', lastName: { in: ['Fil\u0000ter'] } },
+      });
+      expect({ errors: people.errors, ids: people.data?.people.nodes.map((e: any) => e.databaseId) }).toEqual({ errors: undefined, ids: [p.id] });
+      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { databaseId } } }', { f: { name: { startsWith: 'nul\u0000 filter' }, anyPhone: { isNull: true } } });
+      expect({ errors: companies.errors, ids: companies.data?.companies.nodes.map((e: any) => e.databaseId) }).toEqual({ errors: undefined, ids: [c.id] });
     });
 
-    it('a range bound outside the storable years is a validation error naming it', async () => {
-      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { created: { from: '9999-12-31T23:59:59-05:00' } } });
-      expect({ codes: codes(people), fields: fields(people) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['created.from'] });
-      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { id } } }', { f: { modified: { to: '0000-06-01T00:00:00Z' } } });
-      expect({ codes: codes(companies), fields: fields(companies) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['modified.to'] });
+    it('a range bound outside the storable years is a BAD_USER_INPUT error naming it', async () => {
+      const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { createdAt: { gte: '9999-12-31T23:59:59-05:00' } } });
+      expect(people.errors?.map((e: any) => e.extensions)).toEqual([{ code: 'BAD_USER_INPUT', argument: 'filter.createdAt.gte' }]);
+      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { id } } }', { f: { updatedAt: { lte: '0000-06-01T00:00:00Z' } } });
+      expect(companies.errors?.map((e: any) => e.extensions)).toEqual([{ code: 'BAD_USER_INPUT', argument: 'filter.updatedAt.lte' }]);
     });
 
-    it('person datetimes outside the storable years are validation errors', async () => {
-      const created = await gql('mutation ($i: PersonInput!) { createPerson(input: $i) { person { id } } }', { i: { lastName: 'Far', createdAt: '9999-12-31T23:59:59-05:00', lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
-      expect({ codes: codes(created), fields: fields(created) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['createdAt', 'lastEmailedAt'] });
+    it('person datetimes outside the storable years are OUT_OF_RANGE user errors', async () => {
+      const created = await gql('mutation ($i: PersonCreateInput!) { createPerson(input: $i) { person { id } userErrors { field code } } }', { i: { lastName: 'Far', createdAt: '9999-12-31T23:59:59-05:00', lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
+      expect(userErrors(created.data.createPerson)).toEqual(['input.createdAt: OUT_OF_RANGE', 'input.lastEmailedAt: OUT_OF_RANGE']);
       const p = await create('/people.json', 'person', { last_name: 'Near' });
-      const updated = await gql('mutation ($i: PersonInput!) { updatePerson(id: ' + p.id + ', input: $i) { id } }', { i: { lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
-      expect({ codes: codes(updated), fields: fields(updated) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['lastEmailedAt'] });
+      const updated = await gql('mutation ($i: PersonUpdateInput!) { updatePerson(id: ' + p.id + ', input: $i) { person { id } userErrors { field code } } }', { i: { lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
+      expect(userErrors(updated.data.updatePerson)).toEqual(['input.lastEmailedAt: OUT_OF_RANGE']);
     });
 
     it('names made only of NUL are blank, and NUL in companyName is dropped', async () => {
-      const person = await gql('mutation { createPerson(input: { lastName: "\\u0000" }) { person { id } } }');
-      expect({ codes: codes(person), fields: fields(person) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['lastName'] });
-      const viaFullName = await gql('mutation { createPerson(input: { fullName: "\\u0000 " }) { person { id } } }');
-      expect({ codes: codes(viaFullName), fields: fields(viaFullName) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['lastName'] });
-      const company = await gql('mutation { createCompany(input: { name: "\\u0000" }) { company { id } } }');
-      expect({ codes: codes(company), fields: fields(company) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['name'] });
+      const person = await gql('mutation { createPerson(input: { lastName: "\\u0000" }) { person { id } userErrors { field code } } }');
+      expect(userErrors(person.data.createPerson)).toEqual(['input.lastName: BLANK']);
+      const viaFullName = await gql('mutation { createPerson(input: { lastName: "", fullName: "\\u0000 " }) { person { id } userErrors { field code } } }');
+      expect(userErrors(viaFullName.data.createPerson)).toEqual(['input.lastName: BLANK']);
+      const company = await gql('mutation { createCompany(input: { name: "\\u0000" }) { company { id } userErrors { field code } } }');
+      expect(userErrors(company.data.createCompany)).toEqual(['input.name: BLANK']);
       const c = await create('/companies.json', 'company', { name: 'Kept Name' });
-      const renamed = await gql(`mutation { updateCompany(id: ${c.id}, input: { name: "\\u0000" }) { id } }`);
-      expect(codes(renamed)).toEqual(['VALIDATION_FAILED']);
-      const withCompany = await gql('mutation { createPerson(input: { lastName: "Worker", companyName: "Nul\\u0000 Works" }) { companyName } }');
-      expect({ errors: withCompany.errors, data: withCompany.data }).toEqual({ errors: undefined, data: { createPerson: { companyName: 'Nul Works' } } });
+      const renamed = await gql(`mutation { updateCompany(id: ${c.id}, input: { name: "\\u0000" }) { company { id } userErrors { field code } } }`);
+      expect(userErrors(renamed.data.updateCompany)).toEqual(['input.name: BLANK']);
+      const withCompany = await gql('mutation { createPerson(input: { lastName: "Worker", companyName: "Nul\\u0000 Works" }) { person { companyName } } }');
+      expect({ errors: withCompany.errors, data: withCompany.data }).toEqual({ errors: undefined, data: { createPerson: { person: { companyName: 'Nul Works' } } } });
     });
 
     it('admin list items: NUL in a name is dropped (alone it is blank), and the last position cannot overflow', async () => {
-      const create = (input: Record<string, unknown>) => gql('mutation ($i: ListItemInput!) { createListItem(kind: NOTE_CATEGORY, input: $i) { name position } }', { i: input });
-      expect((await create({ name: 'Nul\u0000 Note' })).data).toEqual({ createListItem: { name: 'Nul Note', position: expect.any(Number) } });
-      const blank = await create({ name: '\u0000' });
-      expect({ codes: codes(blank), fields: fields(blank) }).toEqual({ codes: ['VALIDATION_FAILED'], fields: ['name'] });
-      expect((await create({ name: 'Last', position: 2_147_483_647 })).data).toEqual({ createListItem: { name: 'Last', position: 2_147_483_647 } });
-      const after = await create({ name: 'After Last' });
-      expect({ errors: after.errors, data: after.data }).toEqual({ errors: undefined, data: { createListItem: { name: 'After Last', position: 2_147_483_647 } } });
+      const create = async (input: Record<string, unknown>) =>
+        (await gql('mutation ($i: ListItemCreateInput!) { createListItem(kind: NOTE_CATEGORY, input: $i) { listItem { name position } userErrors { field code } } }', { i: input })).data.createListItem;
+      expect(await create({ name: 'Nul\u0000 Note' })).toEqual({ listItem: { name: 'Nul Note', position: expect.any(Number) }, userErrors: [] });
+      expect(userErrors(await create({ name: '\u0000' }))).toEqual(['input.name: BLANK']);
+      expect(await create({ name: 'Last', position: 2_147_483_647 })).toEqual({ listItem: { name: 'Last', position: 2_147_483_647 }, userErrors: [] });
+      expect(await create({ name: 'After Last' })).toEqual({ listItem: { name: 'After Last', position: 2_147_483_647 }, userErrors: [] });
       const names = (await api(key).get('/admin/note_categories.json')).body.entries.map((e: any) => e.name);
       expect(names.slice(-2)).toEqual(['Last', 'After Last']);
+      expect(codes({})).toEqual([]);
     });
   });
 });
