@@ -4,6 +4,7 @@ import { logger, setLogLevel } from './common/logger';
 import { resolveDatabase } from './cli/database';
 import { refuseSecondStart, StartRefusedError } from './cli/running-server';
 import { EmbeddedUnavailableError } from './db/embedded';
+import { saveDemoKey } from './db/demo-key';
 import { seedDemo } from './db/demo-seed';
 import { startServer } from './server';
 
@@ -21,10 +22,14 @@ async function main(): Promise<void> {
   if (embedded) {
     const demo = await seedDemo(server.orm);
     if (demo) {
-      process.stdout.write(`Demo account created. Admin API key (shown once): ${demo.apiKey}\n`);
+      saveDemoKey(config, demo.apiKey);
+      process.stdout.write(`Demo account created. Admin API key: ${demo.apiKey} (the explorer fills it in on this machine)\n`);
     }
   }
-  process.stdout.write(`CRM listening on ${server.url}\n  v3 REST base URL: ${base}/api/v3\n  GraphQL (Sandbox): ${base}/graphql\n`);
+  process.stdout.write(
+    `CRM listening on ${server.url}\n  v3 REST base URL: ${base}/api/v3\n  GraphQL endpoint: ${base}/graphql\n` +
+      `  Explorer (GraphiQL, works offline): ${base}/explorer\n  Apollo Sandbox (needs internet): ${base}/explorer/sandbox\n`,
+  );
   if (embedded) process.stdout.write(`  Embedded PostgreSQL: ${embedded.databaseDir} (127.0.0.1:${new URL(embedded.serverUrl).port})\n`);
 
   let stopping = false;

@@ -28,6 +28,11 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** The most one /graphql operation may cost, in v3 requests (see src/graphql/cost.ts). */
   readonly graphqlMaxCost: number;
+  /**
+   * Browser origins allowed to call `/graphql` and `/api/v3` (CORS): `*` for any, a list of exact
+   * origins, or none. Credentials never travel by cookie, so no origin is ever given them.
+   */
+  readonly corsOrigins: '*' | readonly string[];
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   readonly development: boolean;
   /** Where the project lives: embedded data goes under it. */
@@ -59,6 +64,29 @@ function optionalUrl(env: Env, name: string): string | undefined {
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
+/**
+ * `CORS_ORIGINS`: `*`, or comma-separated origins (`https://app.example.com,http://localhost:5173`).
+ * Unset: any origin in development, none in production.
+ */
+function corsOrigins(env: Env, development: boolean): '*' | readonly string[] {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (raw === undefined || raw === '') return development ? '*' : [];
+  if (raw === '*') return '*';
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let url: URL | null = null;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = null;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin || !/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/i.test(url.hostname)) {
+      throw new ConfigError(`CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path or trailing slash), or use *`);
+    }
+  }
+  return Object.freeze(origins);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const projectRoot = resolve(__dirname, '..', '..', ...(__dirname.includes(`${'/'}dist${'/'}`) ? ['..'] : []));
   const logLevel = (env.LOG_LEVEL ?? 'info') as Config['logLevel'];
@@ -82,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: Math.ceil(positiveNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000)),
     shutdownGraceMs: positiveNumber(env, 'SHUTDOWN_GRACE_MS', 10_000),
     graphqlMaxCost: positiveNumber(env, 'GRAPHQL_MAX_COST', 50),
+    corsOrigins: corsOrigins(env, env.NODE_ENV !== 'production'),
     logLevel,
     development: env.NODE_ENV !== 'production',
     projectRoot,

@@ -1,8 +1,7 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createV3Router } from '../../rest-facade';
@@ -16,6 +15,8 @@ import { MAX_DOCUMENT_NESTING, MAX_DOCUMENT_TOKENS, documentNesting, queryLimits
 import { createJitGateway, type OperationRunner } from '../graphql/executor';
 import type { RateLimiter } from '../graphql/rate-limit';
 import { authenticate, type AuthFailureLimiter } from './auth';
+import { cors } from './cors';
+import { explorerRouter } from './explorer/explorer';
 import { requestIdOf } from './request-id';
 
 export interface AppDeps {
@@ -97,6 +98,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     next();
   });
 
+  // Browsers: CORS on the API routes, preflights answered before any key is asked for.
+  app.use(['/graphql', '/api/v3'], cors(config.corsOrigins));
+
   app.get('/healthz', async (_req, res) => {
     try {
       await orm.em.getConnection().execute('select 1');
@@ -132,7 +136,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     validationRules: [queryLimits()],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     plugins: [
-      config.development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
+      // Our own pages (explorer.ts) replace Apollo's: they work offline and only show the demo key locally.
+      ApolloServerPluginLandingPageDisabled(),
       // Statuses (400, 429), rate headers, cost, input limits; logs masked errors with the request id.
       guardPlugin({ limiter: deps.limiter, maxCost: config.graphqlMaxCost }),
       // Responses are per-user and never HTTP-cached; the plugin would also wrap every field resolver.
@@ -140,6 +145,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     ],
   });
   await apollo.start();
+  app.use(explorerRouter({ config, orm }));
   app.use(
     '/graphql',
     express.json({ limit: config.maxBodyBytes }),
