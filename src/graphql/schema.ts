@@ -6,13 +6,14 @@ import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/com
 import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
 import { CompanyPeopleResolver, PersonFieldsResolver, PersonResolver } from '../modules/people/person.resolver';
 import { ListItemResolver } from '../modules/lists/list-item.resolver';
+import { describeFields } from './field-docs';
 import { NodeResolver, nodeTypeName } from './node';
 
 /** Every resolver of the schema; a module adds its own here. */
 export const RESOLVERS = [NodeResolver, AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver, ListItemResolver] as const;
 
 export function createSchema(): GraphQLSchema {
-  const schema = buildSchemaSync({ resolvers: [...RESOLVERS], validate: false });
+  const schema = describeFields(buildSchemaSync({ resolvers: [...RESOLVERS], validate: false }));
   // type-graphql wraps resolveType in an async function; graphql-jit needs the type synchronously.
   (schema.getType('Node') as GraphQLInterfaceType).resolveType = (value) => nodeTypeName(value as object);
   return schema;

@@ -25,11 +25,11 @@ abstract class CompanyFields {
   @Field(() => String, { nullable: true }) phone3Desc?: string | null;
   @Field(() => String, { nullable: true }) phone4Desc?: string | null;
   @Field(() => String, { nullable: true }) imageUrl?: string | null;
-  @Field(() => Int, { nullable: true, description: 'Defaults to the viewer on create' }) ownerId?: number | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Keyed custom_label_<id>; unknown labels are ignored' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of the owner, a user of the account; the viewer when not given on create.' }) ownerId?: number | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom field values keyed custom_label_<id> (text, number, YYYY-MM-DD date, entry id or ids); keys of no field are ignored, a key with null clears it.' })
   customFields?: Record<string, unknown> | null;
-  @Field(() => Date, { nullable: true, description: 'For imports' }) createdAt?: Date | null;
-  @Field(() => Date, { nullable: true, description: 'For imports; honoured on create only' }) updatedAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'For imports: when the record was created (ISO 8601). Ignored on update.' }) createdAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'For imports: when the record was last changed (ISO 8601); createdAt when absent. Ignored on update.' }) updatedAt?: Date | null;
 }
 
 @InputType('CompanyCreateInput', { description: 'A new company. Only name is required; the owner defaults to the viewer.' })
@@ -49,13 +49,13 @@ export type CompanyInput = CompanyFields & { name?: string | null };
 
 @InputType('CompanyCreateOptions')
 export class CompanyCreateOptions {
-  @Field({ defaultValue: false, description: 'Reject a company whose name equals another company of the account' })
+  @Field({ defaultValue: false, description: 'Refuse the company (DUPLICATE user error) when another company of the account has the same name, ignoring case (default false).' })
   checkForDuplicates: boolean = false;
 }
 
 @InputType('CompanyUpdateOptions')
 export class CompanyUpdateOptions {
-  @Field({ defaultValue: true, description: 'Email the new owner when the owner changes' })
+  @Field({ defaultValue: true, description: 'Email the new owner when the owner changes to someone other than the viewer (default true).' })
   deliverReassignmentEmail: boolean = true;
 }
 

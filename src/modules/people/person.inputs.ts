@@ -28,19 +28,19 @@ abstract class PersonFields {
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field(() => String, { nullable: true }) email2?: string | null;
   @Field(() => String, { nullable: true }) homeEmail?: string | null;
-  @Field(() => Int, { nullable: true, description: 'A company of the account' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'databaseId of a company of the account the viewer may see; null removes the company.' }) companyId?: number | null;
   @Field(() => String, {
     nullable: true,
     description: "When it differs from the current company's name: finds the account's company of that name (case-insensitive) or creates one",
   })
   companyName?: string | null;
-  @Field(() => Int, { nullable: true, description: 'Defaults to the viewer on create' }) ownerId?: number | null;
-  @Field(() => PersonType, { nullable: true, description: 'Lead → Contact sets convertedAt; null keeps the current type' }) type?: PersonType | null;
-  @Field(() => Int, { nullable: true, description: 'A lead status (list item) of the account' }) leadStatusId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'A lead source (list item) of the account' }) leadSourceId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'databaseId of the owner, a user of the account; the viewer when not given on create.' }) ownerId?: number | null;
+  @Field(() => PersonType, { nullable: true, description: 'Lead or contact; Lead to Contact sets convertedAt, back to Lead clears it; null keeps the current type.' }) type?: PersonType | null;
+  @Field(() => Int, { nullable: true, description: 'databaseId of a lead status (an item of the lead statuses list); null clears it.' }) leadStatusId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'databaseId of a lead source (an item of the lead sources list); null clears it.' }) leadSourceId?: number | null;
   @Field(() => String, { nullable: true }) imageUrl?: string | null;
-  @Field(() => [Int], { nullable: true, description: 'Replaces the set of predefined contact tags; unknown ids are ignored' }) tagIds?: number[] | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Keyed custom_label_<id>; unknown labels are ignored' })
+  @Field(() => [Int], { nullable: true, description: 'databaseIds of contact tags: replaces the whole set; ids that are not contact tags of the account are ignored.' }) tagIds?: number[] | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Custom field values keyed custom_label_<id> (text, number, YYYY-MM-DD date, entry id or ids); keys of no field are ignored, a key with null clears it.' })
   customFields?: Record<string, unknown> | null;
   @Field(() => String, { nullable: true }) workAddress1?: string | null;
   @Field(() => String, { nullable: true }) workAddress2?: string | null;
@@ -58,12 +58,12 @@ abstract class PersonFields {
   @Field(() => String, { nullable: true }) linkedInUrl?: string | null;
   @Field(() => String, { nullable: true }) twitter?: string | null;
   @Field(() => String, { nullable: true }) instantMessage?: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'null = false' }) unsubscribed?: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'null = false' }) bounced?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'The person asked not to receive emails; null means false.' }) unsubscribed?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'Emails to the person bounced; null means false.' }) bounced?: boolean | null;
   @Field(() => Date, { nullable: true }) lastEmailedAt?: Date | null;
-  @Field(() => Date, { nullable: true, description: 'For imports; honoured on create only' }) createdAt?: Date | null;
-  @Field(() => Date, { nullable: true, description: 'For imports; honoured on create only' }) updatedAt?: Date | null;
-  @Field(() => [Int], { nullable: true, description: 'Accepted and ignored until deals exist (v3 §4.4: unknown deal ids are ignored)' })
+  @Field(() => Date, { nullable: true, description: 'For imports: when the record was created (ISO 8601). Ignored on update.' }) createdAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'For imports: when the record was last changed (ISO 8601); createdAt when absent. Ignored on update.' }) updatedAt?: Date | null;
+  @Field(() => [Int], { nullable: true, description: 'databaseIds of deals the person takes part in; ids of deals that do not exist are ignored.' })
   dealIds?: number[] | null;
 }
 
@@ -73,28 +73,28 @@ abstract class PersonFields {
  */
 @InputType('PersonCreateOptions')
 export class PersonCreateOptions {
-  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Reject the person when a visible Contact has the same last name and email (case-insensitive)' })
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Refuse the person (DUPLICATE user error) when a contact the viewer may see has the same last name and email, ignoring case.' })
   checkForDuplicates?: boolean | null = false;
 
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the owner when it is not the requesting user' })
+  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the owner when it is not the viewer (default true).' })
   deliverAssignmentEmail?: boolean | null = true;
 
-  @Field(() => Int, { nullable: true, description: 'A people-based todo template to apply. Todo templates arrive in a later issue: any id is refused as not existing.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error.' })
   todoTemplateId?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Owner of the tasks the todo template creates (a user of the account). Todo templates arrive in a later issue.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the viewer when absent.' })
   todoTemplateUserId?: number | null;
 }
 
 @InputType('PersonUpdateOptions')
 export class PersonUpdateOptions {
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the new owner when the owner changes' })
+  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the new owner when the owner changes to someone other than the viewer (default true).' })
   deliverReassignmentEmail?: boolean | null = true;
 
-  @Field(() => Int, { nullable: true, description: 'A people-based todo template to apply. Todo templates arrive in a later issue: any id is refused as not existing.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error.' })
   todoTemplateId?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Owner of the tasks the todo template creates (a user of the account). Todo templates arrive in a later issue.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the viewer when absent.' })
   todoTemplateUserId?: number | null;
 }
 
