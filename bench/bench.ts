@@ -94,7 +94,7 @@ interface Arm {
 
 /** Arms measured in the same interleaved rounds; ratios are taken within a round. */
 interface Group {
-  readonly name: 'list' | 'show';
+  readonly name: 'list' | 'show' | 'keyset';
   readonly arms: readonly Arm[];
 }
 
@@ -173,8 +173,19 @@ async function main(): Promise<void> {
     const listPath = `/api/v3/people.json?per_page=100&api_key=${key}`;
     const showPaths = data.sampleIds.map((id) => `/api/v3/people/${id}.json?api_key=${key}`);
     const post = (body: string) => () => fetchJson(`${app.url}/graphql`, { method: 'POST', headers: gqlHeaders, body });
-    const listBody = gql('ListPeople', { page: { page: 1, perPage: 100 } });
+    const listBody = gql('ListPeople', { page: 1, perPage: 100 });
     const get = (path: string): LoadRequest => ({ method: 'GET', path });
+    // Keyset paging: the first page of 20 people against the page after the 99,980th (page 5,000
+    // of 20), reached with a cursor. Equal cost is the point of cursors.
+    const CURSOR_PAGE = 'query CursorPage($after: String) { people(first: 20, after: $after) { nodes { databaseId fullName email } pageInfo { hasNextPage endCursor } } }';
+    const deepEdge = await fetchJson(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: gqlHeaders,
+      body: JSON.stringify({ query: `{ people(page: ${Math.floor(size.people / 20)}, perPage: 20) { edges { cursor } } }` }),
+    });
+    const deepCursor: string | null = deepEdge.body?.data?.people?.edges?.[0]?.cursor ?? null;
+    if (!deepCursor) throw new Error(`could not read a deep cursor: ${JSON.stringify(deepEdge.body).slice(0, 300)}`);
+    const cursorBody = (after: string | null) => JSON.stringify({ query: CURSOR_PAGE, operationName: 'CursorPage', variables: { after } });
 
     const allGroups: Group[] = [
       {
@@ -197,6 +208,13 @@ async function main(): Promise<void> {
             requests: data.sampleIds.map((id) => ({ method: 'POST', path: '/graphql', headers: gqlHeaders, body: gql('ShowPerson', { id }) })),
             probe: post(gql('ShowPerson', { id: data.sampleIds[0] })),
           },
+        ],
+      },
+      {
+        name: 'keyset',
+        arms: [
+          { name: 'cursor_first', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: cursorBody(null) }], probe: post(cursorBody(null)) },
+          { name: 'cursor_deep', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: cursorBody(deepCursor) }], probe: post(cursorBody(deepCursor)) },
         ],
       },
     ];
@@ -250,6 +268,7 @@ async function main(): Promise<void> {
     const ratioPairs: Record<Group['name'], Array<[string, string]>> = {
       list: [['rest_list', 'raw_list'], ['graphql_list', 'raw_list']],
       show: [['rest_show', 'raw_show'], ['graphql_show', 'raw_show']],
+      keyset: [['cursor_deep', 'cursor_first']],
     };
     const profileRound = rounds >> 1;
     for (const group of groups) {
@@ -325,12 +344,13 @@ async function main(): Promise<void> {
     const show = ratioOf('rest_show/raw_show');
     const gqlListRatio = ratioOf('graphql_list/raw_list');
     const gqlShowRatio = ratioOf('graphql_show/raw_show');
+    const keyset = ratioOf('cursor_deep/cursor_first');
     const cpuOf = (pair: string) => (cpuRatios.has(pair) ? fixed(spread(cpuRatios.get(pair)!).median) : 'n/a');
     say(
       `bench: rest_list_rps=${medianRps('rest_list')} raw_list_rps=${medianRps('raw_list')} ratio=${fixed(list?.median ?? NaN)} ratio_range=${range(list)} ` +
         `show_ratio=${fixed(show?.median ?? NaN)} show_ratio_range=${range(show)} sql_per_list=${sql.get('rest_list')?.length ?? 0} ` +
         `rest_show_rps=${medianRps('rest_show')} raw_show_rps=${medianRps('raw_show')} graphql_list_ratio=${fixed(gqlListRatio?.median ?? NaN)} ` +
-        `graphql_show_ratio=${fixed(gqlShowRatio?.median ?? NaN)} ` +
+        `graphql_show_ratio=${fixed(gqlShowRatio?.median ?? NaN)} keyset_deep_ratio=${fixed(keyset?.median ?? NaN)} ` +
         `list_cpu_ratio=${cpuOf('rest_list/raw_list')} show_cpu_ratio=${cpuOf('rest_show/raw_show')} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]}`,
     );
   } finally {

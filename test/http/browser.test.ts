@@ -60,7 +60,7 @@ describeWithBrowser('the explorer in a headless browser', () => {
     await page.waitForSelector('.graphiql-execute-button', { timeout: 30_000 });
     // The first tab is the people list, with the demo key in its headers: run it.
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction(() => (document.querySelector('.graphiql-response')?.textContent ?? '').includes('Hopper'), { timeout: 30_000 });
+    await page.waitForFunction("(document.querySelector('.graphiql-response')?.textContent ?? '').includes('Hopper')", { timeout: 30_000 });
     const response = await page.$eval('.graphiql-response', (el) => el.textContent ?? '');
     expect(response).toContain('"fullName": "Grace Hopper"');
     expect(response).toContain('"totalCount": 1');
