@@ -21,7 +21,7 @@ interface Viewer {
   readonly timeZone: string;
 }
 
-// The same statement shape as src/db/list-query.ts listWithTotal: page plus a scalar count subquery.
+// The same statement shape as src/db/keyset.ts keysetPage with totalCount read: page plus a scalar count subquery.
 const PERSON_LIST = `select p.*, (select count(*) from "people" p where p.account_id = $1) as "__total" from "people" p where p.account_id = $1
   order by lower(p.last_name) asc, lower(p.first_name) asc, p.id asc limit $2 offset $3`;
 

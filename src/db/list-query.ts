@@ -2,17 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import type { Where } from './sql';
 
-export interface ListQuery {
-  /** `from` clause, e.g. `"people" p` (with joins when conditions need them). */
-  readonly from: string;
-  readonly alias: string;
-  readonly where: Where;
-  /** Whitelisted `column direction` pairs; never user text. */
-  readonly orderBy: readonly string[];
-  readonly limit: number;
-  readonly offset: number;
-}
-
 type RowMapper = (row: Record<string, unknown>) => object;
 const mappers = new WeakMap<object, RowMapper>();
 
@@ -103,28 +92,6 @@ export function tableOf(em: EntityManager, entity: EntityName<object>): TableInf
 export function hydrate<T extends object>(em: EntityManager, entity: EntityName<T>, rows: Record<string, unknown>[]): T[] {
   const map = mapperFor(em, entity as EntityName<object>);
   return rows.map((row) => map(row) as T);
-}
-
-/**
- * One statement for a page and its total. The total is a scalar subquery rather than
- * `count(*) over ()`: the window form materialises every matching row before the limit applies,
- * while the subquery counts from the index and lets the page itself stop after `limit` rows of
- * an index-ordered scan. Only a page past the end (no rows, so no total) costs a second statement.
- * Reads go through `em.execute` (not the bare connection), so inside a mutation they see its transaction.
- */
-export async function listWithTotal<T extends object>(em: EntityManager, entity: EntityName<T>, q: ListQuery): Promise<{ rows: T[]; total: number }> {
-  const order = [...q.orderBy, `${q.alias}.id asc`].join(', ');
-  const where = q.where.sql;
-  const sql = `select ${q.alias}.*, (select count(*) from ${q.from} where ${where}) as "__total" from ${q.from} where ${where} order by ${order} limit ? offset ?`;
-  const raw = await em.execute<Record<string, unknown>[]>(sql, [...q.where.params, ...q.where.params, q.limit, q.offset], 'all');
-  if (raw.length === 0) {
-    if (q.offset === 0) return { rows: [], total: 0 };
-    const [{ count }] = await em.execute<Array<{ count: string }>>(`select count(*) as count from ${q.from} where ${where}`, q.where.params, 'all');
-    return { rows: [], total: Number(count) };
-  }
-  const total = Number(raw[0].__total);
-  for (const r of raw) delete r.__total;
-  return { rows: hydrate(em, entity, raw), total };
 }
 
 /** One record by id within `where` (tenancy and visibility), as a read-only projection; null when absent or unseen. */

@@ -15,27 +15,6 @@ export function storableInstant(value: Date): boolean {
 export const withoutNul = (text: string): string => text.replace(/\u0000/g, '');
 
 /**
- * GraphQL filters reach SQL as given (the v3 facade checks its own input before): NUL is dropped
- * from text conditions, and a range bound outside the storable years is refused (422, as the
- * facade does) rather than failing the statement. Returns a plain copy; `filter` is untouched.
- */
-export function checkFilter<F extends object>(filter: F | undefined, ranges: ReadonlyArray<keyof F & string>): F | undefined {
-  if (!filter) return filter;
-  const out = { ...filter } as Record<string, unknown>;
-  for (const [key, value] of Object.entries(out)) if (typeof value === 'string') out[key] = withoutNul(value);
-  const issues = new Issues();
-  for (const key of ranges) {
-    const range = out[key] as { from?: Date | null; to?: Date | null } | null | undefined;
-    for (const bound of ['from', 'to'] as const) {
-      const value = range?.[bound];
-      if (value instanceof Date && !storableInstant(value)) issues.outOfRange(`${key}.${bound}`);
-    }
-  }
-  issues.throwIfAny();
-  return out as F;
-}
-
-/**
  * Years 1..9999 only, as for filters: `9999-12-31 23:59 -0500` is year 10000 in UTC and would fail
  * the write. Each field outside them is reported as out of range and left unapplied.
  */
