@@ -131,16 +131,19 @@ function keyColumns(keys: readonly OrderKey[]): string {
   return keys.slice(0, -1).map((k, i) => `, ${k.sql} as "__k${i}"`).join('');
 }
 
-function takeKeys(rows: Row[], keys: readonly OrderKey[], signature: string): string[] {
-  return rows.map((row) => {
-    const values: Value[] = [];
-    for (let i = 0; i < keys.length - 1; i++) {
-      values.push(row[`__k${i}`] as Value);
-      delete row[`__k${i}`];
-    }
-    values.push(Number(row.id));
-    return encodeCursor(signature, values);
-  });
+/**
+ * The cursors of rows read with `keyColumns`: built only when asked for (a client reading
+ * `edges` or `pageInfo` cursors). The private key columns stay on the raw rows, which `hydrate`
+ * ignores (deleting them would slow every row down).
+ */
+function cursorsOf(rows: readonly Row[], keys: readonly OrderKey[], signature: string): () => readonly string[] {
+  return () =>
+    rows.map((row) => {
+      const values: Value[] = [];
+      for (let i = 0; i < keys.length - 1; i++) values.push(row[`__k${i}`] as Value);
+      values.push(Number(row.id));
+      return encodeCursor(signature, values);
+    });
 }
 
 async function count(em: EntityManager, q: KeysetQuery): Promise<number> {
@@ -172,11 +175,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
   /** The total from the page's rows when they carry it; counted apart only for an empty page past the start. */
   const totalOf = (raw: Row[], emptyMeansNone: boolean): number | (() => Promise<number>) => {
     if (!q.withTotal) return () => count(em, q);
-    if (raw.length > 0) {
-      const n = Number(raw[0].__total);
-      for (const row of raw) delete row.__total;
-      return n;
-    }
+    if (raw.length > 0) return Number(raw[0].__total);
     return emptyMeansNone ? 0 : () => count(em, q);
   };
   if (paging.kind === 'offset') {
@@ -188,7 +187,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
     const totalCount = totalOf(raw, paging.offset === 0);
     const hasNextPage = raw.length > paging.perPage;
     const rows = raw.slice(0, paging.perPage);
-    const cursors = takeKeys(rows, keys, signature);
+    const cursors = cursorsOf(rows, keys, signature);
     return { nodes: hydrate(em, entity, rows), cursors, hasNextPage, hasPreviousPage: paging.offset > 0, totalCount };
   }
   // Backwards (last/before): read in the reversed order, then turn the page around.
@@ -207,7 +206,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
   const more = paging.size === 0 ? () => anyAfterOrAll(em, q, walk, values) : raw.length > paging.size;
   const rows = raw.slice(0, paging.size);
   if (paging.backward) rows.reverse();
-  const cursors = takeKeys(rows, keys, signature);
+  const cursors = cursorsOf(rows, keys, signature);
   // Across the cursor: rows at or before it (in the walking order) exist. Asked only when read.
   const across = values ? () => anyNotAfter(em, q, walk, values) : false;
   return {
@@ -264,8 +263,6 @@ export async function keysetPagesByParent<T extends object>(
   const byParent = new Map<number, Row[]>();
   for (const row of raw) {
     const parent = Number(row.__parent);
-    delete row.__parent;
-    delete row.__rn;
     const list = byParent.get(parent) ?? [];
     list.push(row);
     byParent.set(parent, list);
@@ -297,7 +294,7 @@ export async function keysetPagesByParent<T extends object>(
     const rows = all.slice(0, size);
     const more = all.length > size;
     if (paging.kind === 'cursor' && paging.backward) rows.reverse();
-    const cursors = takeKeys(rows, keys, signature);
+    const cursors = cursorsOf(rows, keys, signature);
     const total = async () => (await totalsOnce()).get(parent) ?? 0;
     const nodes = hydrate(em, entity, rows);
     if (paging.kind === 'offset') {

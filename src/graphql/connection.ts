@@ -95,7 +95,8 @@ export function pagingOf(args: ConnectionArgs | undefined, defaultSize: number):
 /** What a connection resolver returns; `totalCount` and `hasPreviousPage` may be computed only when read. */
 export interface ConnectionData<T> {
   readonly nodes: readonly T[];
-  readonly cursors: readonly string[];
+  /** The rows' cursors, in order; computed only when a client reads a cursor. */
+  readonly cursors: () => readonly string[];
   readonly hasNextPage: boolean | (() => Promise<boolean>);
   readonly hasPreviousPage: boolean | (() => Promise<boolean>);
   readonly totalCount: number | (() => Promise<number>);
@@ -114,9 +115,15 @@ class LazyPageInfo {
   constructor(
     private readonly next: Lazy<boolean>,
     private readonly previous: Lazy<boolean>,
-    readonly startCursor: string | null,
-    readonly endCursor: string | null,
+    private readonly cursors: () => readonly string[],
   ) {}
+  get startCursor(): string | null {
+    return this.cursors()[0] ?? null;
+  }
+  get endCursor(): string | null {
+    const cursors = this.cursors();
+    return cursors[cursors.length - 1] ?? null;
+  }
   get hasNextPage(): boolean | Promise<boolean> {
     return this.next.get();
   }
@@ -132,16 +139,22 @@ export class Connection<T> {
   private readonly count: Lazy<number>;
   private readonly data: ConnectionData<T>;
 
+  private cursorList?: readonly string[];
+
   constructor(data: ConnectionData<T>) {
     this.data = data;
     this.nodes = data.nodes;
-    const { cursors } = data;
-    this.pageInfo = new LazyPageInfo(new Lazy(data.hasNextPage), new Lazy(data.hasPreviousPage), cursors[0] ?? null, cursors[cursors.length - 1] ?? null);
+    this.pageInfo = new LazyPageInfo(new Lazy(data.hasNextPage), new Lazy(data.hasPreviousPage), () => this.cursors());
     this.count = new Lazy(data.totalCount);
   }
 
+  private cursors(): readonly string[] {
+    return (this.cursorList ??= this.data.cursors());
+  }
+
   get edges(): Array<{ cursor: string; node: T }> {
-    return this.data.nodes.map((node, i) => ({ cursor: this.data.cursors[i], node }));
+    const cursors = this.cursors();
+    return this.data.nodes.map((node, i) => ({ cursor: cursors[i], node }));
   }
 
   get totalCount(): number | Promise<number> {
