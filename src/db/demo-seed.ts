@@ -7,7 +7,7 @@ import { Person, PersonType } from '../modules/people/person.entity';
 
 /**
  * On an empty embedded database: a demo account, its admin, and a little sample data, so a new
- * user has something to look at. Returns the admin's key (shown once), or null when not empty.
+ * user has something to look at. Returns the admin's key, or null when not empty.
  */
 export async function seedDemo(orm: MikroORM): Promise<{ apiKey: string } | null> {
   const em = orm.em.fork();
