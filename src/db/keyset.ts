@@ -313,3 +313,23 @@ export async function keysetPagesByParent<T extends object>(
   }
   return result;
 }
+
+/** How a resource's order field reads the row: the expression and whether it can be null. */
+export type OrderColumn = Pick<OrderKey, 'sql' | 'nullable'>;
+
+/** The most ordering keys one list takes (the id always ends the order besides). */
+export const MAX_ORDER_KEYS = 5;
+
+/**
+ * An `orderBy` argument as order keys, from the resource's table of order columns; `fallback`
+ * when none are given. More than MAX_ORDER_KEYS is a BAD_USER_INPUT error.
+ */
+export function orderKeysOf<F extends string>(
+  orderBy: ReadonlyArray<{ readonly field: F; readonly direction: 'ASC' | 'DESC' }> | null | undefined,
+  columns: Readonly<Record<F, OrderColumn>>,
+  fallback: readonly OrderKey[],
+): readonly OrderKey[] {
+  if (!orderBy || orderBy.length === 0) return fallback;
+  if (orderBy.length > MAX_ORDER_KEYS) throw new BadInputError('orderBy', `at most ${MAX_ORDER_KEYS} keys, got ${orderBy.length}`);
+  return orderBy.map((o) => ({ ...columns[o.field], desc: o.direction === 'DESC' }));
+}

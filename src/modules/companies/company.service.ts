@@ -1,6 +1,6 @@
-import { BadInputError, Issues, ValidationFailed } from '../../common/errors';
-import type { OrderKey } from '../../db/keyset';
-import { OrderDirection, type Connection, type Paging } from '../../graphql/connection';
+import { Issues, ValidationFailed } from '../../common/errors';
+import { orderKeysOf, type OrderColumn, type OrderKey } from '../../db/keyset';
+import type { Connection, Paging } from '../../graphql/connection';
 import { compileFilter, customFieldConditions, type CustomFieldFilter, type FilterFields } from '../../graphql/filters';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
@@ -44,7 +44,7 @@ export const COMPANY_FILTER_FIELDS: FilterFields<CompanyFilter> = {
   customFields: { kind: 'custom', build: (value: CustomFieldFilter[], path: string) => customFieldConditions('c.custom_fields', value, path) },
 };
 
-const ORDER_KEYS: Record<CompanyOrderField, { sql: string; nullable: boolean }> = {
+const ORDER_KEYS: Record<CompanyOrderField, OrderColumn> = {
   [CompanyOrderField.ID]: { sql: 'c.id', nullable: false },
   [CompanyOrderField.NAME]: { sql: 'lower(c.name)', nullable: false },
   [CompanyOrderField.CITY]: { sql: 'c.city', nullable: true },
@@ -59,11 +59,7 @@ const ORDER_KEYS: Record<CompanyOrderField, { sql: string; nullable: boolean }> 
 
 const DEFAULT_ORDER: readonly OrderKey[] = [{ ...ORDER_KEYS[CompanyOrderField.NAME], desc: false }];
 
-function orderKeys(orderBy: readonly CompanyOrder[] | null | undefined): readonly OrderKey[] {
-  if (!orderBy || orderBy.length === 0) return DEFAULT_ORDER;
-  if (orderBy.length > 5) throw new BadInputError('orderBy', 'at most 5 keys');
-  return orderBy.map((o) => ({ ...ORDER_KEYS[o.field], desc: o.direction === OrderDirection.DESC }));
-}
+const orderKeys = (orderBy: readonly CompanyOrder[] | null | undefined): readonly OrderKey[] => orderKeysOf(orderBy, ORDER_KEYS, DEFAULT_ORDER);
 
 export const COMPANIES: ResourceDef<Company> = { entity: Company, alias: 'c', name: 'Company', visibility: ownedRecords<Company>() };
 

@@ -30,7 +30,7 @@ registerNode({
 });
 
 const PAGE_DOC = `Every user of the account may read it. Default order: position, then databaseId; ${LIST_ITEMS_DEFAULT_PER_PAGE} a page unless asked otherwise.`;
-const ORDER_DOC = 'Ordering keys, at most 3; databaseId breaks ties.';
+const ORDER_DOC = 'Ordering keys, at most 5; databaseId breaks ties.';
 
 /** Admin lists (v3 §2.10, §4.10): readable by every user of the account, changed by admins only. */
 @Resolver()

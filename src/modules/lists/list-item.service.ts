@@ -1,8 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { BadInputError, ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
-import { keysetPage, type OrderKey } from '../../db/keyset';
+import { ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
+import { keysetPage, orderKeysOf, type OrderColumn } from '../../db/keyset';
 import { Where } from '../../db/sql';
-import { Connection, OrderDirection, type Paging } from '../../graphql/connection';
+import { Connection, type Paging } from '../../graphql/connection';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { isValidId } from '../../graphql/ids';
@@ -16,7 +16,7 @@ export const LIST_ITEMS_DEFAULT_PER_PAGE = 200;
 
 const MAX_NAME = 100;
 
-const ORDER_KEYS: Record<ListItemOrderField, { sql: string; nullable: boolean }> = {
+const ORDER_KEYS: Record<ListItemOrderField, OrderColumn> = {
   [ListItemOrderField.POSITION]: { sql: 'l.position', nullable: false },
   [ListItemOrderField.NAME]: { sql: 'lower(l.name)', nullable: false },
   [ListItemOrderField.ID]: { sql: 'l.id', nullable: false },
@@ -38,12 +38,8 @@ export class ListItemService {
 
   /** A page of one list, every user of the account may read it; position order by default. */
   async list(kind: ListKind, orderBy: readonly ListItemOrder[] | null | undefined, paging: Paging, withTotal: boolean): Promise<Connection<ListItem>> {
-    if (orderBy && orderBy.length > 3) throw new BadInputError('orderBy', 'at most 3 keys');
     const where = new Where().add('l.account_id = ?', this.ctx.viewer.accountId).add('l.kind = ?', kind);
-    const order: OrderKey[] = (orderBy?.length ? orderBy : [{ field: ListItemOrderField.POSITION, direction: OrderDirection.ASC }]).map((o) => ({
-      ...ORDER_KEYS[o.field],
-      desc: o.direction === OrderDirection.DESC,
-    }));
+    const order = orderKeysOf(orderBy, ORDER_KEYS, [{ ...ORDER_KEYS[ListItemOrderField.POSITION], desc: false }]);
     return new Connection(await keysetPage(this.em, ListItem, { from: '"list_items" l', alias: 'l', where, order, paging, withTotal }));
   }
 

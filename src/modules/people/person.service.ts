@@ -1,7 +1,7 @@
-import { BadInputError, Issues, ValidationFailed } from '../../common/errors';
-import type { OrderKey } from '../../db/keyset';
+import { Issues, ValidationFailed } from '../../common/errors';
+import { orderKeysOf, type OrderColumn, type OrderKey } from '../../db/keyset';
 import { contains } from '../../db/sql';
-import { OrderDirection, type Connection, type Paging } from '../../graphql/connection';
+import type { Connection, Paging } from '../../graphql/connection';
 import { compileFilter, customFieldConditions, type CustomFieldFilter, type FilterFields } from '../../graphql/filters';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
@@ -81,7 +81,7 @@ export const PEOPLE_FILTER_FIELDS: FilterFields<PersonFilter> = {
 };
 
 const key = (sql: string, nullable = true) => ({ sql, nullable });
-const ORDER_KEYS: Record<PersonOrderField, { sql: string; nullable: boolean }> = {
+const ORDER_KEYS: Record<PersonOrderField, OrderColumn> = {
   [PersonOrderField.ID]: key('p.id', false),
   [PersonOrderField.FIRST_NAME]: key('lower(p.first_name)'),
   [PersonOrderField.LAST_NAME]: key('lower(p.last_name)', false),
@@ -109,11 +109,7 @@ export const DEFAULT_ORDER: readonly OrderKey[] = [
   { ...ORDER_KEYS[PersonOrderField.FIRST_NAME], desc: false },
 ];
 
-export function orderKeys(orderBy: readonly PersonOrder[] | null | undefined): readonly OrderKey[] {
-  if (!orderBy || orderBy.length === 0) return DEFAULT_ORDER;
-  if (orderBy.length > 5) throw new BadInputError('orderBy', 'at most 5 keys');
-  return orderBy.map((o) => ({ ...ORDER_KEYS[o.field], desc: o.direction === OrderDirection.DESC }));
-}
+export const orderKeys = (orderBy: readonly PersonOrder[] | null | undefined): readonly OrderKey[] => orderKeysOf(orderBy, ORDER_KEYS, DEFAULT_ORDER);
 
 export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
 

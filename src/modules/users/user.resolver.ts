@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, Field, FieldResolver, Info, InputType, Int, ObjectType, Query, registerEnumType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { BadInputError, NotFoundError } from '../../common/errors';
+import { NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
-import { keysetPage, type OrderKey } from '../../db/keyset';
+import { keysetPage, orderKeysOf, type OrderColumn } from '../../db/keyset';
 import { Where } from '../../db/sql';
 import { Connection, ConnectionArgs, ConnectionOf, OrderDirection, pagingOf, selectsTotal } from '../../graphql/connection';
 import { BooleanFilter, compileFilter, IdFilter, StringFilter, type FilterFields } from '../../graphql/filters';
@@ -59,7 +59,7 @@ const FILTER_FIELDS: FilterFields<UserFilter> = {
   isAdmin: { kind: 'boolean', sql: 'u.is_admin' },
 };
 
-const ORDER_KEYS: Record<UserOrderField, { sql: string; nullable: boolean }> = {
+const ORDER_KEYS: Record<UserOrderField, OrderColumn> = {
   [UserOrderField.ID]: { sql: 'u.id', nullable: false },
   [UserOrderField.EMAIL]: { sql: 'lower(u.email)', nullable: false },
   [UserOrderField.FIRST_NAME]: { sql: 'lower(u.first_name)', nullable: true },
@@ -77,13 +77,12 @@ export class UserResolver {
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
     @Arg('filter', () => UserFilter, { nullable: true, description: 'Which users; all of them when absent.' }) filter?: UserFilter,
-    @Arg('orderBy', () => [UserOrder], { nullable: true, description: 'Ordering keys, at most 3; databaseId breaks ties.' }) orderBy?: UserOrder[],
+    @Arg('orderBy', () => [UserOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: UserOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
-    if (orderBy && orderBy.length > 3) throw new BadInputError('orderBy', 'at most 3 keys');
     const condition = compileFilter(filter, FILTER_FIELDS);
     const where = new Where().add('u.account_id = ?', ctx.viewer.accountId).add(condition.sql, ...condition.params);
-    const order: OrderKey[] = (orderBy ?? []).map((o) => ({ ...ORDER_KEYS[o.field], desc: o.direction === OrderDirection.DESC }));
+    const order = orderKeysOf(orderBy, ORDER_KEYS, []);
     // keysetPage selects the entity's columns only: the hidden key hash is never read.
     return new Connection(await keysetPage(ctx.em, User, { from: '"users" u', alias: 'u', where, order, paging: pagingOf(args, 100), withTotal: selectsTotal(info) }));
   }
