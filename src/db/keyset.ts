@@ -2,9 +2,23 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { BadInputError } from '../common/errors';
-import type { ConnectionData, Paging } from '../graphql/connection';
 import { hydrate, tableOf } from './list-query';
 import type { Where } from './sql';
+
+/** What a list was asked for, once the arguments are checked. */
+export type Paging =
+  | { readonly kind: 'offset'; readonly page: number; readonly perPage: number; readonly offset: number }
+  | { readonly kind: 'cursor'; readonly backward: boolean; readonly size: number; readonly cursor: string | null };
+
+/** What a connection resolver returns; `totalCount` and `hasPreviousPage` may be computed only when read. */
+export interface ConnectionData<T> {
+  readonly nodes: readonly T[];
+  /** The rows' cursors, in order; computed only when a client reads a cursor. */
+  readonly cursors: () => readonly string[];
+  readonly hasNextPage: boolean | (() => Promise<boolean>);
+  readonly hasPreviousPage: boolean | (() => Promise<boolean>);
+  readonly totalCount: number | (() => Promise<number>);
+}
 
 /**
  * Keyset ("seek") paging: a cursor holds the sort-key values of a row, and the next page is the

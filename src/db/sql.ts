@@ -1,5 +1,19 @@
 /** Small helpers for hand-written list conditions (parameterised; never string-concatenated input). */
 
+/*
+ * Input that would fail in PostgreSQL rather than in validation (a 500) is checked or cleaned
+ * before it reaches SQL. The v3 facade refuses the same input earlier; GraphQL clients reach here.
+ */
+
+/** PostgreSQL holds years 1..9999 as written by the driver (ISO text); anything else fails the statement. */
+export function storableInstant(value: Date): boolean {
+  const year = value.getUTCFullYear();
+  return Number.isFinite(value.getTime()) && year >= 1 && year <= 9999;
+}
+
+/** NUL cannot be stored or compared in PostgreSQL text (a 500); dropped, as assignFields drops it from columns. */
+export const withoutNul = (text: string): string => text.replace(/\u0000/g, '');
+
 /** Escapes LIKE wildcards so user input matches literally. */
 export function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);

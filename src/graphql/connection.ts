@@ -1,7 +1,10 @@
 import { ArgsType, Field, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { BadInputError } from '../common/errors';
+import type { ConnectionData, Paging } from '../db/keyset';
 import { selectedFields } from './selection';
+
+export type { ConnectionData, Paging } from '../db/keyset';
 
 /** The largest page any list answers (`first`, `last`, `perPage`). */
 export const MAX_PAGE_SIZE = 200;
@@ -60,11 +63,6 @@ export class ConnectionArgs {
   perPage?: number | null;
 }
 
-/** What a list was asked for, once the arguments are checked. */
-export type Paging =
-  | { readonly kind: 'offset'; readonly page: number; readonly perPage: number; readonly offset: number }
-  | { readonly kind: 'cursor'; readonly backward: boolean; readonly size: number; readonly cursor: string | null };
-
 function size(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 0 || value > MAX_PAGE_SIZE) throw new BadInputError(name, `must be between 0 and ${MAX_PAGE_SIZE}, got ${value}`);
   return value;
@@ -90,16 +88,6 @@ export function pagingOf(args: ConnectionArgs | undefined, defaultSize: number):
     return { kind: 'cursor', backward: true, size: last != null ? size('last', last) : defaultSize, cursor: before ?? null };
   }
   return { kind: 'cursor', backward: false, size: first != null ? size('first', first) : defaultSize, cursor: after ?? null };
-}
-
-/** What a connection resolver returns; `totalCount` and `hasPreviousPage` may be computed only when read. */
-export interface ConnectionData<T> {
-  readonly nodes: readonly T[];
-  /** The rows' cursors, in order; computed only when a client reads a cursor. */
-  readonly cursors: () => readonly string[];
-  readonly hasNextPage: boolean | (() => Promise<boolean>);
-  readonly hasPreviousPage: boolean | (() => Promise<boolean>);
-  readonly totalCount: number | (() => Promise<number>);
 }
 
 class Lazy<T> {

@@ -1,7 +1,6 @@
 import { Field, Float, InputType, Int } from 'type-graphql';
 import { BadInputError } from '../common/errors';
-import { contains, startsWith } from '../db/sql';
-import { storableInstant, withoutNul } from '../modules/common/input';
+import { contains, startsWith, storableInstant, withoutNul } from '../db/sql';
 import { isValidId } from './ids';
 
 /**
