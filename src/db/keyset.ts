@@ -45,12 +45,21 @@ export interface KeysetQuery {
   /** Without the id: it is appended. */
   readonly order: readonly OrderKey[];
   readonly paging: Paging;
-  /**
-   * The client reads totalCount: counted in the page's own statement (a scalar subquery, which
-   * counts from the index while the page stops after its rows) instead of a second one.
-   */
-  readonly withTotal?: boolean;
+  /** What the client reads besides the rows (default: everything). */
+  readonly reads?: ConnectionReads;
 }
+
+/**
+ * What a client reads of a connection besides its rows: `total` is counted in the page's own
+ * statement (a scalar subquery, which counts from the index while the page stops after its rows)
+ * instead of a second one; `cursors` needs the sort-key values selected with each row.
+ */
+export interface ConnectionReads {
+  readonly total: boolean;
+  readonly cursors: boolean;
+}
+
+const READS_ALL: ConnectionReads = { total: true, cursors: true };
 
 type Value = string | number | boolean | null;
 type Row = Record<string, unknown>;
@@ -140,9 +149,10 @@ function rowColumns(em: EntityManager, entity: EntityName<object>, alias: string
   return tableOf(em, entity).columns.map((c) => `${alias}.${c}`).join(', ');
 }
 
-function keyColumns(keys: readonly OrderKey[]): string {
-  // The id is read from the row itself; the other keys are selected under private names.
-  return keys.slice(0, -1).map((k, i) => `, ${k.sql} as "__k${i}"`).join('');
+function keyColumns(keys: readonly OrderKey[], reads: ConnectionReads): string {
+  // The id is read from the row itself; the other keys are selected under private names, and only
+  // when a cursor will be built.
+  return reads.cursors ? keys.slice(0, -1).map((k, i) => `, ${k.sql} as "__k${i}"`).join('') : '';
 }
 
 /**
@@ -150,14 +160,16 @@ function keyColumns(keys: readonly OrderKey[]): string {
  * `edges` or `pageInfo` cursors). The private key columns stay on the raw rows, which `hydrate`
  * ignores (deleting them would slow every row down).
  */
-function cursorsOf(rows: readonly Row[], keys: readonly OrderKey[], signature: string): () => readonly string[] {
-  return () =>
-    rows.map((row) => {
+function cursorsOf(rows: readonly Row[], keys: readonly OrderKey[], signature: string, reads: ConnectionReads): () => readonly string[] {
+  return () => {
+    if (!reads.cursors) throw new Error('cursors read without their key columns (ConnectionReads.cursors was false)');
+    return rows.map((row) => {
       const values: Value[] = [];
       for (let i = 0; i < keys.length - 1; i++) values.push(row[`__k${i}`] as Value);
       values.push(Number(row.id));
       return encodeCursor(signature, values);
     });
+  };
 }
 
 async function count(em: EntityManager, q: KeysetQuery): Promise<number> {
@@ -184,24 +196,25 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
   const keys = keysOf(q);
   const signature = signatureOf(keys);
   const { paging } = q;
-  const totalColumn = q.withTotal ? `, (select count(*) from ${q.from} where ${q.where.sql}) as "__total"` : '';
-  const totalParams = q.withTotal ? q.where.params : [];
+  const reads = q.reads ?? READS_ALL;
+  const totalColumn = reads.total ? `, (select count(*) from ${q.from} where ${q.where.sql}) as "__total"` : '';
+  const totalParams = reads.total ? q.where.params : [];
   /** The total from the page's rows when they carry it; counted apart only for an empty page past the start. */
   const totalOf = (raw: Row[], emptyMeansNone: boolean): number | (() => Promise<number>) => {
-    if (!q.withTotal) return () => count(em, q);
+    if (!reads.total) return () => count(em, q);
     if (raw.length > 0) return Number(raw[0].__total);
     return emptyMeansNone ? 0 : () => count(em, q);
   };
   if (paging.kind === 'offset') {
     const raw = await em.execute<Row[]>(
-      `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)}${totalColumn} from ${q.from} where ${q.where.sql} order by ${orderSql(keys)} limit ? offset ?`,
+      `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys, reads)}${totalColumn} from ${q.from} where ${q.where.sql} order by ${orderSql(keys)} limit ? offset ?`,
       [...totalParams, ...q.where.params, paging.perPage + 1, paging.offset],
       'all',
     );
     const totalCount = totalOf(raw, paging.offset === 0);
     const hasNextPage = raw.length > paging.perPage;
     const rows = raw.slice(0, paging.perPage);
-    const cursors = cursorsOf(rows, keys, signature);
+    const cursors = cursorsOf(rows, keys, signature, reads);
     return { nodes: hydrate(em, entity, rows), cursors, hasNextPage, hasPreviousPage: paging.offset > 0, totalCount };
   }
   // Backwards (last/before): read in the reversed order, then turn the page around.
@@ -212,7 +225,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
     paging.size === 0
       ? []
       : await em.execute<Row[]>(
-          `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)}${totalColumn} from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} order by ${orderSql(walk)} limit ?`,
+          `select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys, reads)}${totalColumn} from ${q.from} where ${q.where.sql}${cond ? ` and (${cond.sql})` : ''} order by ${orderSql(walk)} limit ?`,
           [...totalParams, ...q.where.params, ...(cond?.params ?? []), paging.size + 1],
           'all',
         );
@@ -220,7 +233,7 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
   const more = paging.size === 0 ? () => anyAfterOrAll(em, q, walk, values) : raw.length > paging.size;
   const rows = raw.slice(0, paging.size);
   if (paging.backward) rows.reverse();
-  const cursors = cursorsOf(rows, keys, signature);
+  const cursors = cursorsOf(rows, keys, signature, reads);
   // Across the cursor: rows at or before it (in the walking order) exist. Asked only when read.
   const across = values ? () => anyNotAfter(em, q, walk, values) : false;
   return {
@@ -257,6 +270,7 @@ export async function keysetPagesByParent<T extends object>(
   const keys = keysOf(q);
   const signature = signatureOf(keys);
   const { paging } = q;
+  const reads = q.reads ?? READS_ALL;
   const parentIn = `${q.parentColumn} = any(?::int[])`;
   const parentParam = `{${parentIds.map((id) => Math.trunc(id)).join(',')}}`;
   const walk = paging.kind === 'cursor' && paging.backward ? reversed(keys) : keys;
@@ -268,7 +282,7 @@ export async function keysetPagesByParent<T extends object>(
     size === 0
       ? []
       : await em.execute<Row[]>(
-          `select * from (select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys)}, ${q.parentColumn} as "__parent", row_number() over (partition by ${q.parentColumn} order by ${orderSql(walk)}) as "__rn"
+          `select * from (select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys, reads)}, ${q.parentColumn} as "__parent", row_number() over (partition by ${q.parentColumn} order by ${orderSql(walk)}) as "__rn"
              from ${q.from} where ${q.where.sql} and ${parentIn}${cond ? ` and (${cond.sql})` : ''}) x
            where x."__rn" > ? and x."__rn" <= ? order by x."__parent", x."__rn"`,
           [...q.where.params, parentParam, ...(cond?.params ?? []), skip, skip + size + 1],
@@ -308,7 +322,7 @@ export async function keysetPagesByParent<T extends object>(
     const rows = all.slice(0, size);
     const more = all.length > size;
     if (paging.kind === 'cursor' && paging.backward) rows.reverse();
-    const cursors = cursorsOf(rows, keys, signature);
+    const cursors = cursorsOf(rows, keys, signature, reads);
     const total = async () => (await totalsOnce()).get(parent) ?? 0;
     const nodes = hydrate(em, entity, rows);
     if (paging.kind === 'offset') {

@@ -1,10 +1,10 @@
 import { ArgsType, Field, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { BadInputError } from '../common/errors';
-import type { ConnectionData, Paging } from '../db/keyset';
+import type { ConnectionData, ConnectionReads, Paging } from '../db/keyset';
 import { selectedFields } from './selection';
 
-export type { ConnectionData, Paging } from '../db/keyset';
+export type { ConnectionData, ConnectionReads, Paging } from '../db/keyset';
 
 /** The largest page any list answers (`first`, `last`, `perPage`). */
 export const MAX_PAGE_SIZE = 200;
@@ -190,7 +190,14 @@ export function selectedNodeFields(info: GraphQLResolveInfo | undefined): Set<st
   return fields;
 }
 
-/** Whether an operation reads `totalCount` of this connection (counting costs a scan of every match). */
-export function selectsTotal(info: GraphQLResolveInfo | undefined): boolean {
-  return info ? selectedFields(info).has('totalCount') : true;
+/**
+ * What an operation reads of this connection besides its rows: `totalCount` (counting scans every
+ * match) and any cursor (which needs the sort keys selected with the rows). Everything without info.
+ */
+export function connectionReads(info: GraphQLResolveInfo | undefined): ConnectionReads {
+  if (!info) return { total: true, cursors: true };
+  const top = selectedFields(info);
+  const edges = top.has('edges') ? selectedFields(info, ['edges']) : new Set<string>();
+  const pageInfo = top.has('pageInfo') ? selectedFields(info, ['pageInfo']) : new Set<string>();
+  return { total: top.has('totalCount'), cursors: edges.has('cursor') || pageInfo.has('startCursor') || pageInfo.has('endCursor') };
 }

@@ -3,7 +3,7 @@ import { NotFoundError, type Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import type { VisibilityRule } from '../../context/visibility';
-import { keysetPage, type OrderKey } from '../../db/keyset';
+import { keysetPage, type ConnectionReads, type OrderKey } from '../../db/keyset';
 import { findOneRow, tableOf } from '../../db/list-query';
 import { Where } from '../../db/sql';
 import { Connection, type Paging } from '../../graphql/connection';
@@ -38,9 +38,9 @@ export async function listConnection<T extends { id: number }>(
   where: Where,
   order: readonly OrderKey[],
   paging: Paging,
-  withTotal = false,
+  reads?: ConnectionReads,
 ): Promise<Connection<T>> {
-  return new Connection(await keysetPage(ctx.em, def.entity, { from: fromOf(ctx, def), alias: def.alias, where, order, paging, withTotal }));
+  return new Connection(await keysetPage(ctx.em, def.entity, { from: fromOf(ctx, def), alias: def.alias, where, order, paging, reads }));
 }
 
 /** For reading: a read-only projection, or null when missing or not visible (answered alike, so existence does not leak). */

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, 
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, pagingOf, selectsTotal, type Connection } from '../../graphql/connection';
+import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
 import { findManyVisible } from '../common/resource';
@@ -45,7 +45,7 @@ export class CompanyResolver {
     @Arg('orderBy', () => [CompanyOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: CompanyOrder[],
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<Company>> {
-    const result = await new CompanyService(ctx).list(filter, orderBy, pagingOf(args, COMPANIES_PAGE_SIZE), selectsTotal(info));
+    const result = await new CompanyService(ctx).list(filter, orderBy, pagingOf(args, COMPANIES_PAGE_SIZE), connectionReads(info));
     await preloadPage(ctx, RELATIONS, result.nodes, info);
     return result;
   }

@@ -1,6 +1,6 @@
 import { Issues, ValidationFailed } from '../../common/errors';
 import { orderKeysOf, type OrderColumn, type OrderKey } from '../../db/keyset';
-import type { Connection, Paging } from '../../graphql/connection';
+import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import { compileFilter, customFieldConditions, type CustomFieldFilter, type FilterFields } from '../../graphql/filters';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
@@ -68,10 +68,10 @@ export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
 
   /** A page of the companies the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: CompanyFilter | null | undefined, orderBy: readonly CompanyOrder[] | null | undefined, paging: Paging, withTotal = false): Promise<Connection<Company>> {
+  list(filter: CompanyFilter | null | undefined, orderBy: readonly CompanyOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Company>> {
     const condition = compileFilter(filter, COMPANY_FILTER_FIELDS);
     const where = scopeOf(this.ctx, COMPANIES).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, COMPANIES, where, orderKeys(orderBy), paging, withTotal);
+    return listConnection(this.ctx, COMPANIES, where, orderKeys(orderBy), paging, reads);
   }
 
   get(id: number): Promise<Company | null> {

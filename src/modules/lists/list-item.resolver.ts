@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Info, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
-import { ConnectionArgs, ConnectionOf, pagingOf, selectsTotal } from '../../graphql/connection';
+import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
 import { ListItem, ListKind } from './list-item.entity';
@@ -36,7 +36,7 @@ const ORDER_DOC = 'Ordering keys, at most 5; databaseId breaks ties.';
 @Resolver()
 export class ListItemResolver {
   private list(ctx: RequestContext, kind: ListKind, args: ConnectionArgs, orderBy: ListItemOrder[] | undefined, info: GraphQLResolveInfo | undefined) {
-    return new ListItemService(ctx).list(kind, orderBy, pagingOf(args, LIST_ITEMS_DEFAULT_PER_PAGE), selectsTotal(info));
+    return new ListItemService(ctx).list(kind, orderBy, pagingOf(args, LIST_ITEMS_DEFAULT_PER_PAGE), connectionReads(info));
   }
 
   @Query(() => ListItemConnection, { description: `Items of one admin list. ${PAGE_DOC}` })

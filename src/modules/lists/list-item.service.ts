@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
 import { keysetPage, orderKeysOf, type OrderColumn } from '../../db/keyset';
 import { Where } from '../../db/sql';
-import { Connection, type Paging } from '../../graphql/connection';
+import { Connection, type ConnectionReads, type Paging } from '../../graphql/connection';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { isValidId } from '../../graphql/ids';
@@ -37,10 +37,10 @@ export class ListItemService {
   }
 
   /** A page of one list, every user of the account may read it; position order by default. */
-  async list(kind: ListKind, orderBy: readonly ListItemOrder[] | null | undefined, paging: Paging, withTotal: boolean): Promise<Connection<ListItem>> {
+  async list(kind: ListKind, orderBy: readonly ListItemOrder[] | null | undefined, paging: Paging, reads: ConnectionReads): Promise<Connection<ListItem>> {
     const where = new Where().add('l.account_id = ?', this.ctx.viewer.accountId).add('l.kind = ?', kind);
     const order = orderKeysOf(orderBy, ORDER_KEYS, [{ ...ORDER_KEYS[ListItemOrderField.POSITION], desc: false }]);
-    return new Connection(await keysetPage(this.em, ListItem, { from: '"list_items" l', alias: 'l', where, order, paging, withTotal }));
+    return new Connection(await keysetPage(this.em, ListItem, { from: '"list_items" l', alias: 'l', where, order, paging, reads }));
   }
 
   /** One item of the viewer's account, or null. */

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../../context/context';
 import { keysetPagesByParent } from '../../db/keyset';
-import { Connection, pagingOf, type ConnectionArgs } from '../../graphql/connection';
+import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
 import { compileFilter } from '../../graphql/filters';
 import { fromOf, scopeOf } from '../common/resource';
 import { Person } from './person.entity';
@@ -12,6 +12,7 @@ export interface NestedPeopleArgs {
   readonly args: ConnectionArgs;
   readonly filter?: PersonFilter | null;
   readonly orderBy?: readonly PersonOrder[] | null;
+  readonly reads?: ConnectionReads;
 }
 
 /**
@@ -23,11 +24,11 @@ export function peopleOfCompany(ctx: RequestContext, companyId: number, nested: 
   const order = orderKeys(nested.orderBy);
   const condition = compileFilter(nested.filter, PEOPLE_FILTER_FIELDS);
   const loader = ctx.loaders.memo(
-    `people-of-company:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null])}`,
+    `people-of-company:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>
       new DataLoader(async (ids: readonly number[]) => {
         const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
-        const pages = await keysetPagesByParent(ctx.em, Person, { from: fromOf(ctx, PEOPLE), alias: 'p', where, order, paging, parentColumn: 'p.company_id' }, ids);
+        const pages = await keysetPagesByParent(ctx.em, Person, { from: fromOf(ctx, PEOPLE), alias: 'p', where, order, paging, reads: nested.reads, parentColumn: 'p.company_id' }, ids);
         return ids.map((id) => new Connection(pages.get(id)!));
       }),
   );

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, 
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, pagingOf, selectsTotal, type Connection } from '../../graphql/connection';
+import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
@@ -61,7 +61,7 @@ export class PersonResolver {
     @Arg('orderBy', () => [PersonOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: PersonOrder[],
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<Person>> {
-    const result = await new PersonService(ctx).list(filter, orderBy, pagingOf(args, PEOPLE_PAGE_SIZE), selectsTotal(info));
+    const result = await new PersonService(ctx).list(filter, orderBy, pagingOf(args, PEOPLE_PAGE_SIZE), connectionReads(info));
     await preloadPage(ctx, RELATIONS, result.nodes, info);
     return result;
   }
@@ -155,7 +155,8 @@ export class CompanyPeopleResolver {
     @Args(() => ConnectionArgs) args: ConnectionArgs,
     @Arg('filter', () => PersonFilter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: PersonFilter,
     @Arg('orderBy', () => [PersonOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: PersonOrder[],
+    @Info() info?: GraphQLResolveInfo,
   ) {
-    return peopleOfCompany(ctx, company.id, { args, filter, orderBy });
+    return peopleOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) });
   }
 }

@@ -1,7 +1,7 @@
 import { Issues, ValidationFailed } from '../../common/errors';
 import { orderKeysOf, type OrderColumn, type OrderKey } from '../../db/keyset';
 import { contains } from '../../db/sql';
-import type { Connection, Paging } from '../../graphql/connection';
+import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import { compileFilter, customFieldConditions, type CustomFieldFilter, type FilterFields } from '../../graphql/filters';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
@@ -143,10 +143,10 @@ export class PersonService {
   }
 
   /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: PersonFilter | null | undefined, orderBy: readonly PersonOrder[] | null | undefined, paging: Paging, withTotal = false): Promise<Connection<Person>> {
+  list(filter: PersonFilter | null | undefined, orderBy: readonly PersonOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Person>> {
     const condition = compileFilter(filter, PEOPLE_FILTER_FIELDS);
     const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, PEOPLE, where, orderKeys(orderBy), paging, withTotal);
+    return listConnection(this.ctx, PEOPLE, where, orderKeys(orderBy), paging, reads);
   }
 
   get(id: number): Promise<Person | null> {

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { keysetPage, orderKeysOf, type OrderColumn } from '../../db/keyset';
 import { Where } from '../../db/sql';
-import { Connection, ConnectionArgs, ConnectionOf, OrderDirection, pagingOf, selectsTotal } from '../../graphql/connection';
+import { Connection, ConnectionArgs, ConnectionOf, connectionReads, OrderDirection, pagingOf } from '../../graphql/connection';
 import { BooleanFilter, compileFilter, IdFilter, StringFilter, type FilterFields } from '../../graphql/filters';
 import { isValidId } from '../../graphql/ids';
 import { registerNode } from '../../graphql/node';
@@ -84,7 +84,7 @@ export class UserResolver {
     const where = new Where().add('u.account_id = ?', ctx.viewer.accountId).add(condition.sql, ...condition.params);
     const order = orderKeysOf(orderBy, ORDER_KEYS, []);
     // keysetPage selects the entity's columns only: the hidden key hash is never read.
-    return new Connection(await keysetPage(ctx.em, User, { from: '"users" u', alias: 'u', where, order, paging: pagingOf(args, 100), withTotal: selectsTotal(info) }));
+    return new Connection(await keysetPage(ctx.em, User, { from: '"users" u', alias: 'u', where, order, paging: pagingOf(args, 100), reads: connectionReads(info) }));
   }
 
   @Query(() => User, { nullable: true, description: 'One user of the viewer\'s account by databaseId; null when there is none.' })
