@@ -32,6 +32,12 @@ export interface FacadeDeps<C extends FacadeContext> {
   /** Runs a compiled operation in-process on the request's context. */
   run(op: string, variables: Record<string, unknown>, ctx: C): Promise<{ data: Record<string, unknown> | null; errors: readonly CoreError[] }>;
   /**
+   * Takes 1 from the viewer's budget: every authenticated v3 request costs 1, whatever it answers
+   * (an unknown route, a 422); the operation it runs is then not charged again. Throws the core's
+   * rate-limit error (429 with Retry-After) when the budget is spent.
+   */
+  admit(ctx: C): Promise<void>;
+  /**
    * Rate-limit state for the headers when no operation ran (no token is taken). `null`: no viewer
    * is known (401, unknown route without a valid key, unreadable body): the default tier, full.
    */
@@ -220,6 +226,14 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
         await applyRateHeaders(deps, res, null);
         send(res, { status: 401, body: { error: (error as Error).message } });
         return;
+      }
+    }
+    if (ctx) {
+      try {
+        await deps.admit(ctx);
+      } catch (error) {
+        await applyRateHeaders(deps, res, ctx);
+        throw error; // the app's error handler answers the 429
       }
     }
     if (!match || !ctx) {

@@ -1,95 +1,348 @@
-import { collectFields, collectSubfields } from 'graphql/execution/collectFields';
-import { getArgumentValues } from 'graphql/execution/values';
 import {
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
   Kind,
+  TypeMetaFieldDef,
+  getArgumentValues,
+  getDirectiveValues,
   getNamedType,
   getNullableType,
+  introspectionFromSchema,
   isAbstractType,
   isListType,
   isObjectType,
+  typeFromAST,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLObjectType,
+  type GraphQLOutputType,
   type GraphQLSchema,
+  type IntrospectionQuery,
+  type NamedTypeNode,
   type OperationDefinitionNode,
+  type SelectionSetNode,
 } from 'graphql';
 import { MAX_PAGE_SIZE } from './connection';
 
-/** Rows one cost unit pays for: one v3 request reads at most one page of 200. */
+/** Records one cost unit pays for: one v3 request reads at most one page of 200. */
 export const ROWS_PER_UNIT = MAX_PAGE_SIZE;
 
-/** Default page size of a paged list by its page type, when the operation leaves perPage out (else 100). */
-const DEFAULT_PER_PAGE: Readonly<Record<string, number>> = { ListItemConnection: 200 };
+/**
+ * Introspection objects (types, fields, arguments, enum values, type references) one cost unit
+ * pays for. The full introspection query of GraphQL Code Generator and of the explorer reads
+ * about 4,000 of them from this schema: 3 units, well under a user's burst.
+ */
+export const INTROSPECTION_OBJECTS_PER_UNIT = 1500;
+
+/** Default page size of a connection by its type, when the operation leaves it out (else 100). */
+const DEFAULT_PAGE_SIZE: Readonly<Record<string, number>> = { ListItemConnection: 200 };
+
+/**
+ * How a list field that is not a connection bounds its length, declared on the field with
+ * TypeGraphQL's `@Extensions({ listSize: ... })`:
+ * - `argument`: the list is as long as that list argument (`nodes(ids:)`);
+ * - `max`: at most this many items (a record's tags).
+ * A list of records under which a connection can be reached must declare one (`unboundedLists`).
+ */
+export interface ListSize {
+  readonly argument?: string;
+  readonly max?: number;
+}
+
+type AnyField = GraphQLField<unknown, unknown>;
+type Fields = Map<string, FieldNode[]>;
+type Variables = Readonly<Record<string, unknown>>;
+
+const listSizeOf = (field: AnyField): ListSize | undefined => (field.extensions as { listSize?: ListSize } | undefined)?.listSize;
+
+/** A connection: a paged list of records (`first`/`last`/`perPage`), resolved as one page. */
+const isConnection = (field: AnyField): boolean => field.args.some((a) => a.name === 'first');
 
 /**
  * What an operation costs, in the unit of the v3 rate limit (one v3 request = 1), from the document
- * and the (coerced) variables alone, before anything runs:
- * - each root field costs 1 (every alias counts; `__schema`, `__type`, `__typename` cost 0), a
- *   mutation field as well: one root field with one page and its convenience objects is what one
- *   v3 request does;
- * - each connection below a root field (a list with `first`/`last`, e.g. `Company.people`)
- *   costs ceil(N × perPage / 200) more, N being how many times it is resolved: the product of the
- *   page sizes of the lists above it (1 under a single object);
- * - the page size is `first`, `last` or `perPage` as asked, clamped to 1..200, else the list's default (100;
- *   admin lists 200); fields skipped by `@skip`/`@include` cost nothing;
- * - other lists (tags, customFields, ...) are convenience objects of their row and cost nothing.
+ * and its coerced variables alone, before anything runs. The rule it holds: the records an
+ * operation can return through connections and `nodes(ids:)` are at most `cost × ROWS_PER_UNIT`.
+ * - Each root field costs 1 (every alias counts; a mutation field too), or the records it returns
+ *   itself over ROWS_PER_UNIT when more (`nodes(ids:)` with its ids).
+ * - Each connection or `nodes(ids:)` below a root field costs ceil(N × size / ROWS_PER_UNIT), N
+ *   being how many times it is resolved: the product of the lengths of every list above it
+ *   (connection pages by their page size, `nodes(ids:)` by its ids, other lists by their bound).
+ * - The page size is `first`, `last` or `perPage` as asked, clamped to 1..200, else the list's
+ *   default; fields skipped by `@skip`/`@include` cost nothing; `__typename` costs nothing.
+ * - `__schema` and `__type` cost what they return: ceil(objects / INTROSPECTION_OBJECTS_PER_UNIT).
+ * An introspection too large to count is `Infinity`.
  */
-export function operationCost(schema: GraphQLSchema, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>, operation: OperationDefinitionNode): number {
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+export function operationCost(
+  schema: GraphQLSchema,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Variables,
+  operation: OperationDefinitionNode,
+): number {
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'query' ? schema.getQueryType() : null;
   if (!root) return 0;
+  const walker = new CostWalker(schema, fragments, variables);
   let total = 0;
-  for (const nodes of collectFields(schema, fragments, variables, root, operation.selectionSet).values()) {
-    const field = root.getFields()[nodes[0].name.value];
-    if (!field) continue; // __schema, __type, __typename
-    total += 1 + below(field, nodes, 1);
+  for (const nodes of walker.collect(root, [operation.selectionSet]).values()) {
+    const name = nodes[0].name.value;
+    if (name === '__schema' || name === '__type') total += walker.introspection(nodes);
+    else {
+      const field = root.getFields()[name];
+      if (!field) continue; // __typename
+      const own = walker.rowSource(field, nodes[0]);
+      total += Math.max(1, own === null ? 1 : Math.ceil(own / ROWS_PER_UNIT)) + walker.below(field, nodes, 1, own);
+    }
   }
   return total;
+}
 
-  /** Cost of what is selected under `field`, resolved `times` times. */
-  function below(field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], times: number): number {
-    const perPage = pageSizeOf(field, nodes[0], variables);
-    // The page's entries are resolved perPage times as often as the page itself.
-    return subselectionCost(field, nodes, times, perPage);
+class CostWalker {
+  private introspected?: IntrospectionIndex;
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: Record<string, FragmentDefinitionNode>,
+    private readonly variables: Variables,
+  ) {}
+
+  /** The fields selected on `type` by these selection sets, by response key, as graphql-js groups them. */
+  collect(type: GraphQLObjectType, sets: readonly SelectionSetNode[], into: Fields = new Map(), seen = new Set<string>()): Fields {
+    for (const set of sets) {
+      for (const selection of set.selections) {
+        if (!this.included(selection)) continue;
+        if (selection.kind === Kind.FIELD) {
+          const key = selection.alias?.value ?? selection.name.value;
+          const list = into.get(key);
+          if (list) list.push(selection);
+          else into.set(key, [selection]);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          if (this.applies(selection.typeCondition, type)) this.collect(type, [selection.selectionSet], into, seen);
+        } else {
+          const name = selection.name.value;
+          const fragment = this.fragments[name];
+          if (seen.has(name) || !fragment || !this.applies(fragment.typeCondition, type)) continue;
+          seen.add(name);
+          this.collect(type, [fragment.selectionSet], into, seen);
+        }
+      }
+    }
+    return into;
   }
 
-  function subselectionCost(field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], times: number, perPage: number | null): number {
-    const named = getNamedType(field.type);
-    const types: readonly GraphQLObjectType[] = isObjectType(named) ? [named] : isAbstractType(named) ? schema.getPossibleTypes(named) : [];
+  private included(node: { readonly directives?: readonly unknown[] }): boolean {
+    if (!node.directives?.length) return true;
+    const n = node as Parameters<typeof getDirectiveValues>[1];
+    if (getDirectiveValues(GraphQLSkipDirective, n, this.variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, n, this.variables)?.if !== false;
+  }
+
+  private applies(condition: NamedTypeNode | undefined, type: GraphQLObjectType): boolean {
+    if (!condition) return true;
+    const named = typeFromAST(this.schema, condition);
+    if (!named) return false;
+    if (named === type) return true;
+    return isAbstractType(named) && this.schema.isSubType(named, type);
+  }
+
+  private args(field: AnyField, node: FieldNode): Record<string, unknown> {
+    try {
+      return getArgumentValues(field, node, this.variables as Record<string, unknown>);
+    } catch {
+      return {}; // a bad value is reported when the operation runs
+    }
+  }
+
+  /**
+   * How many records this field returns by itself when it is a row source (a connection's page
+   * size; the ids of a list sized by an argument), else null.
+   */
+  rowSource(field: AnyField, node: FieldNode): number | null {
+    const declared = listSizeOf(field);
+    if (declared?.argument) {
+      const value = this.args(field, node)[declared.argument];
+      return Array.isArray(value) ? value.length : 1;
+    }
+    if (!isConnection(field)) return null;
+    const args = this.args(field, node);
+    const asked = [args.first, args.last, args.perPage].find((v) => typeof v === 'number' && Number.isFinite(v));
+    const size = typeof asked === 'number' ? Math.trunc(asked) : (DEFAULT_PAGE_SIZE[getNamedType(field.type).name] ?? 100);
+    return Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
+  }
+
+  /**
+   * The cost of what is selected under `field` (resolved `times` times). `own`: the records the
+   * field returns per resolution when it is a row source; a connection's `nodes` and `edges` are
+   * that many long.
+   */
+  below(field: AnyField, nodes: readonly FieldNode[], times: number, own: number | null): number {
+    const sets = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+    if (sets.length === 0) return 0;
+    const connectionPage = own !== null && isConnection(field) ? own : null;
+    // A row source that is itself a list (nodes(ids:)) multiplies what is under it.
+    const under = own !== null && !isConnection(field) && isListType(getNullableType(field.type)) ? times * own : times;
+    return this.selection(field.type, sets, under, connectionPage);
+  }
+
+  /** The most the selection on a value of `type` costs, over its possible object types. */
+  private selection(type: GraphQLOutputType, sets: readonly SelectionSetNode[], times: number, connectionPage: number | null): number {
+    const named = getNamedType(type);
+    const types: readonly GraphQLObjectType[] = isObjectType(named) ? [named] : isAbstractType(named) ? this.schema.getPossibleTypes(named) : [];
     let most = 0;
-    for (const type of types) {
+    for (const objectType of types) {
       let sum = 0;
-      for (const subNodes of collectSubfields(schema, fragments, variables, type, nodes).values()) {
-        const sub = type.getFields()[subNodes[0].name.value];
-        if (!sub) continue;
-        // `nodes` and `edges` of a connection (the lists it holds) multiply by the page size.
-        const subTimes = perPage !== null && isListType(getNullableType(sub.type)) ? times * perPage : times;
-        const subPage = pageSizeOf(sub, subNodes[0], variables);
-        if (subPage !== null) sum += Math.ceil((subTimes * subPage) / ROWS_PER_UNIT);
-        sum += subselectionCost(sub, subNodes, subTimes, subPage);
+      for (const subNodes of this.collect(objectType, sets).values()) {
+        const sub = objectType.getFields()[subNodes[0].name.value];
+        if (!sub) continue; // __typename
+        // Lists multiply what is under them: a connection's nodes/edges by its page, others by their bound.
+        const length = isListType(getNullableType(sub.type)) ? (connectionPage ?? listSizeOf(sub)?.max ?? MAX_PAGE_SIZE) : 1;
+        const own = this.rowSource(sub, subNodes[0]);
+        if (own !== null) sum += Math.ceil((times * own) / ROWS_PER_UNIT);
+        sum += this.below(sub, subNodes, times * (own !== null && !isConnection(sub) ? 1 : length), own);
       }
       most = Math.max(most, sum);
     }
     return most;
   }
-}
 
-/** The page size a paged list field (a connection) asks for, clamped as the API clamps it, or null for any other field. */
-function pageSizeOf(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown>): number | null {
-  if (!field.args.some((a) => a.name === 'first')) return null;
-  const fallback = DEFAULT_PER_PAGE[getNamedType(field.type).name] ?? 100;
-  let args: Record<string, unknown> = {};
-  try {
-    args = getArgumentValues(field, node, variables);
-  } catch {
-    // a bad value is reported when the operation runs
+  /**
+   * `__schema` / `__type`: the objects the answer holds, counted on the schema's introspection.
+   * Each (selection, object) pair is counted once and remembered, so a self-nesting query
+   * (`types { interfaces { possibleTypes { interfaces ... } } }`) costs its true size without being
+   * walked at that size; the pairs walked per operation are bounded besides (then `Infinity`).
+   */
+  introspection(nodes: readonly FieldNode[]): number {
+    this.introspected ??= introspectionIndex(this.schema);
+    const index = this.introspected;
+    const count = (plan: Plan, value: unknown): number => {
+      if (value === null || value === undefined) return 0;
+      if (Array.isArray(value)) {
+        let n = 0;
+        for (const item of value) n += count(plan, item);
+        return n;
+      }
+      // A type reference (`{kind, name, ofType}`) reads as the whole type it names.
+      const object = plan.type === '__Type' ? index.resolve(value as TypeRef) : (value as Record<string, unknown>);
+      const known = plan.counted.get(object);
+      if (known !== undefined) return known;
+      if (--this.introspectionWork < 0) throw new WalkTooLong();
+      let n = 1;
+      for (const [name, sub] of plan.fields) n += count(sub, object[name]);
+      plan.counted.set(object, n);
+      return n;
+    };
+    let objects = 0;
+    try {
+      for (const node of nodes) {
+        const sets = node.selectionSet ? [node.selectionSet] : [];
+        if (node.name.value === '__schema') objects += count(this.plan('__Schema', sets), index.schema);
+        else {
+          const name = this.args(TypeMetaFieldDef as AnyField, node).name;
+          objects += count(this.plan('__Type', sets), (typeof name === 'string' && index.types.get(name)) || null);
+        }
+      }
+    } catch (error) {
+      if (error instanceof WalkTooLong) return Infinity;
+      throw error;
+    }
+    return Math.max(1, Math.ceil(objects / INTROSPECTION_OBJECTS_PER_UNIT));
   }
-  const asked = [args.first, args.last, args.perPage].find((v) => typeof v === 'number' && Number.isFinite(v));
-  const size = typeof asked === 'number' ? Math.trunc(asked) : fallback;
-  return Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
+
+  /** Introspection objects this operation may still walk (a full introspection walks about 3,000). */
+  private introspectionWork = MAX_INTROSPECTION_WORK;
+
+  /** The object fields selected on an introspection type, as a tree following the document. */
+  private plan(typeName: string, sets: readonly SelectionSetNode[]): Plan {
+    const type = this.schema.getType(typeName) as GraphQLObjectType;
+    const fields: Array<readonly [string, Plan]> = [];
+    for (const subNodes of this.collect(type, sets).values()) {
+      const field = type.getFields()[subNodes[0].name.value];
+      const named = field && getNamedType(field.type);
+      if (!named || !isObjectType(named)) continue;
+      fields.push([field.name, this.plan(named.name, subNodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : [])))]);
+    }
+    return { type: typeName, fields, counted: new WeakMap() };
+  }
 }
 
-/** The fragments of a document by name, as collectFields wants them. */
+/** Distinct (selection, object) pairs one operation's introspection may walk. */
+const MAX_INTROSPECTION_WORK = 20_000;
+
+class WalkTooLong extends Error {}
+
+/** What an introspection selection reads of one meta type: its object fields and what is under them. */
+interface Plan {
+  readonly type: string;
+  readonly fields: ReadonlyArray<readonly [string, Plan]>;
+  /** Objects under this selection by the object: each is counted once. */
+  readonly counted: WeakMap<object, number>;
+}
+
+interface TypeRef {
+  readonly kind: string;
+  readonly name?: string | null;
+  readonly ofType?: TypeRef | null;
+}
+
+interface IntrospectionIndex {
+  readonly schema: Record<string, unknown>;
+  readonly types: ReadonlyMap<string, Record<string, unknown>>;
+  resolve(ref: TypeRef): Record<string, unknown>;
+}
+
+const indexes = new WeakMap<GraphQLSchema, IntrospectionIndex>();
+
+/** The schema's full introspection, once per schema: what any introspection query is a part of. */
+function introspectionIndex(schema: GraphQLSchema): IntrospectionIndex {
+  const found = indexes.get(schema);
+  if (found) return found;
+  const full: IntrospectionQuery = introspectionFromSchema(schema, { descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+  const types = new Map<string, Record<string, unknown>>(full.__schema.types.map((t) => [t.name, t as unknown as Record<string, unknown>]));
+  const index: IntrospectionIndex = {
+    schema: full.__schema as unknown as Record<string, unknown>,
+    types,
+    resolve: (ref) => (ref.kind !== 'LIST' && ref.kind !== 'NON_NULL' && ref.name ? (types.get(ref.name) ?? (ref as unknown as Record<string, unknown>)) : (ref as unknown as Record<string, unknown>)),
+  };
+  indexes.set(schema, index);
+  return index;
+}
+
+/**
+ * List fields of records that do not bound their length although a connection (or another row
+ * source) can be reached below them: their cost could not be bounded. Checked when the schema is
+ * built, so a new field cannot open a hole.
+ */
+export function unboundedLists(schema: GraphQLSchema): string[] {
+  const reachesRows = new Map<string, boolean>();
+  const reaches = (type: GraphQLObjectType, visiting: Set<string>): boolean => {
+    const known = reachesRows.get(type.name);
+    if (known !== undefined) return known;
+    if (visiting.has(type.name)) return false;
+    visiting.add(type.name);
+    let found = false;
+    for (const field of Object.values(type.getFields())) {
+      if (isConnection(field) || listSizeOf(field)?.argument) found = true;
+      const named = getNamedType(field.type);
+      const objects = isObjectType(named) ? [named] : isAbstractType(named) ? schema.getPossibleTypes(named) : [];
+      for (const o of objects) if (!o.name.startsWith('__') && reaches(o, visiting)) found = true;
+    }
+    visiting.delete(type.name);
+    reachesRows.set(type.name, found);
+    return found;
+  };
+  const problems: string[] = [];
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__') || type.name.endsWith('Connection')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (!isListType(getNullableType(field.type)) || listSizeOf(field)) continue;
+      const named = getNamedType(field.type);
+      const objects = isObjectType(named) ? [named] : isAbstractType(named) ? schema.getPossibleTypes(named) : [];
+      if (objects.some((o) => reaches(o, new Set()))) problems.push(`${type.name}.${field.name}`);
+    }
+  }
+  return problems;
+}
+
+/** The fragments of a document by name. */
 export function fragmentsOf(definitions: readonly { kind: Kind }[]): Record<string, FragmentDefinitionNode> {
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const def of definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[(def as FragmentDefinitionNode).name.value] = def as FragmentDefinitionNode;

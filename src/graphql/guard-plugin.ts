@@ -1,6 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getVariableValues } from 'graphql/execution/values';
-import { GraphQLError, Kind, type DocumentNode, type FieldNode } from 'graphql';
+import { GraphQLError, Kind, getVariableValues, type DocumentNode, type FieldNode } from 'graphql';
 import { isStatementTimeout, type DomainError } from '../common/errors';
 import type { RequestContext } from '../context/context';
 import { fragmentsOf, operationCost } from './cost';
@@ -30,8 +29,9 @@ function selectionProblem(document: DocumentNode, operationName: string | undefi
  * anything executes):
  * - refuses a request whose operation cannot be chosen, and subscriptions (not supported), with a 400;
  * - refuses over-long strings and over-deep or over-large JSON values in arguments (input-limits.ts), 400;
- * - computes the operation's cost (cost.ts), refuses it above the maximum (400, nothing charged),
- *   else charges it to the caller's token bucket at once (429 with Retry-After when it lacks tokens);
+ * - computes the operation's cost (cost.ts, at least 1), refuses it above the maximum (400; the 1
+ *   every request takes on arrival stays taken), else charges the rest to the caller's token
+ *   bucket at once (429 with Retry-After when it lacks tokens);
  * - reports `extensions.cost: {requested, charged, remaining}` and the X-Ratelimit-* headers on
  *   every response, and logs every masked error with its request id.
  */
@@ -52,15 +52,26 @@ export function guardPlugin({ limiter, maxCost }: GuardOptions): ApolloServerPlu
           // Bad variables are reported by the executor (graphql-js's messages); nothing runs, nothing is charged.
           const variables = getVariableValues(schema, operation.variableDefinitions ?? [], raw, { maxErrors: 1 });
           if (variables.errors) return;
-          const cost = operationCost(schema, fragments, variables.coerced, operation);
           const max = Math.min(maxCost, limiter.capacity(ctx));
-          if (cost > max) {
-            ctx.rate = { ...(await limiter.peek(ctx)), cost: { requested: cost, charged: 0 } };
-            throw badRequest(`Operation costs ${cost}, more than the maximum of ${max} per operation: ask for smaller pages or split it (see extensions.cost)`, 'COST_LIMIT_EXCEEDED');
+          // Every operation costs at least 1 (a __typename or introspection one too); the context
+          // took that 1 when the request arrived, so only the rest is charged here.
+          const requested = Math.max(1, operationCost(schema, fragments, variables.coerced, operation));
+          const paid = ctx.rate?.cost?.charged ?? 0;
+          if (requested > max) {
+            // Infinity: an introspection too large to count.
+            const known = Number.isFinite(requested);
+            ctx.rate = { ...(await limiter.peek(ctx)), cost: { requested: known ? requested : max + 1, charged: paid } };
+            const costs = known ? `Operation costs ${requested}, more than` : 'Operation costs more than';
+            throw badRequest(`${costs} the maximum of ${max} per operation: ask for smaller pages or split it (see extensions.cost)`, 'COST_LIMIT_EXCEEDED');
           }
+          if (requested <= paid) return;
           const first = operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
-          ctx.rateCharge = limiter.charge(ctx, cost, { fieldName: first?.name.value ?? operation.operation, args: {} });
-          await ctx.rateCharge;
+          ctx.rateCharge = limiter.charge(ctx, requested - paid, { fieldName: first?.name.value ?? operation.operation, args: {} });
+          try {
+            await ctx.rateCharge;
+          } finally {
+            if (ctx.rate) ctx.rate = { ...ctx.rate, cost: { requested, charged: paid + (ctx.rate.cost?.charged ?? 0) } };
+          }
         },
         async didEncounterErrors({ errors, contextValue }) {
           for (const error of errors) logMasked(error, contextValue?.requestId, error.path);

@@ -1,4 +1,5 @@
-import { Arg, Ctx, Field, ID, InterfaceType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, Field, ID, InterfaceType, Query, Resolver } from 'type-graphql';
+import type { ListSize } from './cost';
 import { BadInputError } from '../common/errors';
 import type { RequestContext } from '../context/context';
 import { isValidId } from './ids';
@@ -106,6 +107,8 @@ export class NodeResolver {
     nullable: 'items',
     description: `Records by global id, in the order asked (at most ${MAX_NODES}); null in place of one that does not exist or that the viewer may not see.`,
   })
+  // As long as its ids: what is selected under it is charged once per id (cost.ts).
+  @Extensions({ listSize: { argument: 'ids', max: MAX_NODES } satisfies ListSize })
   async nodes(@Ctx() ctx: RequestContext, @Arg('ids', () => [ID], { description: `Global ids, at most ${MAX_NODES}.` }) ids: string[]): Promise<Array<object | null>> {
     if (ids.length > MAX_NODES) throw new BadInputError('ids', `at most ${MAX_NODES} ids per call, got ${ids.length}`);
     return resolveNodes(ctx, ids);

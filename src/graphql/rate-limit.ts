@@ -134,6 +134,12 @@ export interface RateLimiter {
    * `ctx.rate`; throws RateLimitedError (429) when the bucket lacks them.
    */
   charge(ctx: RequestContext, cost: number, field: ChargedField): Promise<void>;
+  /**
+   * Every authenticated request takes 1 when it arrives, whatever it answers (a 404, a 422, a
+   * validation failure, an introspection): `ctx.rateCharge` is set, so the operation it runs is
+   * not charged again, and a /graphql operation costing more is charged only the rest.
+   */
+  admit(ctx: RequestContext): Promise<void>;
   /** The most one operation may cost for this viewer: their bucket's burst (more could never be paid). */
   capacity(ctx: Pick<RequestContext, 'viewer'>): number;
   /** `null`: no viewer known yet (a 401 or unreadable request): the user tier, full. */
@@ -171,6 +177,10 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
       store.outcomes.delete(chargeId);
       ctx.rate = { ...state(tier, outcome.tokens, !denied, cost), cost: { requested: cost, charged: denied ? 0 : cost } };
       if (denied) throw new RateLimitedError(ctx.rate.retryAfter ?? 1);
+    },
+    async admit(ctx) {
+      ctx.rateCharge = this.charge(ctx, 1, { fieldName: 'request', args: {} });
+      await ctx.rateCharge;
     },
     capacity(ctx) {
       return tiers[tierOf(ctx)].burst;

@@ -6,6 +6,7 @@ import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/com
 import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
 import { CompanyPeopleResolver, PersonFieldsResolver, PersonResolver } from '../modules/people/person.resolver';
 import { ListItemResolver } from '../modules/lists/list-item.resolver';
+import { unboundedLists } from './cost';
 import { describeFields } from './field-docs';
 import { NodeResolver, nodeTypeName } from './node';
 
@@ -16,6 +17,9 @@ export function createSchema(): GraphQLSchema {
   const schema = describeFields(buildSchemaSync({ resolvers: [...RESOLVERS], validate: false }));
   // type-graphql wraps resolveType in an async function; graphql-jit needs the type synchronously.
   (schema.getType('Node') as GraphQLInterfaceType).resolveType = (value) => nodeTypeName(value as object);
+  // The cost of a list of records with a connection below it depends on its length (cost.ts).
+  const unbounded = unboundedLists(schema);
+  if (unbounded.length > 0) throw new Error(`Lists of records without a declared bound (@Extensions({ listSize: { max } })): ${unbounded.join(', ')}`);
   return schema;
 }
 

@@ -122,6 +122,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
       schema: deps.schema,
       authenticate: contextFor,
       run: deps.runOperation,
+      admit: (ctx) => deps.limiter.admit(ctx),
       peekRate: (ctx) => deps.limiter.peek(ctx),
       maxBodyBytes: config.maxBodyBytes,
     }),
@@ -154,7 +155,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
       context: async ({ req, res }) => {
         const requestId = String(res.getHeader('X-Request-Id'));
         try {
-          return await contextFor(req, requestId);
+          const ctx = await contextFor(req, requestId);
+          await deps.limiter.admit(ctx);
+          return ctx;
         } catch (error) {
           const mapped = contextError(error);
           // Anything not mapped to a client-facing error is masked by Apollo: log it with the request id.

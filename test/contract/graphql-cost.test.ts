@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { parse, type OperationDefinitionNode } from 'graphql';
+import { getIntrospectionQuery, parse, type OperationDefinitionNode } from 'graphql';
 import { loadConfig } from '../../src/config/config';
-import { fragmentsOf, operationCost } from '../../src/graphql/cost';
+import { fragmentsOf, operationCost, unboundedLists } from '../../src/graphql/cost';
 import { MemoryBuckets, RedisBuckets } from '../../src/graphql/rate-limit';
 import { createSchema } from '../../src/graphql/schema';
 import { describeWithRedis, startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
@@ -46,7 +46,7 @@ describe('GraphQL operation cost', () => {
     expect(v3.headers.get('x-ratelimit-remaining')).toBe('993');
   });
 
-  it('a nested list costs ceil(parent rows × its page size / 200); skipped fields and introspection cost nothing', async () => {
+  it('a nested list costs ceil(parent rows × its page size / 200); skipped fields cost nothing, an introspection at least 1', async () => {
     const key = await freshKey();
     const nested = await server.graphql(key, 'query($p: Int) { companies(first: 10) { nodes { people(first: $p) { nodes { id } } } } }', { p: 50 });
     expect(nested.body.errors).toBeUndefined();
@@ -57,8 +57,27 @@ describe('GraphQL operation cost', () => {
     expect(cost(skipped)).toEqual({ requested: 1, charged: 1, remaining: 994 });
     const introspection = await server.graphql(key, '{ __schema { queryType { name } } }');
     expect(introspection.status).toBe(200);
-    expect(cost(introspection)).toEqual({ requested: 0, charged: 0, remaining: 994 });
-    expect(introspection.headers.get('x-ratelimit-remaining')).toBe('994');
+    expect(cost(introspection)).toEqual({ requested: 1, charged: 1, remaining: 993 });
+    expect(introspection.headers.get('x-ratelimit-remaining')).toBe('993');
+  });
+
+  it('nothing is free: a __typename operation, an introspection and a validation failure each take 1', async () => {
+    const key = await freshKey();
+    expect(cost(await server.graphql(key, '{ __typename }'))).toEqual({ requested: 1, charged: 1, remaining: 999 });
+    const invalid = await server.graphql(key, '{ noSuchField }');
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('x-ratelimit-remaining')).toBe('998');
+    const unparsable = await server.graphql(key, '{ people(');
+    expect(unparsable.status).toBe(400);
+    const full = await server.graphql(key, getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
+    expect(full.status).toBe(200);
+    expect(cost(full).requested).toBeGreaterThanOrEqual(1);
+    expect(cost(full).remaining).toBe(997 - cost(full).charged);
+    const aliased = `{ ${Array.from({ length: 399 }, (_, i) => `a${i}: __schema { types { fields { name description } } }`).join(' ')} }`;
+    const refused = await server.graphql(key, aliased);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].extensions.code).toBe('COST_LIMIT_EXCEEDED');
+    expect(refused.body.data).toBeUndefined();
   });
 
   it('an operation above GRAPHQL_MAX_COST (50) is a 400 naming its cost and the maximum; nothing runs and nothing is charged', async () => {
@@ -67,7 +86,8 @@ describe('GraphQL operation cost', () => {
     const refused = await server.graphql(key, `mutation { ${creates} }`);
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toEqual([{ message: expect.stringMatching(/^Operation costs 200, more than the maximum of 50 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } }]);
-    expect(cost(refused)).toEqual({ requested: 200, charged: 0, remaining: 1000 });
+    // The request itself took 1 on arrival (every request does), nothing more.
+    expect(cost(refused)).toEqual({ requested: 200, charged: 1, remaining: 999 });
     expect(await server.sql(`select id from people where last_name like 'Costly%'`)).toEqual([]);
 
     const lists = Array.from({ length: 666 }, (_, i) => `l${i}: people(first: 200) { nodes { id } }`).join(' ');
@@ -78,8 +98,8 @@ describe('GraphQL operation cost', () => {
     const fanOut = await server.graphql(key, '{ companies { nodes { people { nodes { id } } } } }');
     expect(fanOut.status).toBe(400);
     expect(fanOut.body.errors[0].message).toMatch(/^Operation costs 51, more than the maximum of 50/);
-    expect(fanOut.headers.get('x-ratelimit-remaining')).toBe('1000');
-    expect((await server.v3(key).get('/companies.json')).headers.get('x-ratelimit-remaining')).toBe('999');
+    expect(fanOut.headers.get('x-ratelimit-remaining')).toBe('997'); // three requests, 1 each
+    expect((await server.v3(key).get('/companies.json')).headers.get('x-ratelimit-remaining')).toBe('996');
   });
 
   it('reads GRAPHQL_MAX_COST from the environment (default 50)', () => {
@@ -101,7 +121,7 @@ describe('GraphQL cost against a small bucket', () => {
 
   const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `v${i}: viewer { id }`).join(' ')} }`;
 
-  it('takes the whole cost or nothing: 429 with Retry-After when the bucket lacks it, and a cheaper operation still passes', async () => {
+  it('takes 1 on arrival and the rest all or nothing: 429 with Retry-After when the bucket lacks it, and a cheaper operation still passes', async () => {
     const key = (await account.addUser()).apiKey;
     const first = await server.graphql(key, aliases(6));
     expect(cost(first)).toEqual({ requested: 6, charged: 6, remaining: 4 });
@@ -110,10 +130,11 @@ describe('GraphQL cost against a small bucket', () => {
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(second.body.errors[0].extensions.code).toBe('RATE_LIMITED');
     expect(second.body.data ?? null).toBeNull();
-    expect(cost(second)).toEqual({ requested: 6, charged: 0, remaining: 4 });
-    expect(second.headers.get('x-ratelimit-remaining')).toBe('4');
-    const third = await server.graphql(key, aliases(4));
-    expect(cost(third)).toEqual({ requested: 4, charged: 4, remaining: 0 });
+    // The 1 every request takes on arrival stays taken; the other 5 are not.
+    expect(cost(second)).toEqual({ requested: 6, charged: 1, remaining: 3 });
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('3');
+    const third = await server.graphql(key, aliases(3));
+    expect(cost(third)).toEqual({ requested: 3, charged: 3, remaining: 0 });
   });
 
   it('the maximum is the bucket’s burst when that is smaller than GRAPHQL_MAX_COST: more could never be paid', async () => {
@@ -121,7 +142,7 @@ describe('GraphQL cost against a small bucket', () => {
     const res = await server.graphql(key, aliases(11));
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toEqual({ message: expect.stringMatching(/^Operation costs 11, more than the maximum of 10 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } });
-    expect((await server.graphql(key, aliases(10))).status).toBe(200);
+    expect((await server.graphql((await account.addUser()).apiKey, aliases(10))).status).toBe(200);
   });
 });
 
@@ -143,8 +164,40 @@ describe('the cost rule', () => {
     expect(costOf('{ companies(first: 1000) { nodes { people(first: 1000) { nodes { id } } } } }')).toBe(1 + 200); // clamped to 200
     expect(costOf('{ companies(first: 0) { nodes { people(first: 1) { nodes { id } } } } }')).toBe(2);
     expect(costOf('{ leadStatuses { nodes { id } } }')).toBe(1);
-    expect(costOf('{ __typename __schema { types { name } } }')).toBe(0);
+    expect(costOf('{ __typename }')).toBe(0); // the guard still takes 1: every request does
+    expect(costOf('{ __typename __schema { types { name } } }')).toBe(1);
     expect(costOf('mutation { a: deletePerson(id: 1) { deletedId } b: deletePerson(id: 2) { deletedId } c: createCompany(input: { name: "x" }) { company { people { nodes { id } } } } }')).toBe(4);
+  });
+
+  it('every list on the path multiplies: nodes(ids:) by its ids, a connection by its page', () => {
+    const ids = Array.from({ length: 100 }, () => 'Q29tcGFueTox');
+    const fanOut = 'query($i: [ID!]!) { nodes(ids: $i) { ... on Company { people(first: 200) { nodes { databaseId lastName } } } } }';
+    expect(costOf(fanOut, { i: ids })).toBe(1 + 100); // 100 companies × 200 people = 20,000 rows
+    expect(costOf(fanOut, { i: ids.slice(0, 1) })).toBe(1 + 1);
+    // nodes(ids:) by itself: as many records as ids, 200 to a unit.
+    expect(costOf('query($i: [ID!]!) { nodes(ids: $i) { id } }', { i: Array.from({ length: 20_000 }, () => 'x') })).toBe(100);
+    expect(costOf('query($i: [ID!]!) { nodes(ids: $i) { id } }', { i: ids })).toBe(1);
+    // Through edges as through nodes; both selected: both charged.
+    expect(costOf('{ companies(first: 20) { edges { node { people(first: 20) { totalCount } } } } }')).toBe(1 + 2);
+    expect(costOf('{ companies(first: 20) { edges { node { people(first: 20) { totalCount } } } nodes { people(first: 20) { totalCount } } } }')).toBe(1 + 2 + 2);
+  });
+
+  it('introspection costs what it returns; the full query of code generators and the explorer fits a user burst', () => {
+    const full = costOf(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    expect(full).toBeGreaterThanOrEqual(1);
+    expect(full).toBeLessThanOrEqual(3);
+    const one = costOf('{ __schema { types { fields { name description } } } }');
+    expect(one).toBeGreaterThanOrEqual(1);
+    const aliased = `{ ${Array.from({ length: 399 }, (_, i) => `a${i}: __schema { types { fields { name description } } }`).join(' ')} }`;
+    expect(costOf(aliased)).toBeGreaterThan(50); // 399 × one, or too large to count: refused either way
+    expect(costOf('{ __type(name: "Person") { fields { name } } }')).toBe(1);
+    // Self-nesting through type references costs its true size, counted without walking it at that size.
+    const deep = '{ __schema { types { interfaces { possibleTypes { interfaces { possibleTypes { interfaces { possibleTypes { interfaces { possibleTypes { fields { name args { name } } } } } } } } } } } } }';
+    expect(costOf(deep)).toBeGreaterThan(50);
+  });
+
+  it('every list of records that can reach a connection declares its bound', () => {
+    expect(unboundedLists(schema)).toEqual([]);
   });
 
   it('the memory bucket takes n tokens at once, or none', async () => {
