@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from './config/config';
+import { checkServerConfig, ConfigError, loadConfig } from './config/config';
 import { logger, setLogLevel } from './common/logger';
 import { resolveDatabase } from './cli/database';
 import { refuseSecondStart, StartRefusedError } from './cli/running-server';
@@ -11,26 +11,39 @@ import { startServer } from './server';
 /** `npm start`: config → database (DATABASE_URL, else the embedded default) → server; clean shutdown on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Before anything touches the data folder or starts a database (production needs DATABASE_URL).
+  checkServerConfig(config);
   setLogLevel(config.logLevel);
   await refuseSecondStart(config);
   const { url: databaseUrl, embedded } = await resolveDatabase(config);
-  const server = await startServer(config, databaseUrl).catch(async (error: unknown) => {
+  // Healthy means ready to serve what start-up announces: /healthz answers 503 until the demo
+  // account exists, its key file is written and everything below is printed.
+  let announced = false;
+  const server = await startServer(config, databaseUrl, { isReady: () => announced }).catch(async (error: unknown) => {
     await embedded?.stop();
     throw error;
   });
-  const base = `http://127.0.0.1:${config.port}`;
-  if (embedded) {
-    const demo = await seedDemo(server.orm);
-    if (demo) {
-      saveDemoKey(config, demo.apiKey);
-      process.stdout.write(`Demo account created. Admin API key: ${demo.apiKey} (the explorer fills it in on this machine)\n`);
+  try {
+    const base = `http://127.0.0.1:${config.port}`;
+    if (embedded) {
+      const demo = await seedDemo(server.orm);
+      if (demo) {
+        saveDemoKey(config, demo.apiKey);
+        process.stdout.write(`Demo account created. Admin API key: ${demo.apiKey} (the explorer fills it in on this machine)\n`);
+      }
     }
+    process.stdout.write(
+      `CRM listening on ${server.url}\n  v3 REST base URL: ${base}/api/v3\n  GraphQL endpoint: ${base}/graphql\n` +
+        `  Explorer (GraphiQL, works offline): ${base}/explorer\n  Apollo Sandbox (needs internet): ${base}/explorer/sandbox\n`,
+    );
+    if (embedded) process.stdout.write(`  Embedded PostgreSQL: ${embedded.databaseDir} (127.0.0.1:${new URL(embedded.serverUrl).port})\n`);
+  } catch (error) {
+    // A half-started server (no demo key) must not keep answering: stop it and its database.
+    await server.close().catch(() => undefined);
+    await embedded?.stop();
+    throw error;
   }
-  process.stdout.write(
-    `CRM listening on ${server.url}\n  v3 REST base URL: ${base}/api/v3\n  GraphQL endpoint: ${base}/graphql\n` +
-      `  Explorer (GraphiQL, works offline): ${base}/explorer\n  Apollo Sandbox (needs internet): ${base}/explorer/sandbox\n`,
-  );
-  if (embedded) process.stdout.write(`  Embedded PostgreSQL: ${embedded.databaseDir} (127.0.0.1:${new URL(embedded.serverUrl).port})\n`);
+  announced = true;
 
   let stopping = false;
   const stop = async (signal: string) => {

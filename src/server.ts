@@ -19,8 +19,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  readonly port?: number;
+  readonly host?: string;
+  /**
+   * What the caller still has to do before the server is healthy, besides the migrations: `npm
+   * start` seeds the demo account and prints its key after the server listens, and /healthz
+   * answers 503 until this says true (a script waiting for health must find what start-up announces).
+   */
+  readonly isReady?: () => boolean;
+}
+
 /** Boot order: orm → migrations → schema (rate-limited) → compiled facade operations → http. */
-export async function startServer(config: Config, databaseUrl: string, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, databaseUrl: string, options: StartOptions = {}): Promise<RunningServer> {
   const orm = await openOrm({ clientUrl: databaseUrl, statementTimeoutMs: config.statementTimeoutMs });
   let ready = false;
   let limiter: RateLimiter | null = null;
@@ -32,7 +43,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource());
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, isReady: () => ready });
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, isReady: () => ready && (options.isReady?.() ?? true) });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));

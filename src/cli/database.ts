@@ -1,4 +1,4 @@
-import type { Config } from '../config/config';
+import { checkServerConfig, type Config } from '../config/config';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 
 /**
@@ -11,6 +11,8 @@ import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '..
 export async function resolveDatabase(config: Config, options: { database?: string } = {}): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
   const name = options.database ?? 'crm';
   if (config.databaseUrl) return { url: options.database ? await ensureDatabase(config.databaseUrl, name) : config.databaseUrl, embedded: null };
+  // The CLI and `npm run migrate` refuse an embedded database in production, as `npm start` does.
+  checkServerConfig(config);
   const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
   try {
     return { url: await ensureDatabase(embedded.serverUrl, name), embedded };

@@ -117,3 +117,14 @@ export function loadConfig(env: Env = process.env): Config {
   };
   return Object.freeze(config);
 }
+
+/**
+ * What `npm start` needs beyond a valid environment: in production a `DATABASE_URL`. The embedded
+ * PostgreSQL (and the demo admin key seeded into it) is for development only; a production server
+ * without a database of its own refuses to start instead of serving an empty one.
+ */
+export function checkServerConfig(config: Pick<Config, 'development' | 'databaseUrl'>): void {
+  if (!config.development && !config.databaseUrl) {
+    throw new ConfigError('DATABASE_URL is not set: with NODE_ENV=production the server needs DATABASE_URL=postgres://user:password@host:5432/crm (the embedded PostgreSQL is for development only)');
+  }
+}

@@ -120,6 +120,21 @@ class LazyPageInfo {
   }
 }
 
+/**
+ * One edge of a page. `cursor` is a getter on the prototype: the Edge type has `simpleResolvers`,
+ * so graphql-jit (and graphql-js's default resolver) read it as a plain property, which runs the getter.
+ */
+class LazyEdge<T> {
+  constructor(
+    readonly node: T,
+    private readonly index: number,
+    private readonly cursors: () => readonly string[],
+  ) {}
+  get cursor(): string {
+    return this.cursors()[this.index];
+  }
+}
+
 /** The object a `XConnection` type resolves from: edges and nodes share the rows. */
 export class Connection<T> {
   readonly nodes: readonly T[];
@@ -128,6 +143,7 @@ export class Connection<T> {
   private readonly data: ConnectionData<T>;
 
   private cursorList?: readonly string[];
+  private edgeList?: ReadonlyArray<LazyEdge<T>>;
 
   constructor(data: ConnectionData<T>) {
     this.data = data;
@@ -140,9 +156,12 @@ export class Connection<T> {
     return (this.cursorList ??= this.data.cursors());
   }
 
-  get edges(): Array<{ cursor: string; node: T }> {
-    const cursors = this.cursors();
-    return this.data.nodes.map((node, i) => ({ cursor: cursors[i], node }));
+  /**
+   * Edges build their cursor only when it is read: `edges { node }` without `cursor` is common, and
+   * then the sort keys were not selected (see connectionReads), so the cursors cannot be built.
+   */
+  get edges(): ReadonlyArray<LazyEdge<T>> {
+    return (this.edgeList ??= this.data.nodes.map((node, i) => new LazyEdge(node, i, () => this.cursors())));
   }
 
   get totalCount(): number | Promise<number> {

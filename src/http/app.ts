@@ -28,7 +28,7 @@ export interface AppDeps {
   /** Failed authentications per client address (429 once exhausted). */
   readonly authFailures: AuthFailureLimiter;
   readonly runOperation: OperationRunner;
-  /** False until migrations are applied: /healthz answers 503 until then. */
+  /** False until migrations are applied and start-up is done (demo key written): /healthz answers 503 until then. */
   readonly isReady: () => boolean;
 }
 

@@ -2,7 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Client } from 'pg';
+import { portInUse } from '../../src/cli/running-server';
 import { isPostmasterOf, relocatedHome } from '../../src/db/embedded';
 import { pidAlive } from '../../src/common/pid';
 
@@ -60,8 +62,8 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
   const postmasters = new Set<number>();
   let sleeper: ChildProcess | undefined;
 
-  const start = (): App => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'info' };
+  const start = (extra: NodeJS.ProcessEnv = {}): App => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'info', ...extra };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, [mainJs], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const app: App = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
@@ -74,6 +76,8 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     if (app.child.exitCode !== null) throw new Error(`the server exited: ${app.stderr}`);
   });
   const healthz = async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
+  /** The status /healthz answers, or null while nothing listens. */
+  const healthStatus = () => healthz().catch(() => null);
   const postmasterPid = () => Number(readFileSync(join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
 
   beforeAll(async () => {
@@ -103,6 +107,21 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     if (parent) rmSync(parent, { recursive: true, force: true });
     if (dataDir) rmSync(relocatedHome(dataDir), { recursive: true, force: true });
   }, 60_000);
+
+  it('refuses to start in production without DATABASE_URL: one line on stderr, non-zero, no embedded database or demo key', async () => {
+    const prodDataDir = join(parent, 'production');
+    const [prodPort, prodPgPort] = [await freePort(), await freePort()];
+    const app = start({ NODE_ENV: 'production', DATA_DIR: prodDataDir, PORT: String(prodPort), EMBEDDED_PG_PORT: String(prodPgPort) });
+    expect(await app.exit).toBe(1);
+    apps.splice(apps.indexOf(app), 1); // the tests below count the servers they start from apps[0]
+    expect(app.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^DATABASE_URL is not set: with NODE_ENV=production the server needs DATABASE_URL=postgres:\/\/\S+ /)]);
+    expect(app.stdout).toBe('');
+    // Nothing was created: no data folder (so no pg/, demo-api-key or server.pid), no relocated cluster, no postmaster.
+    expect(existsSync(prodDataDir)).toBe(false);
+    expect(existsSync(relocatedHome(prodDataDir))).toBe(false);
+    expect(await portInUse('127.0.0.1', prodPort)).toBe(false);
+    expect(await portInUse('127.0.0.1', prodPgPort)).toBe(false);
+  }, 30_000);
 
   it('starts under a root-only parent, the cluster where the postgres user can reach it', async () => {
     expect(statSync(parent).mode & 0o777).toBe(0o700);
@@ -181,4 +200,45 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     expect(isPostmasterOf(postmasterPid(), databaseDir)).toBe(true);
     expect(await healthz()).toBe(200);
   }, 240_000);
+
+  it('answers /healthz 200 only once the demo account exists, its key file is written and start-up is announced', async () => {
+    // The running server dies; its postmaster stays and the next start adopts it.
+    const last = apps[apps.length - 1];
+    last.child.kill('SIGKILL');
+    await last.exit;
+    const password = readFileSync(join(dirname(databaseDir), 'pg-password'), 'utf8').trim();
+    const db = new Client({ connectionString: `postgres://postgres:${password}@127.0.0.1:${pgPort}/crm` });
+    await db.connect();
+    const keyFile = join(dataDir, 'demo-api-key');
+    let fifth: App;
+    try {
+      // An empty database again (so the demo is seeded), and the seed held up deterministically:
+      // it counts the accounts first, which waits for this lock.
+      await db.query('truncate accounts cascade');
+      rmSync(keyFile, { force: true });
+      await db.query('begin');
+      await db.query('lock table accounts in access exclusive mode');
+      // A statement timeout far beyond the lock's hold, so the waiting seed is never cancelled.
+      fifth = start({ DATABASE_STATEMENT_TIMEOUT_MS: '120000' });
+      await until('the server to answer /healthz', async () => (await healthStatus()) !== null || fifth.child.exitCode !== null);
+      expect(fifth.child.exitCode).toBeNull();
+      // Listening, the seed waiting: not healthy, and nothing announced yet.
+      for (let i = 0; i < 5; i++) {
+        expect(await healthz()).toBe(503);
+        expect(existsSync(keyFile)).toBe(false);
+        expect(fifth.stdout).toBe('');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await db.query('rollback');
+    } finally {
+      await db.end();
+    }
+    // Healthy at last: at that moment the key file and everything start-up prints are there.
+    await until('/healthz 200', async () => (await healthz()) === 200, 60_000);
+    const key = readFileSync(keyFile, 'utf8').trim();
+    expect(fifth!.stdout).toContain(`Demo account created. Admin API key: ${key} (the explorer fills it in on this machine)\n`);
+    expect(fifth!.stdout).toContain(`CRM listening on http://127.0.0.1:${port}\n`);
+    expect(fifth!.stdout).toMatch(/Embedded PostgreSQL: .+\n$/);
+    expect((await fetch(`http://127.0.0.1:${port}/api/v3/people.json?api_key=${key}`)).status).toBe(200);
+  }, 120_000);
 });

@@ -1,0 +1,419 @@
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
+import { createSchema } from '../../src/graphql/schema';
+import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+
+/**
+ * Every connection of the schema, found in the schema itself (a field whose type is named
+ * `…Connection`, on Query or on a record type such as Company.people), answers every selection
+ * shape front ends send — with or without cursors, nodes only, pageInfo only, totalCount only,
+ * nested under a root connection — with every kind of paging, and the answers agree with one
+ * another. A connection added later is covered without touching this file: its records are seeded
+ * through its type's `create…` mutation (required arguments and input fields filled from the schema).
+ */
+
+const schema: GraphQLSchema = createSchema();
+
+/** Page size of the paged cases; each list holds at least 2 × PAGE + 1 records. */
+const PAGE = 2;
+/** Records seeded per list (and per value of a required enum argument of the create mutation). */
+const SEEDED = 5;
+/** Below every list's default page size, so a page without paging arguments holds the whole list. */
+const MAX_LIST = 100;
+const PAGING_ARGS = new Set(['first', 'after', 'last', 'before', 'page', 'perPage']);
+
+interface Connection {
+  /** `Query.people`, `Company.people`. */
+  readonly label: string;
+  readonly parent: string;
+  readonly field: string;
+  /** The record type of its nodes (`Person`). */
+  readonly nodeType: string;
+  /** Its required arguments, filled from the schema (`kind: CONTACT_TAG`); empty when none. */
+  readonly requiredArgs: readonly string[];
+}
+
+const isConnectionField = (field: GraphQLField<unknown, unknown>) => getNamedType(field.type).name.endsWith('Connection');
+
+function nodeTypeOf(field: GraphQLField<unknown, unknown>): string {
+  const connection = getNamedType(field.type) as GraphQLObjectType;
+  const nodes = connection.getFields().nodes;
+  if (!nodes) throw new Error(`${connection.name} has no nodes field`);
+  return getNamedType(nodes.type).name;
+}
+
+/** A GraphQL literal for a required argument: an enum's first value, a sample scalar, an input's required fields. */
+function literal(type: GraphQLInputType): string {
+  if (isNonNullType(type)) return literal(type.ofType);
+  if (isListType(type)) return `[${literal(type.ofType)}]`;
+  if (isEnumType(type)) return type.getValues()[0].name;
+  if (isInputObjectType(type)) {
+    const required = Object.values(type.getFields()).filter((f) => isNonNullType(f.type) && f.defaultValue === undefined);
+    return `{ ${required.map((f) => `${f.name}: ${literal(f.type)}`).join(', ')} }`;
+  }
+  return JSON.stringify(sample(type, 0));
+}
+
+/** A value for a required scalar or enum (inputs of seeding mutations and required connection arguments). */
+function sample(type: GraphQLInputType, serial: number): unknown {
+  if (isNonNullType(type)) return sample(type.ofType, serial);
+  if (isListType(type)) return [];
+  if (isEnumType(type)) return type.getValues()[0].name; // variables take enum names
+  if (isInputObjectType(type)) {
+    const out: Record<string, unknown> = {};
+    for (const f of Object.values(type.getFields())) if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = sample(f.type, serial);
+    return out;
+  }
+  if (isScalarType(type)) {
+    switch (type.name) {
+      case 'String':
+        return `Shape ${String(serial).padStart(3, '0')}`;
+      case 'Int':
+      case 'Float':
+        return 1;
+      case 'Boolean':
+        return false;
+      case 'DateTimeISO':
+        return new Date().toISOString();
+      case 'JSON':
+      case 'JSONObject':
+        return {};
+    }
+  }
+  throw new Error(`connection-shapes: no sample value for a required ${String(type)}; teach sample() this type`);
+}
+
+const requiredOf = (args: readonly GraphQLArgument[]) => args.filter((a) => isNonNullType(a.type) && a.defaultValue === undefined && !PAGING_ARGS.has(a.name));
+
+function discoverConnections(s: GraphQLSchema): { roots: Connection[]; nested: Connection[] } {
+  const connectionOf = (parent: GraphQLObjectType, field: GraphQLField<unknown, unknown>): Connection => ({
+    label: `${parent.name}.${field.name}`,
+    parent: parent.name,
+    field: field.name,
+    nodeType: nodeTypeOf(field),
+    requiredArgs: requiredOf(field.args).map((a) => `${a.name}: ${literal(a.type)}`),
+  });
+  const query = s.getQueryType()!;
+  const roots = Object.values(query.getFields()).filter(isConnectionField).map((f) => connectionOf(query, f));
+  const nested: Connection[] = [];
+  for (const type of Object.values(s.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__') || type === query || type === s.getMutationType() || /(Connection|Edge|Payload)$/.test(type.name)) continue;
+    for (const field of Object.values(type.getFields())) if (isConnectionField(field)) nested.push(connectionOf(type, field));
+  }
+  return { roots, nested };
+}
+
+const { roots: ROOTS, nested: NESTED } = discoverConnections(schema);
+
+// ---------------------------------------------------------------------------------------------
+// Shapes and pagings
+
+const SHAPES = {
+  'edges { cursor node }': 'edges { cursor node { databaseId } }',
+  'edges { node } (no cursor)': 'edges { node { databaseId } }',
+  nodes: 'nodes { databaseId }',
+  'pageInfo (all)': 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }',
+  'pageInfo { hasNextPage }': 'pageInfo { hasNextPage }',
+  totalCount: 'totalCount',
+} as const;
+type Shape = keyof typeof SHAPES;
+
+/** What one page must be, given the whole list in order. */
+interface Expected {
+  readonly ids: readonly number[];
+  readonly hasNextPage: boolean;
+  readonly hasPreviousPage: boolean;
+}
+
+interface Paging {
+  readonly name: string;
+  /** Whether its arguments depend on a previous page of the same list (one list per query then). */
+  readonly cursor: boolean;
+  /** Its arguments; `previous` runs the list with other arguments and answers its pageInfo. */
+  args(previous: (args: string) => Promise<{ startCursor: string | null; endCursor: string | null }>): Promise<string>;
+  expected(all: readonly number[]): Expected;
+}
+
+const PAGINGS: readonly Paging[] = [
+  { name: 'none', cursor: false, args: async () => '', expected: (all) => ({ ids: all, hasNextPage: false, hasPreviousPage: false }) },
+  {
+    name: 'first',
+    cursor: false,
+    args: async () => `first: ${PAGE}`,
+    expected: (all) => ({ ids: all.slice(0, PAGE), hasNextPage: all.length > PAGE, hasPreviousPage: false }),
+  },
+  {
+    name: 'first + after (endCursor of the first page)',
+    cursor: true,
+    args: async (previous) => `first: ${PAGE}, after: ${JSON.stringify((await previous(`first: ${PAGE}`)).endCursor)}`,
+    expected: (all) => ({ ids: all.slice(PAGE, 2 * PAGE), hasNextPage: all.length > 2 * PAGE, hasPreviousPage: true }),
+  },
+  {
+    name: 'last',
+    cursor: false,
+    args: async () => `last: ${PAGE}`,
+    expected: (all) => ({ ids: all.slice(-PAGE), hasNextPage: false, hasPreviousPage: all.length > PAGE }),
+  },
+  {
+    name: 'last + before (startCursor of the last page)',
+    cursor: true,
+    args: async (previous) => `last: ${PAGE}, before: ${JSON.stringify((await previous(`last: ${PAGE}`)).startCursor)}`,
+    expected: (all) => ({ ids: all.slice(-2 * PAGE, -PAGE), hasNextPage: true, hasPreviousPage: all.length > 2 * PAGE }),
+  },
+  {
+    name: 'page + perPage',
+    cursor: false,
+    args: async () => `page: 2, perPage: ${PAGE}`,
+    expected: (all) => ({ ids: all.slice(PAGE, 2 * PAGE), hasNextPage: all.length > 2 * PAGE, hasPreviousPage: true }),
+  },
+];
+
+const argList = (...parts: string[]) => {
+  const text = parts.filter(Boolean).join(', ');
+  return text ? `(${text})` : '';
+};
+
+/**
+ * Checks one paging against one or more lists: runs every shape, then compares each answer with
+ * the expected page and with the other shapes' answers (edges and nodes agree, the edges' cursors
+ * are pageInfo's start and end cursors).
+ */
+async function checkPaging(run: (args: string, selection: string) => Promise<any[]>, paging: Paging, lists: ReadonlyArray<{ all: readonly number[]; total: number }>): Promise<void> {
+  const args = await paging.args(async (a) => {
+    const [only] = await run(a, 'pageInfo { startCursor endCursor }');
+    return only.pageInfo;
+  });
+  const answers = {} as Record<Shape, any[]>;
+  for (const shape of Object.keys(SHAPES) as Shape[]) answers[shape] = await run(args, SHAPES[shape]);
+  const ids = (nodes: Array<{ databaseId: number }>) => nodes.map((n) => n.databaseId);
+  lists.forEach(({ all, total }, i) => {
+    const expected = paging.expected(all);
+    const withCursor = answers['edges { cursor node }'][i].edges as Array<{ cursor: string; node: { databaseId: number } }>;
+    const pageInfo = answers['pageInfo (all)'][i].pageInfo;
+    expect(ids(withCursor.map((e) => e.node))).toEqual(expected.ids);
+    for (const edge of withCursor) expect(edge.cursor).toEqual(expect.any(String));
+    expect(ids(answers['edges { node } (no cursor)'][i].edges.map((e: any) => e.node))).toEqual(expected.ids);
+    expect(ids(answers.nodes[i].nodes)).toEqual(expected.ids);
+    expect(pageInfo).toEqual({
+      hasNextPage: expected.hasNextPage,
+      hasPreviousPage: expected.hasPreviousPage,
+      startCursor: withCursor[0]?.cursor ?? null,
+      endCursor: withCursor[withCursor.length - 1]?.cursor ?? null,
+    });
+    expect(answers['pageInfo { hasNextPage }'][i].pageInfo).toEqual({ hasNextPage: expected.hasNextPage });
+    expect(answers.totalCount[i].totalCount).toBe(total);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('every connection, every selection shape, every paging', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let key: string;
+  let serial = 0;
+
+  const ok = async (query: string, variables?: Record<string, unknown>): Promise<any> => {
+    const res = await server.graphql(key, query, variables);
+    expect({ query, status: res.status, errors: res.body?.errors }).toEqual({ query, status: 200, errors: undefined });
+    return res.body.data;
+  };
+
+  /** Runs a root connection with paging `args` and `selection`: `[connection]`. */
+  const runRoot = (c: Connection) => async (args: string, selection: string) => [(await ok(`{ c: ${c.field}${argList(...c.requiredArgs, args)} { ${selection} } }`)).c];
+
+  /** The ids of a whole list, walked forward with `nodes` (no cursor read per row) by endCursor. */
+  async function walk(run: (args: string, selection: string) => Promise<any[]>): Promise<{ ids: number[]; cursors: string[] }> {
+    const ids: number[] = [];
+    const cursors: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const [page]: any[] = await run(`first: 200${after ? `, after: ${JSON.stringify(after)}` : ''}`, 'edges { cursor } nodes { databaseId } pageInfo { hasNextPage endCursor }');
+      ids.push(...page.nodes.map((n: any) => n.databaseId));
+      cursors.push(...page.edges.map((e: any) => e.cursor));
+      if (!page.pageInfo.hasNextPage) return { ids, cursors };
+      after = page.pageInfo.endCursor;
+    }
+  }
+
+  /** Records of a node type made outside the API (users are created by account admins): how to seed one. */
+  const outsideTheApi: Record<string, () => Promise<number>> = {
+    User: async () => (await account.addUser({ email: `shape-${++serial}@shapes.test` })).id,
+  };
+
+  /**
+   * Seeds records of `nodeType` through its `create…` mutation: SEEDED for every value of each
+   * required enum argument (`createListItem(kind:)`), so every list of that type gains as many;
+   * `extra` goes into the input (a parent's id). Answers the ids, and how many each list gains.
+   */
+  async function seed(nodeType: string, extra: Record<string, unknown> = {}): Promise<{ ids: number[]; perList: number }> {
+    const mutation = Object.values(schema.getMutationType()!.getFields()).find(
+      (f) => f.name.startsWith('create') && isObjectType(getNamedType(f.type)) && Object.values((getNamedType(f.type) as GraphQLObjectType).getFields()).some((p) => getNamedType(p.type).name === nodeType),
+    );
+    if (!mutation) {
+      const make = outsideTheApi[nodeType];
+      if (!make || Object.keys(extra).length > 0) throw new Error(`connection-shapes: ${nodeType} has no create mutation to seed it with${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ''}`);
+      const ids: number[] = [];
+      for (let i = 0; i < SEEDED; i++) ids.push(await make());
+      return { ids, perList: SEEDED };
+    }
+    const payload = getNamedType(mutation.type) as GraphQLObjectType;
+    const recordField = Object.values(payload.getFields()).find((p) => getNamedType(p.type).name === nodeType)!;
+    const args = requiredOf(mutation.args);
+    const inputArg = args.find((a) => isInputObjectType(getNamedType(a.type)));
+    for (const name of Object.keys(extra)) {
+      if (!inputArg || !(getNamedType(inputArg.type) as any).getFields()[name]) throw new Error(`connection-shapes: ${mutation.name}'s input has no ${name} to attach the record to its parent`);
+    }
+    // Every combination of the required enum arguments' values.
+    let combos: Array<Record<string, unknown>> = [{}];
+    for (const a of args) {
+      const type = getNamedType(a.type);
+      if (isEnumType(type)) combos = combos.flatMap((c) => type.getValues().map((v) => ({ ...c, [a.name]: v.name })));
+    }
+    const document = `mutation(${args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ')}) { m: ${mutation.name}(${args.map((a) => `${a.name}: $${a.name}`).join(', ')}) { r: ${recordField.name} { databaseId } userErrors { message } } }`;
+    const ids: number[] = [];
+    for (const combo of combos) {
+      for (let i = 0; i < SEEDED; i++) {
+        const variables: Record<string, unknown> = {};
+        for (const a of args) variables[a.name] = a.name in combo ? combo[a.name] : sample(a.type, ++serial);
+        if (inputArg) variables[inputArg.name] = { ...(variables[inputArg.name] as object), ...extra };
+        const { m } = await ok(document, variables);
+        expect(m.userErrors).toEqual([]);
+        ids.push(m.r.databaseId);
+      }
+    }
+    return { ids, perList: SEEDED };
+  }
+
+  /** Per root connection: the whole list in order, its cursors, and its expected total. */
+  const lists = new Map<string, { ids: number[]; cursors: string[]; total: number }>();
+  /** Per nested connection: its two seeded parents (index in the root list) and the children made for each. */
+  const parents = new Map<string, Array<{ id: number; index: number; children: Set<number>; all: number[]; total: number }>>();
+
+  /** The root connection listing a nested connection's parent type. */
+  const rootOf = (n: Connection) => {
+    const root = ROOTS.find((r) => r.nodeType === n.parent);
+    if (!root) throw new Error(`connection-shapes: no root connection lists ${n.parent}, so ${n.label} cannot be reached`);
+    return root;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    account = await server.createAccount();
+    key = account.admin.apiKey;
+
+    // What a fresh account holds already (default list items, its admin).
+    const baseline = new Map<string, number>();
+    for (const c of ROOTS) baseline.set(c.label, (await runRoot(c)('', 'totalCount'))[0].totalCount);
+
+    const gained = new Map<string, number>();
+    for (const type of new Set(ROOTS.map((c) => c.nodeType))) gained.set(type, (await seed(type)).perList);
+    // Children for the first two parents of each nested connection (the parents were seeded above).
+    for (const n of NESTED) {
+      const { ids } = await walk(runRoot(rootOf(n)));
+      if (ids.length < 2) throw new Error(`connection-shapes: fewer than two ${n.parent} records to hang ${n.label} on`);
+      const made = [];
+      for (const id of ids.slice(0, 2)) {
+        const { ids: children, perList } = await seed(n.nodeType, { [`${n.parent[0].toLowerCase()}${n.parent.slice(1)}Id`]: id });
+        gained.set(n.nodeType, (gained.get(n.nodeType) ?? 0) + perList);
+        made.push({ id, children: new Set(children) });
+      }
+      parents.set(n.label, made.map((p) => ({ ...p, index: 0, all: [], total: 0 })));
+    }
+
+    for (const c of ROOTS) {
+      const { ids, cursors } = await walk(runRoot(c));
+      lists.set(c.label, { ids, cursors, total: baseline.get(c.label)! + (gained.get(c.nodeType) ?? 0) });
+    }
+    for (const n of NESTED) {
+      const root = lists.get(rootOf(n).label)!;
+      for (const p of parents.get(n.label)!) {
+        p.index = root.ids.indexOf(p.id);
+        const { ids } = await walk(nestedRun(n, p.index, 'nodes'));
+        Object.assign(p, { all: ids, total: ids.length });
+      }
+    }
+  }, 120_000);
+  afterAll(() => server?.close());
+
+  /**
+   * Runs a nested connection under its root connection for the parent at `index` of the root list
+   * (root paging `first: 1` after the previous parent's cursor); `wrapper` selects the root's rows
+   * through `nodes` or through `edges { node }` without cursors.
+   */
+  function nestedRun(n: Connection, index: number, wrapper: 'nodes' | 'edges') {
+    const root = rootOf(n);
+    return async (args: string, selection: string) => {
+      const cursors = lists.get(root.label)?.cursors;
+      const after = index > 0 ? `after: ${JSON.stringify(cursors![index - 1])}` : '';
+      const rows = `databaseId n: ${n.field}${argList(...n.requiredArgs, args)} { ${selection} }`;
+      const data = await ok(`{ r: ${root.field}${argList(...root.requiredArgs, 'first: 1', after)} { ${wrapper === 'nodes' ? `nodes { ${rows} }` : `edges { node { ${rows} } }`} } }`);
+      const [row] = wrapper === 'nodes' ? data.r.nodes : data.r.edges.map((e: any) => e.node);
+      return [row.n];
+    };
+  }
+
+  /** Both parents in one query (root `first` up to the later one): the nested lists are loaded together. */
+  function nestedRunBoth(n: Connection, wrapper: 'nodes' | 'edges') {
+    const root = rootOf(n);
+    return async (args: string, selection: string) => {
+      const both = parents.get(n.label)!;
+      const rows = `databaseId n: ${n.field}${argList(...n.requiredArgs, args)} { ${selection} }`;
+      const first = Math.max(...both.map((p) => p.index)) + 1;
+      const data = await ok(`{ r: ${root.field}${argList(...root.requiredArgs, `first: ${first}`)} { ${wrapper === 'nodes' ? `nodes { ${rows} }` : `edges { node { ${rows} } }`} } }`);
+      const rowsOut: any[] = wrapper === 'nodes' ? data.r.nodes : data.r.edges.map((e: any) => e.node);
+      return both.map((p) => rowsOut.find((r) => r.databaseId === p.id).n);
+    };
+  }
+
+  it('finds the connections in the schema (root and nested)', () => {
+    expect(ROOTS.map((c) => c.label)).toEqual(expect.arrayContaining(['Query.people', 'Query.companies', 'Query.listItems']));
+    expect(NESTED.map((c) => c.label)).toEqual(expect.arrayContaining(['Company.people']));
+    expect(ROOTS.find((c) => c.label === 'Query.listItems')!.requiredArgs).toEqual([expect.stringMatching(/^kind: [A-Z_]+$/)]);
+  });
+
+  describe.each(ROOTS.map((c) => [c.label, c] as const))('%s', (_label, c) => {
+    it('holds what was seeded, whole, with a total that agrees', () => {
+      const list = lists.get(c.label)!;
+      expect(list.ids).toHaveLength(list.total);
+      expect(new Set(list.ids).size).toBe(list.ids.length);
+      expect(list.total).toBeGreaterThanOrEqual(2 * PAGE + 1);
+      expect(list.total).toBeLessThan(MAX_LIST);
+    });
+
+    it.each(PAGINGS.map((p) => [p.name, p] as const))('paging: %s', async (_name, paging) => {
+      const list = lists.get(c.label)!;
+      await checkPaging(runRoot(c), paging, [{ all: list.ids, total: list.total }]);
+    });
+  });
+
+  describe.each(NESTED.map((n) => [n.label, n] as const))('%s (nested under its root connection)', (_label, n) => {
+    it('holds the children seeded under each parent', () => {
+      for (const p of parents.get(n.label)!) {
+        expect(p.index).toBeGreaterThanOrEqual(0);
+        expect(p.all.length).toBeGreaterThanOrEqual(SEEDED);
+        for (const id of p.all) expect(p.children.has(id)).toBe(true);
+      }
+    });
+
+    describe.each([['root nodes', 'nodes'], ['root edges without cursor', 'edges']] as const)('through %s', (_w, wrapper) => {
+      it.each(PAGINGS.map((p) => [p.name, p] as const))('paging: %s', async (_name, paging) => {
+        for (const p of parents.get(n.label)!) await checkPaging(nestedRun(n, p.index, wrapper), paging, [{ all: p.all, total: p.total }]);
+        // Several parents at once (one batched statement); a cursor belongs to one parent's list, so only the other pagings.
+        if (!paging.cursor) await checkPaging(nestedRunBoth(n, wrapper), paging, parents.get(n.label)!.map((p) => ({ all: p.all, total: p.total })));
+      });
+    });
+  });
+});
