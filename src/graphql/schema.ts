@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { buildSchemaSync } from 'type-graphql';
-import { lexicographicSortSchema, printSchema, type GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema, printSchema, type GraphQLInterfaceType, type GraphQLScalarType } from 'graphql';
+import { GraphQLJSON } from 'graphql-scalars';
 import { AccountResolver } from '../modules/accounts/account.resolver';
 import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/company.resolver';
 import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
@@ -14,13 +15,24 @@ import { NodeResolver, nodeTypeName } from './node';
 export const RESOLVERS = [NodeResolver, AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver, ListItemResolver] as const;
 
 export function createSchema(): GraphQLSchema {
-  const schema = describeFields(buildSchemaSync({ resolvers: [...RESOLVERS], validate: false }));
+  const schema = describeFields(withScalars(buildSchemaSync({ resolvers: [...RESOLVERS], validate: false }), [GraphQLJSON]));
   // type-graphql wraps resolveType in an async function; graphql-jit needs the type synchronously.
   (schema.getType('Node') as GraphQLInterfaceType).resolveType = (value) => nodeTypeName(value as object);
   // The cost of a list of records with a connection below it depends on its length (cost.ts).
   const unbounded = unboundedLists(schema);
   if (unbounded.length > 0) throw new Error(`Lists of records without a declared bound (@Extensions({ listSize: { max } })): ${unbounded.join(', ')}`);
   return schema;
+}
+
+/**
+ * Scalars the server itself relies on, whether or not a field uses them: the executor declares
+ * variables of recursive input types as `JSON` for graphql-jit (executor.ts).
+ */
+export function withScalars(schema: GraphQLSchema, scalars: readonly GraphQLScalarType[]): GraphQLSchema {
+  const missing = scalars.filter((s) => !schema.getType(s.name));
+  if (missing.length === 0) return schema;
+  const config = schema.toConfig();
+  return new GraphQLSchema({ ...config, types: [...config.types, ...missing] });
 }
 
 /** The committed `schema.graphql` is this text; a test fails when it drifts. */
