@@ -1,22 +1,9 @@
-import { accountResource } from './account';
-import { companyResource } from './company';
+import { FACADE_MODULES } from '../modules';
 import { REF_FRAGMENTS } from './field-table';
-import { leadSourceResource, leadStatusResource, noteCategoryResource, predefinedContactsTagResource } from './list-item';
-import { personResource } from './person';
 import type { ResourceSpec } from './resource-spec';
-import { userResource } from './user';
 
-/** Every v3 resource: each brings its generated fragment to the operations. */
-export const RESOURCES: readonly ResourceSpec[] = [
-  personResource,
-  companyResource,
-  userResource,
-  accountResource,
-  leadStatusResource,
-  leadSourceResource,
-  predefinedContactsTagResource,
-  noteCategoryResource,
-];
+/** Every v3 resource, from the facade's modules: each brings its generated fragment to the operations. */
+export const RESOURCES: readonly ResourceSpec[] = FACADE_MODULES.flatMap((m) => m.resources);
 
 /** The fragments generated from the field tables, which the static operations spread. */
 export function fragmentsSource(): string {

@@ -2,17 +2,13 @@ import 'reflect-metadata';
 import { buildSchemaSync } from 'type-graphql';
 import { GraphQLSchema, lexicographicSortSchema, printSchema, type GraphQLInterfaceType, type GraphQLScalarType } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { AccountResolver } from '../modules/accounts/account.resolver';
-import { CompanyFieldsResolver, CompanyResolver } from '../modules/companies/company.resolver';
-import { UserFieldsResolver, UserResolver } from '../modules/users/user.resolver';
-import { CompanyPeopleResolver, PersonFieldsResolver, PersonResolver } from '../modules/people/person.resolver';
-import { ListItemResolver } from '../modules/lists/list-item.resolver';
+import { MODULES } from '../modules';
 import { unboundedLists } from './cost';
 import { describeFields } from './field-docs';
 import { NodeResolver, nodeTypeName } from './node';
 
-/** Every resolver of the schema; a module adds its own here. */
-export const RESOLVERS = [NodeResolver, AccountResolver, UserResolver, UserFieldsResolver, CompanyResolver, CompanyFieldsResolver, PersonResolver, PersonFieldsResolver, CompanyPeopleResolver, ListItemResolver] as const;
+/** Every resolver of the schema: the API's own, then each module's (src/modules/index.ts). */
+export const RESOLVERS = [NodeResolver, ...MODULES.flatMap((m) => m.resolvers)] as const;
 
 export function createSchema(): GraphQLSchema {
   const schema = describeFields(withScalars(buildSchemaSync({ resolvers: [...RESOLVERS], validate: false }), [GraphQLJSON]));
