@@ -34,7 +34,17 @@ export interface OrderKey {
   readonly desc: boolean;
   /** Whether the expression can be null (a nullable column, a subquery). Non-null keys make simpler, index-friendly conditions. */
   readonly nullable: boolean;
+  /** What the expression yields: a cursor's value for this key is checked against it before any SQL (see decodeCursor). */
+  readonly type: KeyType;
 }
+
+/**
+ * The PostgreSQL type of an order key's expression, as a raw row (and so a cursor) carries it:
+ * `text` a string; `int` an `integer` (-2^31..2^31-1); `timestamp` a `timestamptz` in PostgreSQL's
+ * text output (`2026-11-24 10:00:00.123456+00`: the ORM's driver leaves timestamps as text);
+ * `numeric` a decimal (text from the driver, or a number); `bool` a boolean.
+ */
+export type KeyType = 'text' | 'int' | 'timestamp' | 'numeric' | 'bool';
 
 export interface KeysetQuery {
   /** `"people" p` */
@@ -66,7 +76,7 @@ type Row = Record<string, unknown>;
 
 /** Appends the id (the tie-breaker) to the order. */
 function keysOf(q: Pick<KeysetQuery, 'alias' | 'order'>): OrderKey[] {
-  return [...q.order, { sql: `${q.alias}.id`, desc: false, nullable: false }];
+  return [...q.order, { sql: `${q.alias}.id`, desc: false, nullable: false, type: 'int' }];
 }
 
 const reversed = (keys: readonly OrderKey[]): OrderKey[] => keys.map((k) => ({ ...k, desc: !k.desc }));
@@ -84,10 +94,69 @@ export function encodeCursor(signature: string, values: readonly Value[]): strin
   return Buffer.from(JSON.stringify([signature, ...values]), 'utf8').toString('base64url');
 }
 
-/** The sort-key values a cursor holds, checked against the order it must come from. */
+/** The longest text value a cursor may hold (order keys are columns of at most 255 characters). */
+const MAX_CURSOR_TEXT = 1000;
+const INT_MIN = -(2 ** 31);
+const INT_MAX = 2 ** 31 - 1;
+/** PostgreSQL's ISO output of a timestamptz: date, time, up to 6 fraction digits, the session's offset, an era. */
+const TIMESTAMP = /^(\d{4}|10000)-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?[+-](\d\d)(?::(\d\d)(?::(\d\d))?)?( BC)?$/;
+/** A lone UTF-16 surrogate: no text PostgreSQL returns holds one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Whether `s` is a timestamp as PostgreSQL prints it, and one it takes back without an error: a
+ * real date (proleptic Gregorian, as PostgreSQL counts), a real time, an offset within ±15:59:59,
+ * years 4713 BC to 10000 AD (PostgreSQL's range, with room for the session offset either side of
+ * the years 1-9999 the service stores).
+ */
+function isTimestamp(s: string): boolean {
+  const m = TIMESTAMP.exec(s);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes, offsetSeconds] = m.slice(1, 10).map((part) => Number(part ?? 0));
+  const bc = m[10] !== undefined;
+  if (year < 1 || year > (bc ? 4713 : 10_000) || month < 1 || month > 12) return false;
+  const astronomical = bc ? 1 - year : year; // 1 BC is year 0, a leap year
+  const leap = astronomical % 4 === 0 && (astronomical % 100 !== 0 || astronomical % 400 === 0);
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  if (day < 1 || day > days || hour > 23 || minute > 59 || second > 59) return false;
+  return offsetHours <= 15 && offsetMinutes <= 59 && offsetSeconds <= 59;
+}
+
+/** Whether `value` is one PostgreSQL can compare with a key of this type (null apart). */
+function fitsKey(value: unknown, type: KeyType): boolean {
+  switch (type) {
+    case 'text':
+      // NUL cannot be sent to PostgreSQL in text at all.
+      return typeof value === 'string' && value.length <= MAX_CURSOR_TEXT && !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+    case 'int':
+      return typeof value === 'number' && Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX;
+    case 'timestamp':
+      return typeof value === 'string' && isTimestamp(value);
+    case 'numeric':
+      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= MAX_CURSOR_TEXT && DECIMAL.test(value));
+    case 'bool':
+      return typeof value === 'boolean';
+  }
+}
+
+const KIND: Readonly<Record<KeyType, string>> = {
+  text: `a text of at most ${MAX_CURSOR_TEXT} characters`,
+  int: 'an integer',
+  timestamp: 'a timestamp',
+  numeric: 'a number',
+  bool: 'a boolean',
+};
+
+/**
+ * The sort-key values a cursor holds, checked against the order it must come from: its signature,
+ * then each value against its key's type (null only for a nullable key), so a forged cursor is a
+ * BAD_USER_INPUT error here and never reaches PostgreSQL.
+ */
 export function decodeCursor(cursor: string, keys: readonly OrderKey[], argument: string): Value[] {
   const fail = (why: string): never => {
-    throw new BadInputError(argument, `is not a valid cursor for this list (${why}); use a cursor this list returned with the same orderBy`);
+    throw new BadInputError(argument, `invalid cursor for this list (${why}); use a cursor this list returned with the same orderBy`);
   };
   if (cursor.length > 2000 || !/^[A-Za-z0-9_-]*$/.test(cursor)) fail('malformed');
   let decoded: unknown;
@@ -99,12 +168,16 @@ export function decodeCursor(cursor: string, keys: readonly OrderKey[], argument
   if (!Array.isArray(decoded) || decoded.length !== keys.length + 1) fail('malformed');
   const [signature, ...values] = decoded as unknown[];
   if (signature !== signatureOf(keys)) fail('issued for another order or list');
-  for (const value of values) {
-    const ok = value === null || typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 1000);
-    if (!ok || (typeof value === 'number' && !Number.isFinite(value))) fail('malformed');
-  }
+  keys.forEach((key, i) => {
+    const value = values[i];
+    if (value === null) {
+      if (!key.nullable) fail(`value ${i + 1} cannot be null`);
+    } else if (!fitsKey(value, key.type)) {
+      fail(`value ${i + 1} is not ${KIND[key.type]}`);
+    }
+  });
   const id = values[values.length - 1];
-  if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) fail('malformed');
+  if ((id as number) < 1) fail('malformed');
   return values as Value[];
 }
 
@@ -342,8 +415,8 @@ export async function keysetPagesByParent<T extends object>(
   return result;
 }
 
-/** How a resource's order field reads the row: the expression and whether it can be null. */
-export type OrderColumn = Pick<OrderKey, 'sql' | 'nullable'>;
+/** How a resource's order field reads the row: the expression, whether it can be null, and its type. */
+export type OrderColumn = Pick<OrderKey, 'sql' | 'nullable' | 'type'>;
 
 /** The most ordering keys one list takes (the id always ends the order besides). */
 export const MAX_ORDER_KEYS = 5;

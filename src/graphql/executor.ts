@@ -1,9 +1,9 @@
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutionResult, GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { getVariableValues } from 'graphql/execution/values';
-import { coerceInputValue } from 'graphql/utilities/coerceInputValue';
 import {
   BREAK,
+  coerceInputValue,
+  getVariableValues,
   GraphQLError,
   Kind,
   execute,
@@ -18,6 +18,7 @@ import {
   parse,
   typeFromAST,
   validate,
+  valueFromASTUntyped,
   type GraphQLFormattedError,
   type GraphQLInputObjectType,
   type GraphQLInputType,
@@ -104,7 +105,7 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
   const document = parse(source, { noLocation: true });
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`Invalid operations: ${problems.map((p) => p.message).join('; ')}`);
-  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs; cyclic: VariableInputs }>();
+  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults }>();
   const jit = forJit(schema, document);
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) continue;
@@ -112,11 +113,13 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
     if (!isCompiledQuery(query)) throw new Error(`Operation ${definition.name.value} does not compile: ${JSON.stringify(query.errors)}`);
     const inputs = variableInputs(schema, definition.variableDefinitions ?? []);
     const cyclicTypes = reachesCycle(schema);
-    compiled.set(definition.name.value, { query, inputs, cyclic: inputs.filter(([, type]) => cyclicTypes.has(getNamedType(type).name)) });
+    const cyclic = inputs.filter(([, type]) => cyclicTypes.has(getNamedType(type).name));
+    compiled.set(definition.name.value, { query, inputs, cyclic, defaults: variableDefaults(definition.variableDefinitions ?? []) });
   }
   const run: OperationRunner = async (name, variables, ctx) => {
     const operation = compiled.get(name);
     if (!operation) throw new Error(`Unknown operation ${name}`);
+    fillAbsentVariables(operation.defaults, variables);
     fillVariableDefaults(operation.inputs, variables);
     try {
       coerceCyclic(operation.cyclic, variables);
@@ -142,6 +145,37 @@ function variableInputs(schema: GraphQLSchema, definitions: readonly VariableDef
     if (type) inputs.push([def.variable.name.value, type]);
   }
   return inputs;
+}
+
+/** The variables of an operation that declare a default value (`$i: Int! = 1`). */
+type VariableDefaults = readonly VariableDefinitionNode[];
+
+function variableDefaults(definitions: readonly VariableDefinitionNode[]): VariableDefaults {
+  return definitions.filter((d) => d.defaultValue !== undefined);
+}
+
+/**
+ * graphql-jit 0.8.9 ignores the default of a non-null variable (`$i: Int! = 1` sent without `i`
+ * is "not provided"), and declares cyclic-typed variables without theirs (see forJit). Per the
+ * spec an absent variable takes its default: this fills each in, in place, as a client would have
+ * sent it (the literal as JSON, enum values by name), so jit parses it like any sent value. A
+ * fresh value each time: the defaults filled into it later must not leak into the next request.
+ */
+function fillAbsentVariables(defaults: VariableDefaults, variables: Record<string, unknown>): void {
+  for (const def of defaults) {
+    const name = def.variable.name.value;
+    if (variables[name] === undefined && def.defaultValue) variables[name] = valueFromASTUntyped(def.defaultValue);
+  }
+}
+
+/**
+ * A refused variable value (graphql-js's check, or graphql-jit's own parsing when it disagrees) as
+ * a client error; Apollo answers 400 when no data came back.
+ */
+function variableError(error: GraphQLError): GraphQLError {
+  const copy = new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } });
+  if (!error.nodes && error.locations) (copy as { locations?: unknown }).locations = error.locations;
+  return copy;
 }
 
 /** Fills input-object defaults into the variables, in place (see fillInputDefaults). */
@@ -215,7 +249,7 @@ function usesConditions(document: DocumentNode): boolean {
  */
 export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
   // `query: null`: run on graphql-js.
-  const compiled = new Map<string, { query: CompiledQuery | null; inputs: VariableInputs; cyclic: VariableInputs }>();
+  const compiled = new Map<string, { query: CompiledQuery | null; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults }>();
   const executor: GatewayExecutor = async (request) => {
     // Apollo calls the executor even when no operation could be chosen; the guard plugin refuses those first.
     if (!request.operation) return { errors: [new GraphQLError('No operation to run', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } })] };
@@ -226,12 +260,13 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     } else {
       const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
       if (introspection || usesConditions(request.document)) {
-        plan = { query: null, inputs: [], cyclic: [] };
+        plan = { query: null, inputs: [], cyclic: [], defaults: [] };
       } else {
         const jit = forJit(schema, request.document);
         const made = compileQuery(schema, jit.document, request.operationName ?? undefined);
         if (!isCompiledQuery(made)) return { errors: (made.errors ?? []).map((e) => asGraphQLError(e as GraphQLError)) };
-        plan = { query: made, inputs: variableInputs(schema, request.operation.variableDefinitions ?? []), cyclic: jit.cyclic };
+        const definitions = request.operation.variableDefinitions ?? [];
+        plan = { query: made, inputs: variableInputs(schema, definitions), cyclic: jit.cyclic, defaults: variableDefaults(definitions) };
       }
       if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     }
@@ -242,15 +277,17 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     // In gateway mode Apollo leaves variable coercion to the executor: refuse bad values as a
     // client error (graphql-js's messages), then hand jit the variables as sent.
     const checked = getVariableValues(schema, request.operation.variableDefinitions ?? [], request.request.variables ?? {}, { maxErrors: 20 });
-    if (checked.errors) {
-      return { errors: checked.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } })) };
-    }
+    if (checked.errors) return { errors: checked.errors.map(variableError) };
     const variables: Record<string, unknown> = { ...(request.request.variables ?? {}) };
+    fillAbsentVariables(plan.defaults, variables);
     fillVariableDefaults(plan.inputs, variables);
     // Cyclic-typed variables go to jit already coerced (declared as JSON in its document).
     for (const [name] of plan.cyclic) if (name in checked.coerced) variables[name] = checked.coerced[name];
     const result = (await plan.query.query(undefined, request.context, variables)) as GatewayExecutionResult;
-    return result.errors ? { ...result, errors: result.errors.map((e) => asGraphQLError(e as GraphQLError)) } : result;
+    if (!result.errors) return result;
+    // No data at all: jit refused the variables before running anything (its only such answer).
+    if (result.data === undefined) return { errors: result.errors.map((e) => variableError(e as GraphQLError)) };
+    return { ...result, errors: result.errors.map((e) => asGraphQLError(e as GraphQLError)) };
   };
   return {
     async load() {

@@ -10,7 +10,15 @@ export const MAX_DOCUMENT_NESTING = 64;
 export const MAX_FILTER_STRING = 200;
 /** Characters of any other string input; the core also checks each column's own length. */
 export const MAX_INPUT_STRING = 10_000;
-/** Levels of nesting of a JSON / JSONObject input value (e.g. `customFields`). */
+/**
+ * Levels of input objects and lists in one argument, inline or in variables (the argument's own
+ * object or list is level 1). The deepest legitimate input is a filter with and/or/not nested the
+ * 5 levels they allow (an object and a list each), then `customFields: [{choice: {in: [..]}}]`:
+ * 15 levels; 20 leaves room. The check stops descending as soon as it passes the bound, so a
+ * variable nested 50,000 deep is refused without recursing into it (see input-limits.ts).
+ */
+export const MAX_INPUT_DEPTH = 20;
+/** Levels of nesting of a JSON / JSONObject input value (e.g. `customFields`), counted apart from MAX_INPUT_DEPTH. */
 export const MAX_JSON_DEPTH = 20;
 /** Keys and items, all levels together, of a JSON / JSONObject input value. */
 export const MAX_JSON_ENTRIES = 1000;

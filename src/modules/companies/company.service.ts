@@ -45,16 +45,16 @@ export const COMPANY_FILTER_FIELDS: FilterFields<CompanyFilter> = {
 };
 
 const ORDER_KEYS: Record<CompanyOrderField, OrderColumn> = {
-  [CompanyOrderField.ID]: { sql: 'c.id', nullable: false },
-  [CompanyOrderField.NAME]: { sql: 'lower(c.name)', nullable: false },
-  [CompanyOrderField.CITY]: { sql: 'c.city', nullable: true },
-  [CompanyOrderField.STATE]: { sql: 'c.state', nullable: true },
-  [CompanyOrderField.COUNTRY]: { sql: 'c.country', nullable: true },
-  [CompanyOrderField.POSTAL_CODE]: { sql: 'c.postal_code', nullable: true },
-  [CompanyOrderField.EMAIL]: { sql: 'c.email', nullable: true },
-  [CompanyOrderField.OWNER_ID]: { sql: 'c.owner_id', nullable: true },
-  [CompanyOrderField.CREATED_AT]: { sql: 'c.created_at', nullable: false },
-  [CompanyOrderField.UPDATED_AT]: { sql: 'c.updated_at', nullable: false },
+  [CompanyOrderField.ID]: { sql: 'c.id', nullable: false, type: 'int' },
+  [CompanyOrderField.NAME]: { sql: 'lower(c.name)', nullable: false, type: 'text' },
+  [CompanyOrderField.CITY]: { sql: 'c.city', nullable: true, type: 'text' },
+  [CompanyOrderField.STATE]: { sql: 'c.state', nullable: true, type: 'text' },
+  [CompanyOrderField.COUNTRY]: { sql: 'c.country', nullable: true, type: 'text' },
+  [CompanyOrderField.POSTAL_CODE]: { sql: 'c.postal_code', nullable: true, type: 'text' },
+  [CompanyOrderField.EMAIL]: { sql: 'c.email', nullable: true, type: 'text' },
+  [CompanyOrderField.OWNER_ID]: { sql: 'c.owner_id', nullable: true, type: 'int' },
+  [CompanyOrderField.CREATED_AT]: { sql: 'c.created_at', nullable: false, type: 'timestamp' },
+  [CompanyOrderField.UPDATED_AT]: { sql: 'c.updated_at', nullable: false, type: 'timestamp' },
 };
 
 const DEFAULT_ORDER: readonly OrderKey[] = [{ ...ORDER_KEYS[CompanyOrderField.NAME], desc: false }];

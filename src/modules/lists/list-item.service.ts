@@ -17,11 +17,11 @@ export const LIST_ITEMS_DEFAULT_PER_PAGE = 200;
 const MAX_NAME = 100;
 
 const ORDER_KEYS: Record<ListItemOrderField, OrderColumn> = {
-  [ListItemOrderField.POSITION]: { sql: 'l.position', nullable: false },
-  [ListItemOrderField.NAME]: { sql: 'lower(l.name)', nullable: false },
-  [ListItemOrderField.ID]: { sql: 'l.id', nullable: false },
-  [ListItemOrderField.CREATED_AT]: { sql: 'l.created_at', nullable: false },
-  [ListItemOrderField.UPDATED_AT]: { sql: 'l.updated_at', nullable: false },
+  [ListItemOrderField.POSITION]: { sql: 'l.position', nullable: false, type: 'int' },
+  [ListItemOrderField.NAME]: { sql: 'lower(l.name)', nullable: false, type: 'text' },
+  [ListItemOrderField.ID]: { sql: 'l.id', nullable: false, type: 'int' },
+  [ListItemOrderField.CREATED_AT]: { sql: 'l.created_at', nullable: false, type: 'timestamp' },
+  [ListItemOrderField.UPDATED_AT]: { sql: 'l.updated_at', nullable: false, type: 'timestamp' },
 };
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 

@@ -80,27 +80,27 @@ export const PEOPLE_FILTER_FIELDS: FilterFields<PersonFilter> = {
   customFields: { kind: 'custom', build: (value: CustomFieldFilter[], path: string) => customFieldConditions('p.custom_fields', value, path) },
 };
 
-const key = (sql: string, nullable = true) => ({ sql, nullable });
+const key = (sql: string, type: OrderColumn['type'], nullable = true): OrderColumn => ({ sql, type, nullable });
 const ORDER_KEYS: Record<PersonOrderField, OrderColumn> = {
-  [PersonOrderField.ID]: key('p.id', false),
-  [PersonOrderField.FIRST_NAME]: key('lower(p.first_name)'),
-  [PersonOrderField.LAST_NAME]: key('lower(p.last_name)', false),
-  [PersonOrderField.EMAIL]: key('lower(p.email)'),
-  [PersonOrderField.POSITION]: key('lower(p.position)'),
-  [PersonOrderField.TYPE]: key('p.type', false),
-  [PersonOrderField.OWNER_ID]: key('p.owner_id'),
-  [PersonOrderField.COMPANY_ID]: key('p.company_id'),
-  [PersonOrderField.COMPANY_NAME]: key(`lower(${COMPANY_NAME})`),
-  [PersonOrderField.LEAD_STATUS_ID]: key('p.lead_status_id'),
-  [PersonOrderField.LEAD_SOURCE_ID]: key('p.lead_source_id'),
-  [PersonOrderField.WORK_CITY]: key('lower(p.work_city)'),
-  [PersonOrderField.WORK_STATE]: key('lower(p.work_state)'),
-  [PersonOrderField.WORK_COUNTRY]: key('lower(p.work_country)'),
-  [PersonOrderField.WORK_POSTAL_CODE]: key('p.work_postal_code'),
-  [PersonOrderField.CONVERTED_AT]: key('p.converted_at'),
-  [PersonOrderField.LAST_EMAILED_AT]: key('p.last_emailed_at'),
-  [PersonOrderField.CREATED_AT]: key('p.created_at', false),
-  [PersonOrderField.UPDATED_AT]: key('p.updated_at', false),
+  [PersonOrderField.ID]: key('p.id', 'int', false),
+  [PersonOrderField.FIRST_NAME]: key('lower(p.first_name)', 'text'),
+  [PersonOrderField.LAST_NAME]: key('lower(p.last_name)', 'text', false),
+  [PersonOrderField.EMAIL]: key('lower(p.email)', 'text'),
+  [PersonOrderField.POSITION]: key('lower(p.position)', 'text'),
+  [PersonOrderField.TYPE]: key('p.type', 'text', false),
+  [PersonOrderField.OWNER_ID]: key('p.owner_id', 'int'),
+  [PersonOrderField.COMPANY_ID]: key('p.company_id', 'int'),
+  [PersonOrderField.COMPANY_NAME]: key(`lower(${COMPANY_NAME})`, 'text'),
+  [PersonOrderField.LEAD_STATUS_ID]: key('p.lead_status_id', 'int'),
+  [PersonOrderField.LEAD_SOURCE_ID]: key('p.lead_source_id', 'int'),
+  [PersonOrderField.WORK_CITY]: key('lower(p.work_city)', 'text'),
+  [PersonOrderField.WORK_STATE]: key('lower(p.work_state)', 'text'),
+  [PersonOrderField.WORK_COUNTRY]: key('lower(p.work_country)', 'text'),
+  [PersonOrderField.WORK_POSTAL_CODE]: key('p.work_postal_code', 'text'),
+  [PersonOrderField.CONVERTED_AT]: key('p.converted_at', 'timestamp'),
+  [PersonOrderField.LAST_EMAILED_AT]: key('p.last_emailed_at', 'timestamp'),
+  [PersonOrderField.CREATED_AT]: key('p.created_at', 'timestamp', false),
+  [PersonOrderField.UPDATED_AT]: key('p.updated_at', 'timestamp', false),
 };
 
 /** Default order: last name, then first name (then databaseId). */

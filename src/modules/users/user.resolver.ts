@@ -60,11 +60,11 @@ const FILTER_FIELDS: FilterFields<UserFilter> = {
 };
 
 const ORDER_KEYS: Record<UserOrderField, OrderColumn> = {
-  [UserOrderField.ID]: { sql: 'u.id', nullable: false },
-  [UserOrderField.EMAIL]: { sql: 'lower(u.email)', nullable: false },
-  [UserOrderField.FIRST_NAME]: { sql: 'lower(u.first_name)', nullable: true },
-  [UserOrderField.LAST_NAME]: { sql: 'lower(u.last_name)', nullable: true },
-  [UserOrderField.CREATED_AT]: { sql: 'u.created_at', nullable: false },
+  [UserOrderField.ID]: { sql: 'u.id', nullable: false, type: 'int' },
+  [UserOrderField.EMAIL]: { sql: 'lower(u.email)', nullable: false, type: 'text' },
+  [UserOrderField.FIRST_NAME]: { sql: 'lower(u.first_name)', nullable: true, type: 'text' },
+  [UserOrderField.LAST_NAME]: { sql: 'lower(u.last_name)', nullable: true, type: 'text' },
+  [UserOrderField.CREATED_AT]: { sql: 'u.created_at', nullable: false, type: 'timestamp' },
 };
 
 registerNode({ name: 'User', entity: User, find: (ctx, ids) => Promise.all(ids.map((id) => accountUsers(ctx).load(id))) });
