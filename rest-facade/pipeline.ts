@@ -14,7 +14,7 @@ import { toGraphQLInput } from './resources/writable';
 import { formatDate, formatDateTime } from './response/datetime';
 import { envelope } from './response/envelope';
 import { pickAttrs } from './response/pick';
-import type { RouteSpec } from './routes/route-spec';
+import type { HookRequest, RouteSpec } from './routes/route-spec';
 import { matchRoute, type RouteTable } from './routes/match';
 
 /** What the facade needs to know of a request's context; the core's context satisfies it. */
@@ -122,7 +122,6 @@ function buildVariables(route: RouteSpec, sort: Readonly<Record<string, string>>
     default:
       break;
   }
-  if (route.extraVariables) Object.assign(variables, route.extraVariables(query));
   return variables;
 }
 
@@ -166,8 +165,10 @@ const notFound = (route: RouteSpec): V3Reply => (route.errorShape === 'error-obj
 async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
   const query = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
   const body = route.kind === 'create' || route.kind === 'update' ? await readBody(req) : {};
-  const variables = buildVariables(route, sort, params, query, body, ctx.viewer.timeZone);
-  if (variables === 'not-found') return notFound(route);
+  const built = buildVariables(route, sort, params, query, body, ctx.viewer.timeZone);
+  if (built === 'not-found') return notFound(route);
+  const hookRequest: HookRequest = { query, body, params: idParams(params) };
+  const variables = route.hooks?.variables ? route.hooks.variables(built, hookRequest) : built;
   const attrs = parseAttrs(query.attrs);
   const result = await deps.run(route.op, variables, ctx);
   if (result.errors.length > 0) return replyForErrors(result.errors, route.errorShape, route.resource, ctx.requestId);
@@ -178,12 +179,25 @@ async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: Route
   // Lookups answer null for a record that is missing or hidden; a nested list reads its parent as `parent`.
   const payload = dig(result.data, route.result);
   if ((route.kind !== 'list' && route.kind !== 'delete' && payload == null) || (result.data && result.data.parent === null)) return notFound(route);
-  return successReply(route, payload, formatterFor(ctx), attrs, variables);
+  const reply = successReply(route, payload, formatterFor(ctx), attrs, variables);
+  return route.hooks?.reply ? route.hooks.reply(reply, payload, hookRequest) : reply;
+}
+
+/** Path parameters as ids (buildVariables has already answered 404 for any that is not one). */
+function idParams(params: Record<string, string>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of Object.keys(params)) out[name] = Number(params[name]);
+  return out;
 }
 
 function send(res: Response, reply: V3Reply): void {
   res.status(reply.status);
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  if (reply.raw) {
+    res.setHeader('Content-Type', reply.raw.contentType);
+    res.end(reply.raw.bytes);
+    return;
+  }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   if (reply.body === undefined) res.end();
   else res.end(JSON.stringify(reply.body));

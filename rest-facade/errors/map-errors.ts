@@ -14,6 +14,8 @@ export interface V3Reply {
   /** undefined = empty body. */
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
+  /** Sent as it is instead of a JSON body (a route hook answering a file). */
+  readonly raw?: { readonly contentType: string; readonly bytes: Buffer | string };
 }
 
 export interface FieldProblem {

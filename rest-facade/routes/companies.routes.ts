@@ -1,6 +1,6 @@
 import type { ConditionTable } from '../request/conditions';
 import { companyResource } from '../resources/company';
-import type { RouteSpec, SortSpec } from './route-spec';
+import type { HookRequest, RouteSpec, SortSpec } from './route-spec';
 
 /** v3 §4.6 list conditions: text ones match exactly or by prefix (DECISIONS: case-insensitive prefix). */
 const CONDITIONS: ConditionTable = {
@@ -29,7 +29,7 @@ const SORT: SortSpec = {};
  * v3 §4.6 show: `associations` is a comma-separated list (a form array is accepted too); unknown
  * names are ignored. Each known association switches on its `@include` in ShowCompany.
  */
-function associationVariables(query: Record<string, unknown>): Record<string, unknown> {
+function associationVariables(variables: Record<string, unknown>, { query }: HookRequest): Record<string, unknown> {
   const raw = query.associations;
   const names = new Set(
     (Array.isArray(raw) ? raw : [raw])
@@ -37,7 +37,7 @@ function associationVariables(query: Record<string, unknown>): Record<string, un
       .flatMap((v) => v.split(','))
       .map((v) => v.trim().toLowerCase()),
   );
-  return { withPeople: names.has('people') };
+  return { ...variables, withPeople: names.has('people') };
 }
 
 const base = { resource: companyResource, errorShape: 'array' } as const;
@@ -47,7 +47,7 @@ export const COMPANY_ROUTES: readonly RouteSpec[] = [
     ...base, method: 'GET', path: '/companies', op: 'ListCompanies', kind: 'list', result: 'companies',
     paging: { default: 100, max: 100 }, conditions: CONDITIONS, queryFilters: { company_id: { to: 'databaseId', kind: 'ids' } }, sort: SORT, sortTable: 'companies',
   },
-  { ...base, method: 'GET', path: '/companies/:id', op: 'ShowCompany', kind: 'show', result: 'company', extraVariables: associationVariables },
+  { ...base, method: 'GET', path: '/companies/:id', op: 'ShowCompany', kind: 'show', result: 'company', hooks: { variables: associationVariables } },
   {
     ...base, method: 'POST', path: '/companies', op: 'CreateCompany', kind: 'create', result: 'createCompany.company',
     flags: { check_for_duplicates: { to: 'options.checkForDuplicates', kind: 'boolean' } },

@@ -1,3 +1,4 @@
+import type { V3Reply } from '../errors/map-errors';
 import type { ConditionTable } from '../request/conditions';
 import type { ResourceSpec } from '../resources/resource-spec';
 
@@ -57,6 +58,28 @@ export interface RouteSpec {
   /** Path parameters that filter a nested list (`{id: 'companyId'}`, as `{in: [id]}`); `:id` is also passed as `id`. */
   readonly pathFilters?: Readonly<Record<string, string>>;
   readonly deleteBody?: DeleteBody;
-  /** Extra variables from the query string (e.g. `associations=people` on a company show). */
-  readonly extraVariables?: (query: Record<string, unknown>) => Record<string, unknown>;
+  /** Stages of the pipeline this route extends or replaces (see RouteHooks). */
+  readonly hooks?: RouteHooks;
+}
+
+/** What a hook sees of the request: already parsed, bounded and decoded. */
+export interface HookRequest {
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: Readonly<Record<string, unknown>>;
+  /** Path parameters (`:id`), as validated ids. */
+  readonly params: Readonly<Record<string, number>>;
+}
+
+/**
+ * Per-route stages on top of the pipeline's defaults (Ghost's api-framework: each endpoint may
+ * replace a stage): a route with a quirk declares it here instead of adding a branch to the
+ * pipeline. Each hook receives what the default stage produced and returns what goes on.
+ * - `variables`: after the default translation (conditions, paging, sort, input, flags); e.g.
+ *   `associations=people` on a company show, `totals=true` on the deals list.
+ * - `reply`: after the default success reply (envelope, record, empty delete); e.g. totals added
+ *   to the envelope, a series delete answering ids, a download answering bytes (`V3Reply.raw`).
+ */
+export interface RouteHooks {
+  readonly variables?: (variables: Record<string, unknown>, request: HookRequest) => Record<string, unknown>;
+  readonly reply?: (reply: V3Reply, payload: unknown, request: HookRequest) => V3Reply;
 }
