@@ -2,6 +2,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
+import { checkReadableEntities } from './list-query';
 
 export interface OrmOptions {
   readonly clientUrl: string;
@@ -37,8 +38,19 @@ export function ormConfig(options: OrmOptions): Options {
   };
 }
 
+/**
+ * Opens the ORM and refuses to go on when an entity has a property the read path
+ * (`list-query.ts`) cannot fill from a row: found at boot, not as an `undefined` in a response.
+ */
 export async function openOrm(options: OrmOptions): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(options));
+  const orm = await MikroORM.init(ormConfig(options));
+  try {
+    checkReadableEntities(orm.getMetadata(), orm.em.getPlatform());
+  } catch (error) {
+    await orm.close(true);
+    throw error;
+  }
+  return orm;
 }
 
 /**

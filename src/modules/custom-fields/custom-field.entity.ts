@@ -24,6 +24,7 @@ registerEnumType(CustomFieldKind, { name: 'CustomFieldKind' });
  */
 @Entity({ tableName: 'custom_fields' })
 @Index({ properties: ['account', 'resource'] })
+@Index({ name: 'custom_fields_account_label', properties: ['account', 'resource', 'position'] })
 @ObjectType('CustomField', { simpleResolvers: true })
 export class CustomField {
   [OptionalProps]?: 'choices' | 'position' | 'label';
@@ -48,7 +49,7 @@ export class CustomField {
   name!: string;
 
   /** Dropdown and multi-select entries: [{id, name}]. */
-  @Property({ type: 'json' })
+  @Property({ type: 'json', defaultRaw: `'[]'` })
   choices: Array<{ id: number; name: string }> = [];
 
   @Field(() => Int)

@@ -1,4 +1,4 @@
-import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
@@ -27,6 +27,8 @@ registerEnumType(ListKind, {
 
 @Entity({ tableName: 'list_items' })
 @Index({ properties: ['account', 'kind', 'position'] })
+// Unique per list ignoring case: an expression index, declared with the migration's statement.
+@Unique({ name: 'list_items_account_kind_name_unique', expression: `create unique index "list_items_account_kind_name_unique" on "list_items" ("account_id", "kind", lower("name"))` })
 @ObjectType('ListItem', { implements: Node, simpleResolvers: true, description: 'An entry of one of the account\'s administrative lists (lead statuses, lead sources, contact tags, note categories).' })
 export class ListItem {
   [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId';

@@ -39,7 +39,7 @@ export class OutboxMessage {
   @Property({ type: 'integer' })
   subjectId!: number;
 
-  @Property({ type: 'json' })
+  @Property({ type: 'json', defaultRaw: `'{}'` })
   payload: Record<string, unknown> = {};
 
   @Enum({ items: () => OutboxStatus })

@@ -18,12 +18,44 @@ registerEnumType(PersonType, {
 
 const text = (length = 255) => ({ type: 'string', length, nullable: true }) as const;
 
+/**
+ * An index the migrations create as SQL (trigram and jsonb GIN, sorts on lower(..)): declared with
+ * the migration's own statement so the ORM knows it (it compares expression indexes by name) and a
+ * schema diff never proposes dropping it.
+ */
+const sqlIndex = (name: string, definition: string) => ({ name, expression: `create index "${name}" on "people" ${definition}` });
+
 @Entity({ tableName: 'people' })
 @Index({ properties: ['account', 'owner'] })
 @Index({ properties: ['account', 'company'] })
 @Index({ properties: ['account', 'lastName'] })
 @Index({ properties: ['account', 'createdAt'] })
 @Index({ properties: ['account', 'updatedAt'] })
+// Filters, sorts and list orders (migrations 20261122000001..3).
+@Index({ name: 'people_account_lead_status', properties: ['account', 'leadStatus'] })
+@Index({ name: 'people_account_lead_source', properties: ['account', 'leadSource'] })
+@Index({ name: 'people_account_type', properties: ['account', 'type'] })
+@Index({ name: 'people_account_converted_at', properties: ['account', 'convertedAt'] })
+@Index({ name: 'people_account_first_name', properties: ['account', 'firstName'] })
+@Index({ name: 'people_sort_id', properties: ['account', 'id'] })
+@Index({ name: 'people_sort_work_postal_code', properties: ['account', 'workPostalCode', 'id'] })
+@Index({ name: 'people_sort_last_emailed_at', properties: ['account', 'lastEmailedAt', 'id'] })
+@Index(sqlIndex('people_name_trgm', `using gin ((coalesce("first_name", '') || ' ' || "last_name") gin_trgm_ops)`))
+@Index(sqlIndex('people_emails_trgm', `using gin ((coalesce("email", '') || ' ' || coalesce("email2", '') || ' ' || coalesce("home_email", '')) gin_trgm_ops)`))
+@Index(sqlIndex('people_phones_trgm', `using gin ((coalesce("phone", '') || ' ' || coalesce("mobile", '') || ' ' || coalesce("home_phone", '')) gin_trgm_ops)`))
+@Index(sqlIndex('people_work_city_trgm', 'using gin ("work_city" gin_trgm_ops)'))
+@Index(sqlIndex('people_work_state_trgm', 'using gin ("work_state" gin_trgm_ops)'))
+@Index(sqlIndex('people_work_postal_code_trgm', 'using gin ("work_postal_code" gin_trgm_ops)'))
+@Index(sqlIndex('people_position_trgm', 'using gin ("position" gin_trgm_ops)'))
+@Index(sqlIndex('people_tag_ids', 'using gin ("tag_ids" jsonb_path_ops)'))
+@Index(sqlIndex('people_account_default_order', '("account_id", lower("last_name"), lower("first_name"), "id")'))
+@Index(sqlIndex('people_sort_first_name', '("account_id", lower("first_name"), "id")'))
+@Index(sqlIndex('people_sort_last_name', '("account_id", lower("last_name"), "id")'))
+@Index(sqlIndex('people_sort_email', '("account_id", lower("email"), "id")'))
+@Index(sqlIndex('people_sort_position', '("account_id", lower("position"), "id")'))
+@Index(sqlIndex('people_sort_work_city', '("account_id", lower("work_city"), "id")'))
+@Index(sqlIndex('people_sort_work_state', '("account_id", lower("work_state"), "id")'))
+@Index(sqlIndex('people_sort_work_country', '("account_id", lower("work_country"), "id")'))
 @ObjectType('Person', { implements: Node, simpleResolvers: true, description: 'A person the account deals with: a lead (prospect) or a contact.' })
 export class Person {
   [OptionalProps]?: 'type' | 'unsubscribed' | 'bounced' | 'tagIds' | 'customFields' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'ownerId' | 'companyId' | 'leadStatusId' | 'leadSourceId';
@@ -100,11 +132,11 @@ export class Person {
 
   /** Predefined contact tags (ListItem ids of kind contact_tag); unknown ids are dropped on write. */
   @Field(() => [Int])
-  @Property({ type: 'json' })
+  @Property({ type: 'json', defaultRaw: `'[]'` })
   tagIds: number[] = [];
 
   /** Values keyed `custom_label_<id>`; see CustomField. */
-  @Property({ type: 'json' })
+  @Property({ type: 'json', defaultRaw: `'{}'` })
   customFields: Record<string, unknown> = {};
 
   @Field() @Property({ type: 'datetime' }) createdAt: Date = new Date();

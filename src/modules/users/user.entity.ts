@@ -1,4 +1,4 @@
-import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
@@ -17,6 +17,8 @@ registerEnumType(Visibility, {
 /** A person who signs in. Never exposes its API key: only its hash is stored. */
 @Entity({ tableName: 'users' })
 @Index({ properties: ['account'] })
+// Unique per account ignoring case: an expression index, declared with the migration's statement.
+@Unique({ name: 'users_account_id_email_unique', expression: `create unique index "users_account_id_email_unique" on "users" ("account_id", lower("email"))` })
 @ObjectType('User', { implements: Node, simpleResolvers: true, description: 'A person who signs in to the account (with an API key, never shown).' })
 export class User {
   [OptionalProps]?: 'firstName' | 'lastName' | 'timeZone' | 'isAdmin' | 'visibility' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId';
