@@ -82,6 +82,14 @@ const BY_TYPE: Readonly<Record<string, string>> = {
   'PersonUpdateInput.type': 'Lead or contact; Lead to Contact sets convertedAt, back to Lead clears it; null keeps the current type.',
 };
 
+/** `Type.field` descriptions the resources' field tables declare (src/kit/fields.ts). */
+const DECLARED: Record<string, string> = {};
+
+/** A field table's docs, registered when its module loads (before the schema is built). */
+export function registerFieldDocs(docs: Readonly<Record<string, string>>): void {
+  Object.assign(DECLARED, docs);
+}
+
 const TYPES: Readonly<Record<string, string>> = {
   Query: 'What can be read. Lists are connections; single lookups are null when the record does not exist or the viewer may not see it.',
   Mutation: 'What can be changed. Each mutation answers a payload whose userErrors explain refused input; nothing is written then.',
@@ -107,7 +115,7 @@ export function describeFields(schema: GraphQLSchema): GraphQLSchema {
     if (type.name.startsWith('__')) continue;
     type.description ??= TYPES[type.name];
     if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
-      for (const field of Object.values(type.getFields())) field.description ??= BY_TYPE[`${type.name}.${field.name}`] ?? SHARED[field.name];
+      for (const field of Object.values(type.getFields())) field.description ??= BY_TYPE[`${type.name}.${field.name}`] ?? DECLARED[`${type.name}.${field.name}`] ?? SHARED[field.name];
     }
     if (isEnumType(type)) for (const value of type.getValues()) value.description ??= ENUM_VALUES[`${type.name}.${value.name}`];
   }

@@ -12,7 +12,8 @@ import { CustomFieldValue } from '../custom-fields/custom-field-values';
 import { User } from '../users/user.entity';
 import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Company } from './company.entity';
-import { CompanyCreateInput, CompanyCreateOptions, CompanyFilter, CompanyOrder, CompanyUpdateInput, CompanyUpdateOptions } from './company.inputs';
+import { COMPANY, type CompanyInput } from './company.fields';
+import { CompanyCreateOptions, CompanyUpdateOptions } from './company.inputs';
 import { COMPANIES, CompanyService } from './company.service';
 
 @ObjectType('CompanyConnection', { description: 'A page of companies, with cursors.' })
@@ -41,8 +42,8 @@ export class CompanyResolver {
   async companies(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CompanyFilter, { nullable: true, description: 'Which companies; all of them when absent.' }) filter?: CompanyFilter,
-    @Arg('orderBy', () => [CompanyOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: CompanyOrder[],
+    @Arg('filter', () => COMPANY.Filter, { nullable: true, description: 'Which companies; all of them when absent.' }) filter?: InstanceType<typeof COMPANY.Filter>,
+    @Arg('orderBy', () => [COMPANY.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof COMPANY.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<Company>> {
     const result = await new CompanyService(ctx).list(filter, orderBy, pagingOf(args, COMPANIES_PAGE_SIZE), connectionReads(info));
@@ -58,7 +59,7 @@ export class CompanyResolver {
   @Mutation(() => CreateCompanyPayload, { description: 'Creates a company. Problems with the input come back as userErrors, and nothing is created.' })
   createCompany(
     @Ctx() ctx: RequestContext,
-    @Arg('input', () => CompanyCreateInput, { description: 'The new company.' }) input: CompanyCreateInput,
+    @Arg('input', () => COMPANY.CreateInput, { description: 'The new company.' }) input: CompanyInput,
     @Arg('options', () => CompanyCreateOptions, { nullable: true, description: 'Duplicate check.' }) options?: CompanyCreateOptions,
   ) {
     return recordPayload('company', () => new CompanyService(ctx).create(input, options));
@@ -68,7 +69,7 @@ export class CompanyResolver {
   updateCompany(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: 'The company\'s databaseId.' }) id: number,
-    @Arg('input', () => CompanyUpdateInput, { description: 'The changes.' }) input: CompanyUpdateInput,
+    @Arg('input', () => COMPANY.UpdateInput, { description: 'The changes.' }) input: CompanyInput,
     @Arg('options', () => CompanyUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: CompanyUpdateOptions,
   ) {
     return recordPayload('company', () => new CompanyService(ctx).update(id, input, options));
