@@ -160,6 +160,8 @@ interface Names {
   readonly createDoc: string;
   readonly updateDoc: string;
   readonly filterDoc: string;
+  /** The order enum's description, when it says more than "A key <plural> can be ordered by." */
+  readonly orderDoc?: string;
 }
 
 /** What the kit derives from a resource's table. */
@@ -242,7 +244,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     valuesConfig[key] = { description: sort.doc ?? def.doc ?? name };
     if ((def.kind === 'text' || def.kind === 'enum') && !sort.case && !sort.sql) throw new Error(`${names.type}.${name}: a text sort states its case rule ('ci' or 'cs')`);
   }
-  registerEnumType(OrderField, { name: `${names.type}OrderField`, description: `A key ${names.plural} can be ordered by.`, valuesConfig });
+  registerEnumType(OrderField, { name: `${names.type}OrderField`, description: names.orderDoc ?? `A key ${names.plural} can be ordered by.`, valuesConfig });
   const Order = class {
     field!: string;
     direction: OrderDirection = OrderDirection.ASC;

@@ -2,11 +2,13 @@ import DataLoader from 'dataloader';
 import type { RequestContext } from '../../context/context';
 import { keysetPagesByParent } from '../../db/keyset';
 import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
-import { compileFilter } from '../../graphql/filters';
 import { fromOf, scopeOf } from '../common/resource';
 import { Person } from './person.entity';
-import type { PersonFilter, PersonOrder } from './person.inputs';
-import { orderKeys, PEOPLE, PEOPLE_FILTER_FIELDS } from './person.service';
+import { PERSON } from './person.fields';
+import { PEOPLE } from './person.service';
+
+type PersonFilter = InstanceType<typeof PERSON.Filter>;
+type PersonOrder = InstanceType<typeof PERSON.Order>;
 
 export interface NestedPeopleArgs {
   readonly args: ConnectionArgs;
@@ -21,8 +23,8 @@ export interface NestedPeopleArgs {
  */
 export function peopleOfCompany(ctx: RequestContext, companyId: number, nested: NestedPeopleArgs): Promise<Connection<Person>> {
   const paging = pagingOf(nested.args, 100);
-  const order = orderKeys(nested.orderBy);
-  const condition = compileFilter(nested.filter, PEOPLE_FILTER_FIELDS);
+  const order = PERSON.orderKeys(ctx.em, nested.orderBy);
+  const condition = PERSON.filterSql(ctx.em, nested.filter);
   const loader = ctx.loaders.memo(
     `people-of-company:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>

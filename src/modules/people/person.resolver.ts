@@ -15,7 +15,8 @@ import { ListItem } from '../lists/list-item.entity';
 import { User } from '../users/user.entity';
 import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Person } from './person.entity';
-import { PersonCreateInput, PersonCreateOptions, PersonFilter, PersonOrder, PersonUpdateInput, PersonUpdateOptions } from './person.inputs';
+import { PERSON, type PersonInput } from './person.fields';
+import { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 import { peopleOfCompany } from './person.loaders';
 import { PEOPLE, PersonService } from './person.service';
 
@@ -57,8 +58,8 @@ export class PersonResolver {
   async people(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => PersonFilter, { nullable: true, description: 'Which people; all of them when absent.' }) filter?: PersonFilter,
-    @Arg('orderBy', () => [PersonOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: PersonOrder[],
+    @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which people; all of them when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
+    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<Person>> {
     const result = await new PersonService(ctx).list(filter, orderBy, pagingOf(args, PEOPLE_PAGE_SIZE), connectionReads(info));
@@ -74,7 +75,7 @@ export class PersonResolver {
   @Mutation(() => CreatePersonPayload, { description: 'Creates a person. Problems with the input come back as userErrors, and nothing is created.' })
   createPerson(
     @Ctx() ctx: RequestContext,
-    @Arg('input', () => PersonCreateInput, { description: 'The new person.' }) input: PersonCreateInput,
+    @Arg('input', () => PERSON.CreateInput, { description: 'The new person.' }) input: PersonInput,
     @Arg('options', () => PersonCreateOptions, { nullable: true, description: 'Duplicate check and notification.' }) options?: PersonCreateOptions,
   ) {
     return recordPayload('person', () => new PersonService(ctx).create(input, options), OPTION_FIELDS);
@@ -84,7 +85,7 @@ export class PersonResolver {
   updatePerson(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: 'The person\'s databaseId.' }) id: number,
-    @Arg('input', () => PersonUpdateInput, { description: 'The changes.' }) input: PersonUpdateInput,
+    @Arg('input', () => PERSON.UpdateInput, { description: 'The changes.' }) input: PersonInput,
     @Arg('options', () => PersonUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: PersonUpdateOptions,
   ) {
     return recordPayload('person', () => new PersonService(ctx).update(id, input, options), OPTION_FIELDS);
@@ -153,8 +154,8 @@ export class CompanyPeopleResolver {
     @Root() company: Company,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => PersonFilter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: PersonFilter,
-    @Arg('orderBy', () => [PersonOrder], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: PersonOrder[],
+    @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
+    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
     return peopleOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) });

@@ -1,13 +1,10 @@
 import { Issues, ValidationFailed } from '../../common/errors';
-import { orderKeysOf, type OrderColumn, type OrderKey } from '../../db/keyset';
-import { contains } from '../../db/sql';
 import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
-import { compileFilter, customFieldConditions, type CustomFieldFilter, type FilterFields } from '../../graphql/filters';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { ownedRecords } from '../../context/visibility';
 import { isValidId } from '../../graphql/ids';
-import { assignFields, blank } from '../common/assign';
+import { blank } from '../common/assign';
 import { Company } from '../companies/company.entity';
 import { COMPANIES, CompanyService } from '../companies/company.service';
 import { dropUnstorableDates, withoutNul } from '../common/input';
@@ -20,96 +17,17 @@ import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Person, PersonType } from './person.entity';
-import { PersonOrderField, type PersonCreateOptions, type PersonFilter, type PersonInput, type PersonOrder, type PersonUpdateOptions } from './person.inputs';
+import { PERSON, type PersonInput } from './person.fields';
+import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 
-/** Scalar fields copied as given (lengths checked against the columns). created/updated_at are create-only. */
-const SCALAR_FIELDS = [
-  'firstName', 'lastName', 'summary', 'position', 'website', 'phone', 'homePhone', 'mobile', 'fax', 'email', 'email2', 'homeEmail', 'imageUrl',
-  'workAddress1', 'workAddress2', 'workCity', 'workState', 'workCountry', 'workPostalCode',
-  'homeAddress1', 'homeAddress2', 'homeCity', 'homeState', 'homeCountry', 'homePostalCode',
-  'facebookUrl', 'linkedInUrl', 'twitter', 'instantMessage', 'lastEmailedAt',
-] as const;
+/** The fields the service writes itself; the kit copies the rest (person.fields.ts). */
+const WRITES = PERSON.writes([
+  'fullName', 'companyId', 'companyName', 'ownerId', 'type', 'leadStatusId', 'leadSourceId', 'tagIds', 'customFields',
+  'unsubscribed', 'bounced', 'createdAt', 'updatedAt', 'dealIds',
+]);
 
 /** Company names are varchar(255) (companies.name). */
 const MAX_COMPANY_NAME = 255;
-
-/** The expressions the migration's trigram indexes are built on: conditions must use them verbatim. */
-const NAME_EXPR = `(coalesce(p.first_name, '') || ' ' || p.last_name)`;
-const EMAILS_EXPR = `(coalesce(p.email, '') || ' ' || coalesce(p.email2, '') || ' ' || coalesce(p.home_email, ''))`;
-const PHONES_EXPR = `(coalesce(p.phone, '') || ' ' || coalesce(p.mobile, '') || ' ' || coalesce(p.home_phone, ''))`;
-/** The person's company's name (a scalar subquery: one row per person). */
-const COMPANY_NAME = `(select c.name from "companies" c where c.id = p.company_id and c.account_id = p.account_id)`;
-
-/** How each filter field reads the row (the indexed expressions where there are indexes). */
-export const PEOPLE_FILTER_FIELDS: FilterFields<PersonFilter> = {
-  databaseId: { kind: 'id', sql: 'p.id' },
-  firstName: { kind: 'string', sql: 'p.first_name' },
-  lastName: { kind: 'string', sql: 'p.last_name' },
-  name: { kind: 'string', sql: NAME_EXPR },
-  email: { kind: 'string', sql: 'p.email' },
-  anyEmail: { kind: 'string', sql: ['p.email', 'p.email2', 'p.home_email'], containsSql: EMAILS_EXPR },
-  anyPhone: { kind: 'string', sql: ['p.phone', 'p.mobile', 'p.home_phone'], containsSql: PHONES_EXPR },
-  position: { kind: 'string', sql: 'p.position' },
-  workCity: { kind: 'string', sql: 'p.work_city' },
-  workState: { kind: 'string', sql: 'p.work_state' },
-  workPostalCode: { kind: 'string', sql: 'p.work_postal_code' },
-  workCountry: { kind: 'string', sql: 'p.work_country' },
-  companyName: { kind: 'string', sql: COMPANY_NAME },
-  search: {
-    kind: 'custom',
-    build: (value: string) => {
-      const term = withoutNul(value).trim();
-      if (term === '') return null;
-      // v3 §4.4 simple search: first name, last name, email or company name (indexed expressions).
-      const pattern = contains(term);
-      return { sql: `${NAME_EXPR} ilike ? or ${EMAILS_EXPR} ilike ? or ${COMPANY_NAME} ilike ?`, params: [pattern, pattern, pattern] };
-    },
-  },
-  type: { kind: 'enum', sql: 'p.type' },
-  ownerId: { kind: 'id', sql: 'p.owner_id' },
-  companyId: { kind: 'id', sql: 'p.company_id' },
-  leadStatusId: { kind: 'id', sql: 'p.lead_status_id' },
-  leadSourceId: { kind: 'id', sql: 'p.lead_source_id' },
-  tagIds: { kind: 'idArray', sql: 'p.tag_ids' },
-  createdAt: { kind: 'datetime', sql: 'p.created_at' },
-  updatedAt: { kind: 'datetime', sql: 'p.updated_at' },
-  convertedAt: { kind: 'datetime', sql: 'p.converted_at' },
-  lastEmailedAt: { kind: 'datetime', sql: 'p.last_emailed_at' },
-  unsubscribed: { kind: 'boolean', sql: 'p.unsubscribed' },
-  bounced: { kind: 'boolean', sql: 'p.bounced' },
-  customFields: { kind: 'custom', build: (value: CustomFieldFilter[], path: string) => customFieldConditions('p.custom_fields', value, path) },
-};
-
-const key = (sql: string, type: OrderColumn['type'], nullable = true): OrderColumn => ({ sql, type, nullable });
-const ORDER_KEYS: Record<PersonOrderField, OrderColumn> = {
-  [PersonOrderField.ID]: key('p.id', 'int', false),
-  [PersonOrderField.FIRST_NAME]: key('lower(p.first_name)', 'text'),
-  [PersonOrderField.LAST_NAME]: key('lower(p.last_name)', 'text', false),
-  [PersonOrderField.EMAIL]: key('lower(p.email)', 'text'),
-  [PersonOrderField.POSITION]: key('lower(p.position)', 'text'),
-  [PersonOrderField.TYPE]: key('p.type', 'text', false),
-  [PersonOrderField.OWNER_ID]: key('p.owner_id', 'int'),
-  [PersonOrderField.COMPANY_ID]: key('p.company_id', 'int'),
-  [PersonOrderField.COMPANY_NAME]: key(`lower(${COMPANY_NAME})`, 'text'),
-  [PersonOrderField.LEAD_STATUS_ID]: key('p.lead_status_id', 'int'),
-  [PersonOrderField.LEAD_SOURCE_ID]: key('p.lead_source_id', 'int'),
-  [PersonOrderField.WORK_CITY]: key('lower(p.work_city)', 'text'),
-  [PersonOrderField.WORK_STATE]: key('lower(p.work_state)', 'text'),
-  [PersonOrderField.WORK_COUNTRY]: key('lower(p.work_country)', 'text'),
-  [PersonOrderField.WORK_POSTAL_CODE]: key('p.work_postal_code', 'text'),
-  [PersonOrderField.CONVERTED_AT]: key('p.converted_at', 'timestamp'),
-  [PersonOrderField.LAST_EMAILED_AT]: key('p.last_emailed_at', 'timestamp'),
-  [PersonOrderField.CREATED_AT]: key('p.created_at', 'timestamp', false),
-  [PersonOrderField.UPDATED_AT]: key('p.updated_at', 'timestamp', false),
-};
-
-/** Default order: last name, then first name (then databaseId). */
-export const DEFAULT_ORDER: readonly OrderKey[] = [
-  { ...ORDER_KEYS[PersonOrderField.LAST_NAME], desc: false },
-  { ...ORDER_KEYS[PersonOrderField.FIRST_NAME], desc: false },
-];
-
-export const orderKeys = (orderBy: readonly PersonOrder[] | null | undefined): readonly OrderKey[] => orderKeysOf(orderBy, ORDER_KEYS, DEFAULT_ORDER);
 
 export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
 
@@ -143,10 +61,10 @@ export class PersonService {
   }
 
   /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: PersonFilter | null | undefined, orderBy: readonly PersonOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Person>> {
-    const condition = compileFilter(filter, PEOPLE_FILTER_FIELDS);
+  list(filter: InstanceType<typeof PERSON.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof PERSON.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Person>> {
+    const condition = PERSON.filterSql(this.ctx.em, filter);
     const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, PEOPLE, where, orderKeys(orderBy), paging, reads);
+    return listConnection(this.ctx, PEOPLE, where, PERSON.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   get(id: number): Promise<Person | null> {
@@ -232,7 +150,7 @@ export class PersonService {
       issues.blank('lastName');
       delete fields.lastName;
     }
-    assignFields(this.em, Person, person, fields, SCALAR_FIELDS, issues);
+    WRITES.assign(this.em, person, fields, issues, isNew);
 
     if (input.type != null && input.type !== person.type) {
       // Lead → Contact is a conversion (v3 conditions[person_converted]); back to Lead un-converts.
