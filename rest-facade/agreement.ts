@@ -65,13 +65,14 @@ export function checkResource(schema: GraphQLSchema, resource: ResourceSpec): st
 /** The input types each writable attribute type may feed. */
 const INPUT_TYPES: Readonly<Record<AttributeType, { readonly names: readonly string[]; readonly list: boolean }>> = {
   text: { names: ['String'], list: false },
-  integer: { names: ['Int'], list: false },
+  integer: { names: ['Int', 'Float'], list: false },
   id: { names: ['Int', 'ID'], list: false },
   ids: { names: ['Int', 'ID'], list: true },
   boolean: { names: ['Boolean'], list: false },
   datetime: { names: ['DateTimeISO'], list: false },
-  date: { names: ['Date', 'DateISO', 'LocalDate'], list: false },
+  date: { names: ['Date', 'DateISO', 'LocalDate', 'String'], list: false },
   decimal: { names: ['String', 'Decimal', 'Float'], list: false },
+  money: { names: ['Decimal'], list: false },
   customFields: { names: ['JSONObject'], list: false },
   enum: { names: [], list: false },
 };
@@ -135,7 +136,12 @@ function checkConditions(schema: GraphQLSchema, filter: GraphQLInputType | null,
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(table)) {
     const to = typeof spec === 'string' ? spec : spec.to;
-    const field = fields[to];
+    // A dotted target walks related records' filters (`people.some.name`).
+    let field = fields[to.split('.')[0]];
+    for (const step of to.split('.').slice(1)) {
+      const inner = field && getNamedType(field.type);
+      field = inner && isInputObjectType(inner) ? inner.getFields()[step] : undefined!;
+    }
     if (!field) {
       problems.push(`${where}: ${name} feeds ${filter.name}.${to}, which does not exist`);
       continue;

@@ -1,5 +1,5 @@
 import { FacadeInputError } from '../errors/facade-error';
-import { toBoolean, toDateTime, toDateTimeBound, toId, toIdList, toInteger, toText } from './coerce';
+import { toBoolean, toDate, toDateTime, toDateTimeBound, toId, toIdList, toInteger, toText } from './coerce';
 
 /**
  * How one `conditions[x]` value is read (v3 §4 list queries; DECISIONS: Conditions the spec
@@ -14,6 +14,7 @@ export type ConditionKind =
   | 'text'
   | 'integer'
   | 'datetimeRange'
+  | 'dateRange'
   | 'numberRange'
   | 'boolean'
   | 'flag'
@@ -33,6 +34,8 @@ export interface ConditionSpec {
   readonly values?: readonly string[];
   /** enum: v3 value → GraphQL value. */
   readonly map?: Readonly<Record<string, string>>;
+  /** A value meaning "no condition" (v3 §4.5 `conditions[deal_owner]=all`). */
+  readonly any?: string;
 }
 
 export type ConditionTable = Readonly<Record<string, ConditionSpec>>;
@@ -101,7 +104,17 @@ function flag(value: unknown): true | undefined {
   return true;
 }
 
+/** A date range (`[from_date]`/`[to_date]`) on a calendar-date field: each bound as its date, `YYYY-MM-DD`. */
+function dateRange(value: unknown, name: string, tz: string): { from?: string; to?: string } | undefined {
+  if (!isObject(value)) throw new FacadeInputError(name, 'must be a range given as from_date and/or to_date');
+  const from = has(value, 'from_date') ? toDate(value.from_date, `${name}[from_date]`, tz) : null;
+  const to = has(value, 'to_date') ? toDate(value.to_date, `${name}[to_date]`, tz) : null;
+  if (from === null && to === null) return undefined;
+  return { ...(from !== null ? { from } : {}), ...(to !== null ? { to } : {}) };
+}
+
 function translate(spec: ConditionSpec, value: unknown, name: string, tz: string): unknown {
+  if (spec.any !== undefined && typeof value === 'string' && value.trim().toLowerCase() === spec.any) return undefined;
   switch (spec.kind) {
     case 'ids': {
       const ids = toIdList(value, name);
@@ -121,6 +134,8 @@ function translate(spec: ConditionSpec, value: unknown, name: string, tz: string
     }
     case 'datetimeRange':
       return datetimeRange(value, name, tz);
+    case 'dateRange':
+      return dateRange(value, name, tz);
     case 'datetime':
       return toDateTime(value, name, tz) ?? undefined;
     case 'numberRange':
@@ -146,6 +161,7 @@ export const OPERATORS: Readonly<Record<ConditionKind, readonly string[]>> = {
   text: ['eq'],
   integer: ['eq'],
   datetimeRange: ['gte', 'lte'],
+  dateRange: ['gte', 'lte'],
   numberRange: ['gte', 'lte'],
   boolean: ['eq'],
   flag: [],
@@ -155,7 +171,7 @@ export const OPERATORS: Readonly<Record<ConditionKind, readonly string[]>> = {
 
 function asOperators(spec: ConditionSpec, value: unknown): unknown {
   if (spec.raw || spec.kind === 'flag') return value;
-  if (spec.kind === 'datetimeRange' || spec.kind === 'numberRange') {
+  if (spec.kind === 'datetimeRange' || spec.kind === 'dateRange' || spec.kind === 'numberRange') {
     const range = value as { from?: unknown; to?: unknown };
     return { ...(range.from !== undefined ? { gte: range.from } : {}), ...(range.to !== undefined ? { lte: range.to } : {}) };
   }
@@ -198,7 +214,10 @@ export function conditionFilter(conditions: unknown, table: ConditionTable, tz: 
   const also: Array<Record<string, unknown>> = [];
   for (const [spec, value] of readConditions(conditions, table, tz, options)) {
     const condition = asOperators(spec, value);
-    if (spec.to in filter) also.push({ [spec.to]: condition });
+    // A dotted target is a condition on related records (`people.some.name`): each its own
+    // entry under `and`, so each v3 condition is met by some related record.
+    if (spec.to.includes('.')) also.push(spec.to.split('.').reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), condition as Record<string, unknown>));
+    else if (spec.to in filter) also.push({ [spec.to]: condition });
     else filter[spec.to] = condition;
   }
   if (also.length > 0) filter.and = also;

@@ -43,6 +43,10 @@ export const id = (from: string): FieldSpec => writable(from, 'id', 'plain');
 export const ids = (from: string): FieldSpec => writable(from, 'ids', 'plain');
 export const boolean = (from: string): FieldSpec => writable(from, 'boolean', 'plain');
 export const dateTime = (from: string): FieldSpec => writable(from, 'datetime', 'dateTime');
+export const date = (from: string): FieldSpec => writable(from, 'date', 'date');
+export const integer = (from: string): FieldSpec => writable(from, 'integer', 'plain');
+/** An exact amount (a decimal string out; a number or a string in, rounded by the core). */
+export const money = (from: string): FieldSpec => writable(from, 'money', 'plain');
 export const customFields = (from = 'customFields'): FieldSpec => ({ ...writable(from, 'customFields', 'customFields'), select: '{ label kind value }' });
 
 /** A GraphQL enum: v3 value → GraphQL value on input, the reverse on output (unknown values as they are). */

@@ -15,6 +15,7 @@ export type AttributeType =
   | 'datetime'
   | 'date'
   | 'decimal'
+  | 'money'
   | 'customFields'
   | 'enum';
 

@@ -27,6 +27,15 @@ function coerceCustomFields(value: unknown, field: string): Record<string, unkno
   return out;
 }
 
+const MONEY_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
+
+/** A decimal amount as text (a JSON number or a string such as "5000.00"); its rounding is the core's. */
+function toMoneyText(value: unknown, field: string): string {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : null;
+  if (text === null || text.length > 40 || !MONEY_TEXT.test(text)) throw new FacadeInputError(field, 'must be a decimal number');
+  return text;
+}
+
 function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone: string): unknown {
   switch (attr.type) {
     case 'text':
@@ -47,6 +56,9 @@ function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone
       return toDate(value, field);
     case 'decimal':
       return value === null || value === '' ? null : toDecimalString(value, field, 2);
+    case 'money':
+      // The core rounds to the account currency's places, once: the text goes through as sent.
+      return value === null || value === '' ? null : toMoneyText(value, field);
     case 'customFields':
       return coerceCustomFields(value, field);
     case 'enum': {

@@ -11,11 +11,31 @@ export interface Seer {
 /**
  * One way a restricted (`own`) user may see a record, stated once for both places it is checked:
  * as SQL on a row aliased `alias`, and as a predicate on a record in memory. The owner is one
- * such term; deals will add "shared with the user" as another, without touching any caller.
+ * such term. A term whose truth lives in a join table ("shared with the user") states the table
+ * instead of a predicate (`shares`): in SQL it is an `exists`; in memory it is answered from the
+ * record's shares, which callers load in one batch per page (common/resource.ts `sharesOf`).
  */
 export interface VisibilityTerm<R> {
   sql(alias: string, userId: number): { readonly sql: string; readonly params: readonly unknown[] };
-  holds(userId: number, record: R): boolean;
+  /** In memory, from the record alone; absent for a join-table term. */
+  holds?(userId: number, record: R): boolean;
+  /** The join table that shares a record with users; present exactly when `holds` is absent. */
+  readonly shares?: ShareTable;
+}
+
+/** A join table `(recordColumn, userColumn)` sharing records with users (e.g. deal collaborators). */
+export interface ShareTable {
+  readonly table: string;
+  readonly recordColumn: string;
+  readonly userColumn: string;
+}
+
+/** Records shared with users through `shares`: `alias.id` appears with the user in the join table. */
+export function sharedTerm<R>(shares: ShareTable): VisibilityTerm<R> {
+  return {
+    sql: (alias, userId) => ({ sql: `exists (select 1 from "${shares.table}" s where s.${shares.recordColumn} = ${alias}.id and s.${shares.userColumn} = ?)`, params: [userId] }),
+    shares,
+  };
 }
 
 /** Admins (whatever their own visibility setting) and `all` users see every record of the account. */
@@ -38,7 +58,14 @@ export function ownerTerm<R>(column: string, ownerOf: (record: R) => number | nu
  * callers scope by account first.
  */
 export class VisibilityRule<R> {
-  constructor(private readonly terms: readonly VisibilityTerm<R>[]) {}
+  /** The join table of the rule's sharing term, if it has one: records' shares must then be given. */
+  readonly shares: ShareTable | null;
+
+  constructor(private readonly terms: readonly VisibilityTerm<R>[]) {
+    const joins = terms.filter((t) => !t.holds);
+    if (joins.some((t) => !t.shares) || joins.length > 1) throw new Error('A visibility term has a predicate or one join table (at most one join-table term per rule)');
+    this.shares = joins[0]?.shares ?? null;
+  }
 
   /** Adds to `where` what the viewer may see of the rows aliased `alias`; nothing for those who see everything. */
   restrict(where: Where, alias: string, seer: Seer): Where {
@@ -54,14 +81,27 @@ export class VisibilityRule<R> {
     return where.add(sql.length === 0 ? 'false' : sql.join(' or '), ...params);
   }
 
-  canSee(seer: Seer, record: R): boolean {
-    return seesEverything(seer) || this.terms.some((t) => t.holds(seer.userId, record));
+  /**
+   * In memory. `sharedWith`: the users the record is shared with, required by a rule with a
+   * join-table term (a missing answer would deny silently, so it throws instead).
+   */
+  canSee(seer: Seer, record: R, sharedWith?: readonly number[]): boolean {
+    if (seesEverything(seer)) return true;
+    for (const t of this.terms) {
+      if (t.holds) {
+        if (t.holds(seer.userId, record)) return true;
+      } else {
+        if (!sharedWith) throw new Error(`canSee needs the record's shares (${t.shares?.table})`);
+        if (sharedWith.includes(seer.userId)) return true;
+      }
+    }
+    return false;
   }
 
   /** Users who can see the record (v3 possible_notify_user_ids), in the order given. */
-  usersWhoCanSee(users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Visibility }>, record: R): number[] {
+  usersWhoCanSee(users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Visibility }>, record: R, sharedWith?: readonly number[]): number[] {
     const ids: number[] = [];
-    for (const u of users) if (this.canSee({ userId: u.id, isAdmin: u.isAdmin, visibility: u.visibility }, record)) ids.push(u.id);
+    for (const u of users) if (this.canSee({ userId: u.id, isAdmin: u.isAdmin, visibility: u.visibility }, record, sharedWith)) ids.push(u.id);
     return ids;
   }
 }

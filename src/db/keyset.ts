@@ -44,7 +44,7 @@ export interface OrderKey {
  * text output (`2026-11-24 10:00:00.123456+00`: the ORM's driver leaves timestamps as text);
  * `numeric` a decimal (text from the driver, or a number); `bool` a boolean.
  */
-export type KeyType = 'text' | 'int' | 'timestamp' | 'numeric' | 'bool';
+export type KeyType = 'text' | 'int' | 'timestamp' | 'date' | 'numeric' | 'bool';
 
 export interface KeysetQuery {
   /** `"people" p` */
@@ -134,6 +134,9 @@ function fitsKey(value: unknown, type: KeyType): boolean {
       return typeof value === 'number' && Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX;
     case 'timestamp':
       return typeof value === 'string' && isTimestamp(value);
+    case 'date':
+      // A date column reads as `YYYY-MM-DD`: checked as the date part of a timestamp.
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && isTimestamp(`${value} 00:00:00+00`);
     case 'numeric':
       return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= MAX_CURSOR_TEXT && DECIMAL.test(value));
     case 'bool':
@@ -145,6 +148,7 @@ const KIND: Readonly<Record<KeyType, string>> = {
   text: `a text of at most ${MAX_CURSOR_TEXT} characters`,
   int: 'an integer',
   timestamp: 'a timestamp',
+  date: 'a date',
   numeric: 'a number',
   bool: 'a boolean',
 };

@@ -95,7 +95,7 @@ export type FilterField =
    * expression) serves `contains`, `startsWithSql` (a lower-cased indexed prefix) `startsWith`.
    */
   | { readonly kind: 'string'; readonly sql: string | readonly string[]; readonly containsSql?: string; readonly startsWithSql?: string }
-  | { readonly kind: 'number' | 'datetime' | 'enum' | 'boolean'; readonly sql: string }
+  | { readonly kind: 'number' | 'datetime' | 'date' | 'enum' | 'boolean'; readonly sql: string }
   | { readonly kind: 'id'; readonly sql: string }
   /** A membership test on a jsonb array of ids (e.g. tags). */
   | { readonly kind: 'idArray'; readonly sql: string }
@@ -151,6 +151,14 @@ function text(value: string): string {
 function instant(value: Date, path: string): Date {
   if (!(value instanceof Date) || !storableInstant(value)) throw new BadInputError(path, 'is out of range (years 1 to 9999)');
   return value;
+}
+
+/** A calendar date `YYYY-MM-DD` that exists (years 1 to 9999). */
+function calendarDate(value: unknown, path: string): string {
+  const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+  if (!m || !date || Number(m[1]) < 1 || date.getUTCMonth() !== Number(m[2]) - 1 || date.getUTCDate() !== Number(m[3])) throw new BadInputError(path, 'must be a date like 2026-01-31');
+  return value as string;
 }
 
 function isNullCondition(sqls: readonly string[], isNull: boolean): Fragment {
@@ -250,6 +258,9 @@ function compile<F extends Composable<F>>(filter: F, fields: FilterFields<F>, pa
         break;
       case 'datetime':
         parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, (v, p) => instant(v as Date, p), 'timestamptz'));
+        break;
+      case 'date':
+        parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, calendarDate, 'date'));
         break;
       case 'enum':
         parts.push(...comparableConditions(field.sql, { eq: (value as Comparable).eq, in: (value as Comparable).in }, at, budget, (v) => v, 'text'));

@@ -5,6 +5,7 @@ import { Field, Float, InputType, Int, registerEnumType, type ClassType } from '
 import type { Issues } from '../common/errors';
 import { orderKeysOf, type KeyType, type OrderColumn, type OrderKey } from '../db/keyset';
 import { OrderDirection } from '../graphql/connection';
+import { GraphQLDecimal } from '../graphql/decimal';
 import { registerFieldDocs } from '../graphql/field-docs';
 import { BooleanFilter, DateFilter, DateTimeFilter, FloatFilter, IdFilter, IntFilter, StringFilter, compileFilter, type FilterField } from '../graphql/filters';
 import { assignFields } from '../modules/common/assign';
@@ -19,7 +20,8 @@ import { assignFields } from '../modules/common/assign';
  */
 
 /** What a field holds, as the API shows it. */
-export type FieldKind = 'text' | 'int' | 'float' | 'boolean' | 'datetime' | 'date' | 'ref' | 'refs' | 'enum' | 'json';
+/** `decimal`: exact decimal text (money), shown and written as a string. */
+export type FieldKind = 'text' | 'int' | 'float' | 'decimal' | 'boolean' | 'datetime' | 'date' | 'ref' | 'refs' | 'enum' | 'json';
 
 /**
  * How a writable field is written: `auto` copied as given (length and not-null checked against the
@@ -49,8 +51,11 @@ export interface FilterDef {
   /** Indexed expressions serving `contains` / `startsWith` (see FilterField). */
   readonly containsSql?: string;
   readonly startsWithSql?: string;
-  /** A condition built by the resource (a search box); its input type is `input`. */
-  readonly build?: (value: never, path: string) => { sql: string; params: unknown[] } | null;
+  /**
+   * A condition built by the resource (a search box, a condition on related records); its input
+   * type is `input`. `em` reaches the related resources' own filters (`PERSON.filterSql(em, ...)`).
+   */
+  readonly build?: (value: never, path: string, em: EntityManager) => { sql: string; params: unknown[] } | null;
   /** The operator input when the kind's default is not it (an enum's `XTypeFilter`, a search's String). */
   readonly input?: () => ClassType | typeof String | [ClassType];
   readonly doc?: string;
@@ -86,7 +91,7 @@ export interface FieldDef {
 
 export type FieldTable = Readonly<Record<string, FieldDef>>;
 
-type Scalar<K extends FieldKind> = K extends 'text' | 'date'
+type Scalar<K extends FieldKind> = K extends 'text' | 'date' | 'decimal'
   ? string
   : K extends 'int' | 'float' | 'ref'
     ? number
@@ -116,6 +121,7 @@ const lowerSnake = (name: string) => upperSnake(name).toLowerCase();
 const SCALARS: Record<Exclude<FieldKind, 'enum'>, () => unknown> = {
   text: () => String,
   date: () => String,
+  decimal: () => GraphQLDecimal,
   int: () => Int,
   float: () => Float,
   boolean: () => Boolean,
@@ -127,6 +133,7 @@ const SCALARS: Record<Exclude<FieldKind, 'enum'>, () => unknown> = {
 
 const OPERATORS: Record<Exclude<FieldKind, 'enum' | 'json'>, () => ClassType> = {
   text: () => StringFilter,
+  decimal: () => FloatFilter,
   date: () => DateFilter,
   int: () => IntFilter,
   float: () => FloatFilter,
@@ -138,6 +145,7 @@ const OPERATORS: Record<Exclude<FieldKind, 'enum' | 'json'>, () => ClassType> = 
 
 const FILTER_KINDS: Record<Exclude<FieldKind, 'enum' | 'json' | 'date' | 'text'>, FilterField['kind']> = {
   int: 'number',
+  decimal: 'number',
   float: 'number',
   boolean: 'boolean',
   datetime: 'datetime',
@@ -145,7 +153,7 @@ const FILTER_KINDS: Record<Exclude<FieldKind, 'enum' | 'json' | 'date' | 'text'>
   refs: 'idArray',
 };
 
-const CURSOR_TYPES: Partial<Record<FieldKind, KeyType>> = { text: 'text', enum: 'text', int: 'int', ref: 'int', float: 'numeric', datetime: 'timestamp', boolean: 'bool', date: 'text' };
+const CURSOR_TYPES: Partial<Record<FieldKind, KeyType>> = { text: 'text', enum: 'text', int: 'int', ref: 'int', float: 'numeric', decimal: 'numeric', datetime: 'timestamp', boolean: 'bool', date: 'date' };
 
 interface Names {
   /** The GraphQL type of the records, e.g. `Person`. */
@@ -173,8 +181,8 @@ export interface Resource<T extends FieldTable> {
   /** The `XOrderField` enum: UPPER_SNAKE names, lower_snake values. */
   readonly OrderField: Readonly<Record<string, string>>;
   readonly Order: ClassType<{ field: string; direction: OrderDirection }>;
-  /** The SQL condition of a filter (tenancy and visibility are the caller's). */
-  filterSql(em: EntityManager, filter: FilterOf<T> | null | undefined): { sql: string; params: unknown[] };
+  /** The SQL condition of a filter (tenancy and visibility are the caller's); errors name `argument`. */
+  filterSql(em: EntityManager, filter: FilterOf<T> | null | undefined, argument?: string): { sql: string; params: unknown[] };
   /** The order keys of an `orderBy` argument, the default order when none. */
   orderKeys(em: EntityManager, orderBy: ReadonlyArray<{ field: string; direction: 'ASC' | 'DESC' }> | null | undefined): readonly OrderKey[];
   /**
@@ -272,11 +280,13 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     for (const [name, def] of filterable) {
       const spec = def.filter === true ? {} : (def.filter as FilterDef);
       if (spec.build) {
-        filters[name] = { kind: 'custom', build: spec.build };
+        const build = spec.build;
+        filters[name] = { kind: 'custom', build: (value: never, path: string) => build(value, path, em) };
         continue;
       }
       const sql = spec.sql ?? column(name, def).sql;
-      if (def.kind === 'text' || def.kind === 'date') filters[name] = { kind: 'string', sql, containsSql: spec.containsSql, startsWithSql: spec.startsWithSql };
+      if (def.kind === 'text') filters[name] = { kind: 'string', sql, containsSql: spec.containsSql, startsWithSql: spec.startsWithSql };
+      else if (def.kind === 'date') filters[name] = { kind: 'date', sql: sql as string };
       else if (def.kind === 'enum') filters[name] = { kind: 'enum', sql: sql as string };
       else if (def.kind === 'json') throw new Error(`${names.type}.${name}: a json filter is built by the resource`);
       else filters[name] = { kind: FILTER_KINDS[def.kind], sql: sql as string } as FilterField;
@@ -313,7 +323,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     Filter: Filter as ClassType<FilterOf<T>>,
     OrderField,
     Order,
-    filterSql: (em, filter) => compileFilter(filter as never, compile(em).filters as never),
+    filterSql: (em, filter, argument) => compileFilter(filter as never, compile(em).filters as never, argument),
     orderKeys: (em, orderBy) => {
       const c = compile(em);
       return orderKeysOf(orderBy as never, c.orders as never, c.fallback);

@@ -1,4 +1,5 @@
 import type { EntityClass } from '@mikro-orm/core';
+import DataLoader from 'dataloader';
 import { NotFoundError, type Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
@@ -48,18 +49,46 @@ export async function findVisible<T extends { id: number }>(ctx: RequestContext,
   return isValidId(id) ? findOneRow(ctx.em, def.entity, fromOf(ctx, def), def.alias, id, scopeOf(ctx, def)) : null;
 }
 
+/**
+ * The users each record is shared with, when the resource's rule shares through a join table
+ * (one statement per batch of ids, per request); empty maps otherwise.
+ */
+export function sharesOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>): DataLoader<number, number[]> {
+  const shares = def.visibility.shares;
+  return ctx.loaders.memo(`shares:${def.name}`, () =>
+    new DataLoader<number, number[]>(async (ids) => {
+      const found = new Map<number, number[]>(ids.map((id) => [id, []]));
+      if (shares) {
+        const rows = await ctx.em.execute<Array<{ r: number; u: number }>>(
+          `select ${shares.recordColumn} as r, ${shares.userColumn} as u from "${shares.table}" where ${shares.recordColumn} = any(?::int[]) order by ${shares.userColumn}`,
+          [`{${ids.join(',')}}`],
+          'all',
+        );
+        for (const row of rows) found.get(Number(row.r))?.push(Number(row.u));
+      }
+      return ids.map((id) => found.get(id)!);
+    }),
+  );
+}
+
+/** The visibility rule on one record in memory, its shares loaded when the rule needs them. */
+export async function canSeeRecord<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, record: T): Promise<boolean> {
+  const shared = def.visibility.shares ? await sharesOf(ctx, def).load(record.id) : undefined;
+  return def.visibility.canSee(ctx.viewer, record, shared);
+}
+
 /** Records by id for `node`/`nodes`: the generic loader (tenancy), then the visibility rule. */
 export async function findManyVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, ids: readonly number[]): Promise<Array<T | null>> {
   const loader = ctx.loaders.byId(def.entity);
   const rows = await Promise.all(ids.map((id) => loader.load(id)));
-  return rows.map((row) => (row && def.visibility.canSee(ctx.viewer, row) ? row : null));
+  return Promise.all(rows.map(async (row) => (row && (await canSeeRecord(ctx, def, row)) ? row : null)));
 }
 
 /** For writing: the managed entity, under the same tenancy and visibility rule. */
 export async function loadForWrite<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<T> {
   if (!isValidId(id)) throw new NotFoundError(def.name, id);
   const record = (await ctx.em.findOne(def.entity, { id, account: ctx.viewer.accountId } as never)) as T | null;
-  if (!record || !def.visibility.canSee(ctx.viewer, record)) throw new NotFoundError(def.name, id);
+  if (!record || !(await canSeeRecord(ctx, def, record))) throw new NotFoundError(def.name, id);
   return record;
 }
 
@@ -76,6 +105,7 @@ export function removeVisible<T extends { id: number }>(ctx: RequestContext, def
  * cannot see is answered like a missing one, so its existence does not leak.
  */
 export function linkable<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, record: T | null): record is T {
+  // A rule sharing through a join table needs the shares: use canSeeRecord for such resources.
   return record !== null && def.visibility.canSee(ctx.viewer, record);
 }
 
@@ -92,6 +122,7 @@ export async function setRelation<T extends object>(
   id: number | null | undefined,
   find: (id: number) => Promise<{ id: number } | null>,
   issues: Issues,
+  field = `${prop}Id`,
 ): Promise<void> {
   if (id === undefined) return;
   const target = record as Record<string, unknown>;
@@ -100,6 +131,6 @@ export async function setRelation<T extends object>(
     return;
   }
   const found = isValidId(id) ? await find(id) : null;
-  if (!found) issues.missing(`${prop}Id`);
+  if (!found) issues.missing(field);
   else target[prop] = ctx.em.getReference(entity, found.id);
 }

@@ -62,8 +62,11 @@ export function usersPreload(...fields: string[]): RelationPreload<unknown> {
   return { fields, load: (ctx) => accountUsers(ctx).all.load() };
 }
 
-/** v3 possible_notify_user_ids: the users of the account who can see `record` under `rule`. */
-export function notifyUserIdsField<R>(ctx: RequestContext, rule: VisibilityRule<R>, record: R): number[] | Promise<number[]> {
+/**
+ * v3 possible_notify_user_ids: the users of the account who can see `record` under `rule`
+ * (`sharedWith`: the users a record is shared with, for a rule that shares through a join table).
+ */
+export function notifyUserIdsField<R>(ctx: RequestContext, rule: VisibilityRule<R>, record: R, sharedWith?: readonly number[]): number[] | Promise<number[]> {
   const users = accountUsers(ctx).all;
-  return sooner(users.settled(), () => users.load(), (all) => rule.usersWhoCanSee(all.values(), record));
+  return sooner(users.settled(), () => users.load(), (all) => rule.usersWhoCanSee(all.values(), record, sharedWith));
 }
