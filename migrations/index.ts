@@ -2,10 +2,14 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000001Initial } from './20261122000001-initial';
 import { Migration20261122000002ListOrderIndexes } from './20261122000002-list-order-indexes';
 import { Migration20261122000003SortIndexes } from './20261122000003-sort-indexes';
+import { Migration20261125000001AdminSurface } from './20261125000001-admin-surface';
+import { Migration20261125000002Deals } from './20261125000002-deals';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000001Initial', class: Migration20261122000001Initial },
   { name: 'Migration20261122000002ListOrderIndexes', class: Migration20261122000002ListOrderIndexes },
   { name: 'Migration20261122000003SortIndexes', class: Migration20261122000003SortIndexes },
+  { name: 'Migration20261125000001AdminSurface', class: Migration20261125000001AdminSurface },
+  { name: 'Migration20261125000002Deals', class: Migration20261125000002Deals },
 ];

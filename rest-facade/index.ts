@@ -1,10 +1,11 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import { parse } from 'graphql';
+import { parse, type GraphQLSchema } from 'graphql';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyRateHeaders, createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
 import { checkFacade } from './agreement';
 import { fragmentsSource, RESOURCES } from './resources';
+import { completeFromSchema } from './resources/resource-spec';
 import { compileRoutes } from './routes/match';
 import { V3_ROUTES } from './routes';
 
@@ -15,7 +16,8 @@ export { V3_ROUTES } from './routes';
  * The facade's static GraphQL documents, concatenated, with the fragments generated from the
  * resources' field tables; the core parses, validates and compiles them once at boot.
  */
-export function operationsSource(): string {
+export function operationsSource(schema?: GraphQLSchema): string {
+  if (schema) completeResources(schema);
   const dir = join(__dirname, '..', '..', 'rest-facade', 'operations');
   const local = join(__dirname, 'operations');
   const folder = (() => {
@@ -34,10 +36,19 @@ export function operationsSource(): string {
     .join('\n');
 }
 
+/**
+ * Resources that derive from the schema get the fields their tables do not list (once, at boot);
+ * an input field the facade cannot map is a boot error naming it.
+ */
+function completeResources(schema: GraphQLSchema): void {
+  const unmapped = RESOURCES.flatMap((r) => completeFromSchema(r, schema));
+  if (unmapped.length > 0) throw new Error(`The v3 facade cannot derive these fields; list them in their resource's table: ${unmapped.join(', ')}`);
+}
+
 /** Mounted at /api/v3. */
 export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Router {
   const router = express.Router();
-  const operations = parse(operationsSource(), { noLocation: true });
+  const operations = parse(operationsSource(deps.schema), { noLocation: true });
   const problems = checkFacade(deps.schema, operations, V3_ROUTES, RESOURCES);
   if (problems.length > 0) throw new Error(`The v3 field tables, operations and schema disagree:\n${problems.join('\n')}`);
   const table = compileRoutes(V3_ROUTES, deps.schema, operations);

@@ -1,11 +1,25 @@
 import { accountResource } from './resources/account';
 import { companyResource } from './resources/company';
-import { leadSourceResource, leadStatusResource, noteCategoryResource, predefinedContactsTagResource } from './resources/list-item';
+import { dealResource } from './resources/deal';
+import { dealStageResource } from './resources/deal-stage';
+import {
+  calendarEntryPriorityResource,
+  dealLossReasonResource,
+  dealWonReasonResource,
+  documentTagResource,
+  eventCategoryResource,
+  leadSourceResource,
+  leadStatusResource,
+  noteCategoryResource,
+  predefinedContactsTagResource,
+} from './resources/list-item';
 import { personResource } from './resources/person';
+import { todoTemplateItemResource, todoTemplateResource } from './resources/todo-template';
 import type { ResourceSpec } from './resources/resource-spec';
 import { userResource } from './resources/user';
 import { ADMIN_ROUTES } from './routes/admin.routes';
 import { COMPANY_ROUTES } from './routes/companies.routes';
+import { DEAL_ROUTES } from './routes/deals.routes';
 import { PEOPLE_ROUTES } from './routes/people.routes';
 import type { RouteSpec } from './routes/route-spec';
 import { USER_ROUTES } from './routes/users.routes';
@@ -24,6 +38,14 @@ export interface FacadeModule {
 export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'companies', resources: [companyResource], routes: COMPANY_ROUTES },
   { name: 'people', resources: [personResource], routes: PEOPLE_ROUTES },
-  { name: 'admin lists', resources: [leadStatusResource, leadSourceResource, predefinedContactsTagResource, noteCategoryResource], routes: ADMIN_ROUTES },
+  { name: 'deals', resources: [dealResource], routes: DEAL_ROUTES },
+  {
+    name: 'admin lists',
+    resources: [
+      leadStatusResource, leadSourceResource, predefinedContactsTagResource, noteCategoryResource, dealLossReasonResource, dealWonReasonResource,
+      eventCategoryResource, documentTagResource, calendarEntryPriorityResource, dealStageResource, todoTemplateResource, todoTemplateItemResource,
+    ],
+    routes: ADMIN_ROUTES,
+  },
   { name: 'users and account', resources: [userResource, accountResource], routes: USER_ROUTES },
 ];

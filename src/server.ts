@@ -41,7 +41,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`) : new MemoryBuckets();
     limiter = createRateLimiter(backend, config.rateLimit);
     const schema = applyRateLimit(createSchema(), limiter);
-    const operations = compileOperations(schema, operationsSource());
+    const operations = compileOperations(schema, operationsSource(schema));
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
     const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, isReady: () => ready && (options.isReady?.() ?? true) });
     const server: Server = await new Promise((resolve, reject) => {

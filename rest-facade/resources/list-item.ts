@@ -1,22 +1,55 @@
-import { read, recordId, type FieldTable } from './field-table';
+import { read, recordId, text, type FieldSpec, type FieldTable } from './field-table';
 import { defineResource } from './resource-spec';
 
-/** Admin lists are read-only in v3 (§4.10): nothing is writable. */
-const ID_AND_NAME: FieldTable = { id: recordId(), name: read('name') };
+/**
+ * DECISIONS (Admin surface): every admin list is writable by the account's admins (the spec's
+ * §4.10 "read-only" is superseded), and every entry carries id, name, created_at and updated_at
+ * besides the fields of its list. Lists that are a name in an order are ListItem in GraphQL; the
+ * routes name the list, so a write or show through one list never reaches an item of another.
+ */
+
+/** A writable integer (v3 accepts numeric strings; the core checks the range and names the field). */
+export const integer = (from: string): FieldSpec => ({ from, write: { type: 'integer' }, show: 'plain' });
+
+/** `created_at`, `updated_at`: read-only, as v3 datetimes in the viewer's zone. */
+export const TIMESTAMPS: FieldTable = { created_at: read('createdAt', 'dateTime'), updated_at: read('updatedAt', 'dateTime') };
+
+const ID_AND_NAME: FieldTable = { id: recordId(), name: text('name') };
+const NAME_ONLY: FieldTable = { ...ID_AND_NAME, ...TIMESTAMPS };
+/** Lists whose order the recordings show (`position`). */
+const POSITIONED: FieldTable = { ...ID_AND_NAME, position: integer('position'), ...TIMESTAMPS };
+
+/** Every list item table: name is required on create (blank: 422 "can't be blank" on name). */
+const listItem = (root: string, fragment: string, fields: FieldTable) => defineResource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields });
 
 /** v3 §2.10 lead status: id, name, hex_color. */
-export const leadStatusResource = defineResource({
-  root: 'lead_status',
-  type: 'ListItem',
-  fragment: 'LeadStatusV3',
-  fields: { ...ID_AND_NAME, hex_color: read('hexColor') },
-});
+export const leadStatusResource = listItem('lead_status', 'LeadStatusV3', { ...ID_AND_NAME, hex_color: text('hexColor'), ...TIMESTAMPS });
 
 /** v3 §2.10 predefined contacts tag (DECISIONS: Wording): id, name. */
-export const predefinedContactsTagResource = defineResource({ root: 'predefined_contacts_tag', type: 'ListItem', fragment: 'PredefinedContactsTagV3', fields: ID_AND_NAME });
+export const predefinedContactsTagResource = listItem('predefined_contacts_tag', 'PredefinedContactsTagV3', NAME_ONLY);
 
 /** v3 §2.10 note category: id, name. */
-export const noteCategoryResource = defineResource({ root: 'note_category', type: 'ListItem', fragment: 'NoteCategoryV3', fields: ID_AND_NAME });
+export const noteCategoryResource = listItem('note_category', 'NoteCategoryV3', NAME_ONLY);
 
-/** v3 §2.11 lead source: only id and name are known (convenience objects). */
-export const leadSourceResource = defineResource({ root: 'lead_source', type: 'ListItem', fragment: 'LeadSourceV3', fields: ID_AND_NAME });
+/** DECISIONS (Admin surface): lead source costs, in cents. */
+export const leadSourceResource = listItem('lead_source', 'LeadSourceV3', {
+  ...ID_AND_NAME,
+  cost_per_lead_in_cents: integer('costPerLeadInCents'),
+  flat_fee_in_cents: integer('flatFeeInCents'),
+  ...TIMESTAMPS,
+});
+
+/** DECISIONS (Admin surface): deal loss reasons, with their position. */
+export const dealLossReasonResource = listItem('deal_loss_reason', 'DealLossReasonV3', POSITIONED);
+
+/** DECISIONS (Admin surface): deal won reasons, with their position. */
+export const dealWonReasonResource = listItem('deal_won_reason', 'DealWonReasonV3', POSITIONED);
+
+/** DECISIONS (Admin surface): event categories, with their position. */
+export const eventCategoryResource = listItem('event_category', 'EventCategoryV3', POSITIONED);
+
+/** DECISIONS (Admin surface): document tags. */
+export const documentTagResource = listItem('document_tag', 'DocumentTagV3', NAME_ONLY);
+
+/** DECISIONS (Admin surface): calendar entry priorities. */
+export const calendarEntryPriorityResource = listItem('calendar_entry_priority', 'CalendarEntryPriorityV3', NAME_ONLY);

@@ -1,3 +1,5 @@
+import type { GraphQLSchema } from 'graphql';
+import { derivedFields } from './derived';
 import { formatterOf, selectionOf, writableOf, type FieldTable } from './field-table';
 import type { Formatter, WritableAttribute } from './value-types';
 
@@ -25,6 +27,11 @@ export interface ResourceDefinition {
   readonly requiredOnCreate?: readonly string[];
   /** GraphQL input field names to v3 names for validation errors, beyond the table's writable fields. */
   readonly errorFields?: Readonly<Record<string, string>>;
+  /**
+   * `true`: fields the table does not list are derived from the schema at boot (derived.ts), so the
+   * table holds only what v3 shows differently. Otherwise the table lists every key by hand.
+   */
+  readonly deriveFromSchema?: boolean;
 }
 
 /** A resource with what its table gives: whitelist, keys, fragment text and formatter. */
@@ -47,4 +54,15 @@ export function defineResource(definition: ResourceDefinition): ResourceSpec {
     fragmentSource: `fragment ${definition.fragment} on ${definition.type} { ${selectionOf(definition.fields)} }`,
     serialize: formatterOf(definition.fields),
   };
+}
+
+/**
+ * Adds to a resource that derives from the schema the fields its table does not list (in place,
+ * once, at boot: routes hold the resource). Answers the input fields it could not map.
+ */
+export function completeFromSchema(resource: ResourceSpec, schema: GraphQLSchema): string[] {
+  if (!resource.deriveFromSchema) return [];
+  const { fields, unmapped } = derivedFields(schema, resource.type, resource.fields);
+  if (Object.keys(fields).length > 0) Object.assign(resource, defineResource({ ...resource, fields: { ...resource.fields, ...fields }, deriveFromSchema: false }), { deriveFromSchema: true });
+  return unmapped;
 }

@@ -36,7 +36,7 @@ export const ROWS_PER_UNIT = MAX_PAGE_SIZE;
 export const INTROSPECTION_OBJECTS_PER_UNIT = 1500;
 
 /** Default page size of a connection by its type, when the operation leaves it out (else 100). */
-const DEFAULT_PAGE_SIZE: Readonly<Record<string, number>> = { ListItemConnection: 200 };
+const DEFAULT_PAGE_SIZE: Readonly<Record<string, number>> = { ListItemConnection: 200, DealStageConnection: 200, TodoTemplateConnection: 200, TodoTemplateItemConnection: 200 };
 
 /**
  * How a list field that is not a connection bounds its length, declared on the field with

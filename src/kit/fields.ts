@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityClass } from '@mikro-orm/core';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Float, InputType, Int, registerEnumType, type ClassType } from 'type-graphql';
+import { Extensions, Field, Float, InputType, Int, registerEnumType, type ClassType } from 'type-graphql';
 import type { Issues } from '../common/errors';
 import { orderKeysOf, type KeyType, type OrderColumn, type OrderKey } from '../db/keyset';
 import { OrderDirection } from '../graphql/connection';
@@ -210,6 +210,8 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
   const inputField = (cls: ClassType, name: string, def: FieldDef, nullable: boolean, doc: string | undefined) => {
     const type = def.kind === 'enum' ? () => def.enum as object : SCALARS[def.kind];
     Field(type as () => unknown as never, { nullable, ...(doc ? { description: doc } : {}) })(cls.prototype, name);
+    // The v3 facade shows a field no v3 table lists under this name (rest-facade/resources/derived.ts).
+    if (def.v3) Extensions({ v3: def.v3 })(cls.prototype, name);
   };
   const writable = entries.filter(([, d]) => d.write);
   const makeInput = (typeName: string, create: boolean, description: string) => {

@@ -3,9 +3,12 @@ import { accountsModule } from './accounts';
 import { appsModule } from './apps';
 import { companiesModule } from './companies';
 import { customFieldsModule } from './custom-fields';
+import { dealsModule } from './deals';
+import { dealStagesModule } from './deal-stages';
 import { listsModule } from './lists';
 import { outboxModule } from './outbox';
 import { peopleModule } from './people';
+import { todoTemplatesModule } from './todo-templates';
 import { usersModule } from './users';
 
 export type { CoreModule } from './module';
@@ -15,4 +18,4 @@ export type { CoreModule } from './module';
  * the schema its resolvers; adding a module is one line. (The v3 facade has its own root,
  * rest-facade/modules.ts: it imports nothing of the core.)
  */
-export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, customFieldsModule, companiesModule, peopleModule, outboxModule];
+export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, companiesModule, peopleModule, dealsModule, outboxModule];

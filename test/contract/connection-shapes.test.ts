@@ -258,6 +258,18 @@ describe('every connection, every selection shape, every paging', () => {
    * required enum argument (`createListItem(kind:)`), so every list of that type gains as many;
    * `extra` goes into the input (a parent's id). Answers the ids, and how many each list gains.
    */
+  /**
+   * How a child is attached to its parent on create: `<parent>Id` (a person's company), or
+   * `<parent>Ids` for a many-to-many association (a deal's people, a person's deals).
+   */
+  function parentLink(nodeType: string, parent: string, id: number): Record<string, unknown> {
+    const key = `${parent[0].toLowerCase()}${parent.slice(1)}`;
+    const create = Object.values(schema.getMutationType()!.getFields()).find((f) => f.name === `create${nodeType}`);
+    const input = create?.args.find((a) => a.name === 'input' && isInputObjectType(getNamedType(a.type)));
+    const fields = input ? (getNamedType(input.type) as any).getFields() : {};
+    return fields[`${key}Ids`] && !fields[`${key}Id`] ? { [`${key}Ids`]: [id] } : { [`${key}Id`]: id };
+  }
+
   async function seed(nodeType: string, extra: Record<string, unknown> = {}): Promise<{ ids: number[]; perList: number }> {
     const mutation = Object.values(schema.getMutationType()!.getFields()).find(
       (f) => f.name.startsWith('create') && isObjectType(getNamedType(f.type)) && Object.values((getNamedType(f.type) as GraphQLObjectType).getFields()).some((p) => getNamedType(p.type).name === nodeType),
@@ -273,6 +285,15 @@ describe('every connection, every selection shape, every paging', () => {
     const recordField = Object.values(payload.getFields()).find((p) => getNamedType(p.type).name === nodeType)!;
     const args = requiredOf(mutation.args);
     const inputArg = args.find((a) => isInputObjectType(getNamedType(a.type)));
+    // A required reference to a record seeded before (`todoTemplateId` of a todo template item) names one of those.
+    if (inputArg) {
+      for (const f of Object.values((getNamedType(inputArg.type) as any).getFields() as Record<string, { name: string; type: GraphQLInputType }>)) {
+        const referenced = /^(.+)Id$/.exec(f.name)?.[1];
+        if (!referenced || f.name in extra || !isNonNullType(f.type)) continue;
+        const ids = seeded.get(`${referenced[0].toUpperCase()}${referenced.slice(1)}`);
+        if (ids?.length) extra = { ...extra, [f.name]: ids[0] };
+      }
+    }
     for (const name of Object.keys(extra)) {
       if (!inputArg || !(getNamedType(inputArg.type) as any).getFields()[name]) throw new Error(`connection-shapes: ${mutation.name}'s input has no ${name} to attach the record to its parent`);
     }
@@ -294,13 +315,17 @@ describe('every connection, every selection shape, every paging', () => {
         ids.push(m.r.databaseId);
       }
     }
+    seeded.set(nodeType, [...(seeded.get(nodeType) ?? []), ...ids]);
     return { ids, perList: SEEDED };
   }
+
+  /** The records `seed` made, by type. */
+  const seeded = new Map<string, number[]>();
 
   /** Per root connection: the whole list in order, its cursors, and its expected total. */
   const lists = new Map<string, { ids: number[]; cursors: string[]; total: number }>();
   /** Per nested connection: its two seeded parents (index in the root list) and the children made for each. */
-  const parents = new Map<string, Array<{ id: number; index: number; children: Set<number>; all: number[]; total: number }>>();
+  const parents = new Map<string, Array<{ id: number; index: number; children: Set<number>; exclusive: boolean; all: number[]; total: number }>>();
 
   /** The root connection listing a nested connection's parent type. */
   const rootOf = (n: Connection) => {
@@ -326,9 +351,12 @@ describe('every connection, every selection shape, every paging', () => {
       if (ids.length < 2) throw new Error(`connection-shapes: fewer than two ${n.parent} records to hang ${n.label} on`);
       const made = [];
       for (const id of ids.slice(0, 2)) {
-        const { ids: children, perList } = await seed(n.nodeType, { [`${n.parent[0].toLowerCase()}${n.parent.slice(1)}Id`]: id });
+        const link = parentLink(n.nodeType, n.parent, id);
+        const { ids: children, perList } = await seed(n.nodeType, link);
         gained.set(n.nodeType, (gained.get(n.nodeType) ?? 0) + perList);
-        made.push({ id, children: new Set(children) });
+        // A many-to-many parent may hold children attached from the other side too (a deal seeded
+        // under a person): then the seeded ones must be among its children, not all of them.
+        made.push({ id, children: new Set(children), exclusive: !Object.keys(link)[0].endsWith('Ids') });
       }
       parents.set(n.label, made.map((p) => ({ ...p, index: 0, all: [], total: 0 })));
     }
@@ -404,7 +432,8 @@ describe('every connection, every selection shape, every paging', () => {
       for (const p of parents.get(n.label)!) {
         expect(p.index).toBeGreaterThanOrEqual(0);
         expect(p.all.length).toBeGreaterThanOrEqual(SEEDED);
-        for (const id of p.all) expect(p.children.has(id)).toBe(true);
+        if (p.exclusive) for (const id of p.all) expect(p.children.has(id)).toBe(true);
+        else for (const id of p.children) expect(p.all).toContain(id);
       }
     });
 

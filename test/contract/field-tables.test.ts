@@ -6,7 +6,19 @@ import { RESOURCES } from '../../rest-facade/resources';
 import { read, readOnly, text } from '../../rest-facade/resources/field-table';
 import { accountResource } from '../../rest-facade/resources/account';
 import { companyResource } from '../../rest-facade/resources/company';
-import { leadSourceResource, leadStatusResource, noteCategoryResource, predefinedContactsTagResource } from '../../rest-facade/resources/list-item';
+import { dealStageResource } from '../../rest-facade/resources/deal-stage';
+import {
+  calendarEntryPriorityResource,
+  dealLossReasonResource,
+  dealWonReasonResource,
+  documentTagResource,
+  eventCategoryResource,
+  leadSourceResource,
+  leadStatusResource,
+  noteCategoryResource,
+  predefinedContactsTagResource,
+} from '../../rest-facade/resources/list-item';
+import { todoTemplateItemResource, todoTemplateResource } from '../../rest-facade/resources/todo-template';
 import { personResource } from '../../rest-facade/resources/person';
 import { defineResource, type Formatter, type ResourceSpec } from '../../rest-facade/resources/resource-spec';
 import { userResource } from '../../rest-facade/resources/user';
@@ -51,10 +63,22 @@ const CONTRACT: ReadonlyArray<readonly [ResourceSpec, ReadonlyArray<readonly [st
     [['id', R], ['first_name', R], ['last_name', R], ['full_name', R], ['email', R], ['time_zone', R], ['is_admin', R], ['visibility', R], ['created_at', R], ['updated_at', R]],
   ],
   [accountResource, [['id', R], ['name', R], ['currency', R], ['time_zone', R]]],
-  [leadStatusResource, [['id', R], ['name', R], ['hex_color', R]]],
-  [predefinedContactsTagResource, [['id', R], ['name', R]]],
-  [noteCategoryResource, [['id', R], ['name', R]]],
-  [leadSourceResource, [['id', R], ['name', R]]],
+  // DECISIONS (Admin surface): admins write every admin list; entries carry created_at and updated_at.
+  [leadStatusResource, [['id', R], ['name', W], ['hex_color', W], ['created_at', R], ['updated_at', R]]],
+  [predefinedContactsTagResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
+  [noteCategoryResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
+  [leadSourceResource, [['id', R], ['name', W], ['cost_per_lead_in_cents', W], ['flat_fee_in_cents', W], ['created_at', R], ['updated_at', R]]],
+  [dealLossReasonResource, [['id', R], ['name', W], ['position', W], ['created_at', R], ['updated_at', R]]],
+  [dealWonReasonResource, [['id', R], ['name', W], ['position', W], ['created_at', R], ['updated_at', R]]],
+  [eventCategoryResource, [['id', R], ['name', W], ['position', W], ['created_at', R], ['updated_at', R]]],
+  [documentTagResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
+  [calendarEntryPriorityResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
+  [dealStageResource, [['id', R], ['name', W], ['percent', W], ['position', W], ['created_at', R], ['updated_at', R]]],
+  [todoTemplateResource, [['id', R], ['name', W], ['template_type', W], ['is_default', W], ['todo_template_items', R], ['created_at', R], ['updated_at', R]]],
+  [
+    todoTemplateItemResource,
+    [['id', R], ['description', W], ['due_date', W], ['todo_template_id', W], ['event_category_id', W], ['event_category', R], ['calendar_entry_priority_id', W], ['position', W], ['created_at', R], ['updated_at', R]],
+  ],
 ];
 
 /** Where a table and the contract differ: missing or extra keys, order, writability. */

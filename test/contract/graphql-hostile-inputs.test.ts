@@ -138,7 +138,8 @@ describe('GraphQL hostile inputs', () => {
         if (!(type instanceof GraphQLObjectType) || type.name.startsWith('__')) continue;
         for (const field of Object.values(type.getFields())) for (const arg of field.args) max = Math.max(max, deepest(arg.type, 0));
       }
-      expect(max).toBe(15);
+      // Deals' filters on related records (`people: {some: PersonFilter}`) are the deepest.
+      expect(max).toBe(17);
       expect(max).toBeLessThanOrEqual(MAX_INPUT_DEPTH);
     });
   });

@@ -19,6 +19,7 @@ interface Member {
   readonly apiKey: string;
   readonly account: 'a' | 'b';
   readonly seesEverything: boolean;
+  readonly isAdmin: boolean;
 }
 
 /** Two accounts: in A an admin, an `own` user and an admin whose visibility is `own`; in B an admin. */
@@ -28,10 +29,10 @@ async function world(server: TestServer): Promise<{ admin: Member; own: Member; 
   const own = await a.addUser({ visibility: Visibility.OWN });
   const adminOwn = await a.addUser({ visibility: Visibility.OWN, isAdmin: true });
   return {
-    admin: { name: 'admin', apiKey: a.admin.apiKey, account: 'a', seesEverything: true },
-    own: { name: 'own user', apiKey: own.apiKey, account: 'a', seesEverything: false },
-    adminOwn: { name: 'admin with own visibility', apiKey: adminOwn.apiKey, account: 'a', seesEverything: true },
-    foreign: { name: 'other account admin', apiKey: b.admin.apiKey, account: 'b', seesEverything: true },
+    admin: { name: 'admin', apiKey: a.admin.apiKey, account: 'a', seesEverything: true, isAdmin: true },
+    own: { name: 'own user', apiKey: own.apiKey, account: 'a', seesEverything: false, isAdmin: false },
+    adminOwn: { name: 'admin with own visibility', apiKey: adminOwn.apiKey, account: 'a', seesEverything: true, isAdmin: true },
+    foreign: { name: 'other account admin', apiKey: b.admin.apiKey, account: 'b', seesEverything: true, isAdmin: true },
   };
 }
 
@@ -50,6 +51,12 @@ function creatorsOf(w: Awaited<ReturnType<typeof world>>, route: RouteSpec): Mem
 
 const viewersOf = (w: Awaited<ReturnType<typeof world>>) => [w.admin, w.own, w.adminOwn];
 
+/**
+ * DECISIONS (Admin surface): account-wide records (admin lists) are written by admins only; any
+ * other user's write is a 403, whatever the record (so it tells nothing of other accounts).
+ */
+const forbidden = (viewer: Member, route: RouteSpec) => route.kind !== 'show' && !FIXTURES[route.resource.root].owned && !viewer.isAdmin;
+
 describe('isolation on every v3 route', () => {
   let server: TestServer;
 
@@ -67,7 +74,9 @@ describe('isolation on every v3 route', () => {
     const root = route.resource.root;
     it(`${route.method} ${route.path}: another account's record is a 404, a colleague's too for an own user; admins see it whatever their visibility`, async () => {
       const w = await world(server);
-      const body = route.kind === 'update' ? { [root]: { name: 'hijack', last_name: 'hijack' } } : undefined;
+      // A new value per attempt: admin list names are unique in their list.
+      let attempt = 0;
+      const body = () => (route.kind === 'update' ? { [root]: { name: `hijack ${++attempt}`, last_name: 'hijack' } } : undefined);
       const show = V3_ROUTES.find((r) => r.kind === 'show' && r.resource.root === root)!;
       const outcomes: string[] = [];
       const expected: string[] = [];
@@ -75,11 +84,11 @@ describe('isolation on every v3 route', () => {
         for (const viewer of viewersOf(w)) {
           // A fresh record per pair: a visible delete removes it.
           const { id } = await sampleRoute(server, creator.apiKey, route, V3_ROUTES);
-          const res = await server.request(route.method, routePath(route, id), { apiKey: viewer.apiKey, body });
+          const res = await server.request(route.method, routePath(route, id), { apiKey: viewer.apiKey, body: body() });
           const label = `${viewer.name} on ${creator.name}'s record`;
-          const sees = visible(viewer, creator, root);
-          expected.push(`${label}: ${sees ? 200 : 404}${sees ? '' : ' (empty)'}`);
-          outcomes.push(`${label}: ${res.status}${res.status === 404 && res.text === '' ? ' (empty)' : ''}`);
+          const sees = visible(viewer, creator, root) && !forbidden(viewer, route);
+          expected.push(`${label}: ${forbidden(viewer, route) ? '403 {error}' : sees ? 200 : '404 (empty)'}`);
+          outcomes.push(`${label}: ${res.status}${res.status === 404 && res.text === '' ? ' (empty)' : ''}${res.status === 403 && typeof res.body?.error === 'string' ? ' {error}' : ''}`);
           if (sees && route.kind === 'show') expect(res.body.id).toBe(id);
           if (!sees) {
             // Still there, unchanged, for its creator.

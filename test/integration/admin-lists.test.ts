@@ -120,8 +120,7 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
     });
 
     // DECISIONS (Admin surface): admins write admin lists through v3 (POST 200 with the item, PUT,
-    // DELETE 200 empty; a non-admin write 403 {error}). That surface arrives later.
-    it.todo('admins create, update and delete admin list items through v3; non-admins get 403');
+    // DELETE 200 empty; a non-admin write 403 {error}): test/integration/admin-surface.test.ts.
 
     it('lists never cross accounts', async () => {
       const other = await server.createAccount();
@@ -161,7 +160,7 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect(names).toEqual(['New', 'Very hot', 'Contacted', 'Qualified', 'Unqualified']);
 
       const rest = await get(admin, '/admin/lead_statuses.json');
-      expect(rest.body.entries[1]).toEqual({ id: hot.id, name: 'Very hot', hex_color: '#00aa00' });
+      expect(rest.body.entries[1]).toEqual({ id: hot.id, name: 'Very hot', hex_color: '#00aa00', created_at: expect.any(String), updated_at: expect.any(String) });
 
       const cleared = await updateItem(admin, hot.id, { hexColor: null });
       expect(cleared.item).toMatchObject({ name: 'Very hot', hexColor: null });

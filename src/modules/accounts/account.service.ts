@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationFailed } from '../../common/errors';
 import { issueKey } from '../../common/keys';
 import { ApiApp } from '../apps/api-app.entity';
+import { seedDealStages } from '../deal-stages/deal-stage.defaults';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { User, Visibility } from '../users/user.entity';
 import { Account } from './account.entity';
@@ -69,6 +70,7 @@ export class AccountAdmin {
       const account = em.create(Account, { name: input.name.trim(), currencyCode: currency, timeZone });
       em.persist(account);
       DEFAULT_LISTS.forEach((item, position) => em.persist(em.create(ListItem, { account, kind: item.kind, name: item.name, hexColor: item.hexColor ?? null, position })));
+      seedDealStages(em, account);
       const { key, hash } = issueKey();
       const user = em.create(User, {
         account,

@@ -4,24 +4,38 @@ import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/no
 import { Account } from '../accounts/account.entity';
 
 /**
- * The account's administrative lists share one shape ({id, name} plus a few extras), so they share
- * one table: a new list (deal stages, loss reasons, event categories, ...) is a new kind, not a new
- * table, and every convenience object of them loads through one batched query.
+ * The account's administrative lists that are a name in an order (DECISIONS: Admin surface) share
+ * one table: a new list of that shape is a new kind, not a new table, and every convenience object
+ * of them loads through one batched query. A list with fields of its own gets a model of its own
+ * instead (deal stages and their percent, todo templates and their items), or, where the items
+ * must stay list items because people refer to them, a table keyed by the item (lead source costs,
+ * LeadSourceCost): one table holding every list would be a sparse union each new field widens.
+ * Lead statuses keep their colour here (the one extra column, kept from the start).
  */
 export enum ListKind {
   LEAD_STATUS = 'lead_status',
   LEAD_SOURCE = 'lead_source',
   CONTACT_TAG = 'contact_tag',
   NOTE_CATEGORY = 'note_category',
+  DEAL_LOSS_REASON = 'deal_loss_reason',
+  DEAL_WON_REASON = 'deal_won_reason',
+  EVENT_CATEGORY = 'event_category',
+  DOCUMENT_TAG = 'document_tag',
+  CALENDAR_ENTRY_PRIORITY = 'calendar_entry_priority',
 }
 registerEnumType(ListKind, {
   name: 'ListKind',
   description: 'Which administrative list an item belongs to.',
   valuesConfig: {
     LEAD_STATUS: { description: 'Lead statuses (with a colour).' },
-    LEAD_SOURCE: { description: 'Where leads come from.' },
+    LEAD_SOURCE: { description: 'Where leads come from (with their costs).' },
     CONTACT_TAG: { description: 'Predefined tags for people.' },
     NOTE_CATEGORY: { description: 'Categories of notes.' },
+    DEAL_LOSS_REASON: { description: 'Why deals are lost.' },
+    DEAL_WON_REASON: { description: 'Why deals are won.' },
+    EVENT_CATEGORY: { description: 'Categories of calendar entries and tasks (todo template items refer to them).' },
+    DOCUMENT_TAG: { description: 'Tags for documents.' },
+    CALENDAR_ENTRY_PRIORITY: { description: 'Priorities of calendar entries and tasks (todo template items refer to them).' },
   },
 });
 
@@ -29,7 +43,7 @@ registerEnumType(ListKind, {
 @Index({ properties: ['account', 'kind', 'position'] })
 // Unique per list ignoring case: an expression index, declared with the migration's statement.
 @Unique({ name: 'list_items_account_kind_name_unique', expression: `create unique index "list_items_account_kind_name_unique" on "list_items" ("account_id", "kind", lower("name"))` })
-@ObjectType('ListItem', { implements: Node, simpleResolvers: true, description: 'An entry of one of the account\'s administrative lists (lead statuses, lead sources, contact tags, note categories).' })
+@ObjectType('ListItem', { implements: Node, simpleResolvers: true, description: 'An entry of one of the account\'s administrative lists that are a name in an order (lead statuses, lead sources, contact tags, note categories, deal loss and won reasons, event categories, document tags, calendar entry priorities).' })
 export class ListItem {
   [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId';
 

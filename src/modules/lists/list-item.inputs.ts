@@ -11,6 +11,12 @@ export class ListItemCreateInput {
 
   @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); the end of the list when absent.' })
   position?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Lead sources only: what one lead costs, in cents (0 or more); ignored for other lists.' })
+  costPerLeadInCents?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Lead sources only: a flat fee for the source, in cents (0 or more); ignored for other lists.' })
+  flatFeeInCents?: number | null;
 }
 
 @InputType('ListItemUpdateInput', { description: 'Changes to an admin list item: only the fields given change.' })
@@ -23,6 +29,12 @@ export class ListItemUpdateInput {
 
   @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); null leaves it.' })
   position?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Lead sources only: what one lead costs, in cents (0 or more); null clears it.' })
+  costPerLeadInCents?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Lead sources only: a flat fee for the source, in cents (0 or more); null clears it.' })
+  flatFeeInCents?: number | null;
 }
 
 /** What the service applies: either input. */

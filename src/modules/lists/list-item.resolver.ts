@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, Info, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf } from '../../graphql/connection';
@@ -7,6 +7,7 @@ import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../.
 import { ListItem, ListKind } from './list-item.entity';
 import { ListItemCreateInput, ListItemOrder, ListItemUpdateInput } from './list-item.inputs';
 import { LIST_ITEMS_DEFAULT_PER_PAGE, ListItemService } from './list-item.service';
+import { leadSourceCosts, type LeadSourceCosts } from './lead-source-cost.loaders';
 
 @ObjectType('ListItemConnection', { description: 'A page of admin list items, with cursors.' })
 export class ListItemConnection extends ConnectionOf(ListItem, 'ListItem', 'items') {}
@@ -31,6 +32,7 @@ registerNode({
 
 const PAGE_DOC = `Every user of the account may read it. Default order: position, then databaseId; ${LIST_ITEMS_DEFAULT_PER_PAGE} a page unless asked otherwise.`;
 const ORDER_DOC = 'Ordering keys, at most 5; databaseId breaks ties.';
+const KIND_DOC = 'The list the item must belong to; an item of another list is answered like a missing one. Any list when absent.';
 
 /** Admin lists (v3 §2.10, §4.10): readable by every user of the account, changed by admins only. */
 @Resolver()
@@ -70,9 +72,38 @@ export class ListItemResolver {
     return this.list(ctx, ListKind.NOTE_CATEGORY, args, orderBy, info);
   }
 
-  @Query(() => ListItem, { nullable: true, description: 'One admin list item by databaseId; null when it does not exist in the viewer\'s account.' })
-  listItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number) {
-    return new ListItemService(ctx).find(id);
+  @Query(() => ListItemConnection, { description: `Reasons deals are lost. ${PAGE_DOC}` })
+  dealLossReasons(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.DEAL_LOSS_REASON, args, orderBy, info);
+  }
+
+  @Query(() => ListItemConnection, { description: `Reasons deals are won. ${PAGE_DOC}` })
+  dealWonReasons(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.DEAL_WON_REASON, args, orderBy, info);
+  }
+
+  @Query(() => ListItemConnection, { description: `Event categories (of calendar entries and tasks). ${PAGE_DOC}` })
+  eventCategories(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.EVENT_CATEGORY, args, orderBy, info);
+  }
+
+  @Query(() => ListItemConnection, { description: `Document tags. ${PAGE_DOC}` })
+  documentTags(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.DOCUMENT_TAG, args, orderBy, info);
+  }
+
+  @Query(() => ListItemConnection, { description: `Priorities of calendar entries and tasks. ${PAGE_DOC}` })
+  calendarEntryPriorities(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+    return this.list(ctx, ListKind.CALENDAR_ENTRY_PRIORITY, args, orderBy, info);
+  }
+
+  @Query(() => ListItem, { nullable: true, description: 'One admin list item by databaseId; null when it does not exist in the viewer\'s account (or belongs to another list than `kind`).' })
+  listItem(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
+    @Arg('kind', () => ListKind, { nullable: true, description: KIND_DOC }) kind?: ListKind | null,
+  ) {
+    return new ListItemService(ctx).find(id, kind);
   }
 
   @Mutation(() => CreateListItemPayload, { description: 'Adds an item to an admin list. Administrators only (others get a FORBIDDEN error).' })
@@ -89,12 +120,38 @@ export class ListItemResolver {
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
     @Arg('input', () => ListItemUpdateInput, { description: 'The changes.' }) input: ListItemUpdateInput,
+    @Arg('kind', () => ListKind, { nullable: true, description: KIND_DOC }) kind?: ListKind | null,
   ) {
-    return recordPayload('listItem', () => new ListItemService(ctx).update(id, input));
+    return recordPayload('listItem', () => new ListItemService(ctx).update(id, input, kind));
   }
 
-  @Mutation(() => DeleteListItemPayload, { description: 'Deletes an admin list item; people referring to it lose the reference. Administrators only.' })
-  deleteListItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number) {
-    return deletePayload('ListItem', () => new ListItemService(ctx).delete(id));
+  @Mutation(() => DeleteListItemPayload, {
+    description: 'Deletes an admin list item; whatever referred to it loses the reference (people, todo template items). Administrators only (others get a FORBIDDEN error).',
+  })
+  deleteListItem(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
+    @Arg('kind', () => ListKind, { nullable: true, description: KIND_DOC }) kind?: ListKind | null,
+  ) {
+    return deletePayload('ListItem', () => new ListItemService(ctx).delete(id, kind));
+  }
+}
+
+/** A lead source's costs (from their own table, one batch per page); null for items of other lists. */
+function costField(ctx: RequestContext, item: ListItem, field: keyof LeadSourceCosts): number | null | Promise<number | null> {
+  if (item.kind !== ListKind.LEAD_SOURCE) return null;
+  return leadSourceCosts(ctx).load(item.id).then((costs) => costs[field]);
+}
+
+@Resolver(() => ListItem)
+export class ListItemFieldsResolver {
+  @FieldResolver(() => Int, { nullable: true, description: 'Lead sources only: what one lead costs, in cents; null when not recorded, and for other lists.' })
+  costPerLeadInCents(@Root() item: ListItem, @Ctx() ctx: RequestContext) {
+    return costField(ctx, item, 'costPerLeadInCents');
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'Lead sources only: the flat fee for the source, in cents; null when not recorded, and for other lists.' })
+  flatFeeInCents(@Root() item: ListItem, @Ctx() ctx: RequestContext) {
+    return costField(ctx, item, 'flatFeeInCents');
   }
 }

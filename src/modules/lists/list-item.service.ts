@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ForbiddenError, Issues, NotFoundError, ValidationFailed } from '../../common/errors';
+import { Issues, NotFoundError, ValidationFailed } from '../../common/errors';
 import { keysetPage, orderKeysOf, type OrderColumn } from '../../db/keyset';
 import { Where } from '../../db/sql';
 import { Connection, type ConnectionReads, type Paging } from '../../graphql/connection';
@@ -10,6 +10,8 @@ import { blank } from '../common/assign';
 import { ListItem, ListKind } from './list-item.entity';
 import { ListItemOrderField, type ListItemInput, type ListItemOrder } from './list-item.inputs';
 import { withoutNul } from '../common/input';
+import { requireAdmin } from './admin';
+import { leadSourceCosts, type LeadSourceCosts } from './lead-source-cost.loaders';
 
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */
 export const LIST_ITEMS_DEFAULT_PER_PAGE = 200;
@@ -26,8 +28,10 @@ const ORDER_KEYS: Record<ListItemOrderField, OrderColumn> = {
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /**
- * Administrative lists (v3 §2.10, §4.10): every user of the account reads them; only admins
- * change them (v3 §4.10 is read-only, so changes come through GraphQL only).
+ * Administrative lists (v3 §2.10, §4.10; DECISIONS: Admin surface): every user of the account
+ * reads them; only admins change them, through GraphQL and v3 alike. `kind`, where a caller names
+ * it (the v3 routes of one list), restricts a lookup or write to that list: an item of another
+ * list is answered like a missing one.
  */
 export class ListItemService {
   constructor(private readonly ctx: RequestContext) {}
@@ -43,35 +47,39 @@ export class ListItemService {
     return new Connection(await keysetPage(this.em, ListItem, { from: '"list_items" l', alias: 'l', where, order, paging, reads }));
   }
 
-  /** One item of the viewer's account, or null. */
-  async find(id: number): Promise<ListItem | null> {
-    return isValidId(id) ? this.ctx.loaders.byId(ListItem).load(id) : null;
+  /** One item of the viewer's account (of list `kind` when given), or null. */
+  async find(id: number, kind?: ListKind | null): Promise<ListItem | null> {
+    const item = isValidId(id) ? await this.ctx.loaders.byId(ListItem).load(id) : null;
+    return item && (kind == null || item.kind === kind) ? item : null;
   }
 
   create(kind: ListKind, input: ListItemInput): Promise<ListItem> {
-    this.requireAdmin();
+    requireAdmin(this.ctx);
     return this.writeUnique(async (em) => {
       const issues = new Issues();
       const name = this.checkName(input.name, issues);
       const hexColor = this.checkHexColor(kind, input.hexColor, issues);
       this.checkPosition(input.position, issues);
+      const costs = this.checkCosts(kind, input, issues);
       if (name !== null) await this.checkUnique(kind, name, null, issues);
       issues.throwIfAny();
       const position = input.position ?? (await this.nextPosition(kind));
       const item = em.create(ListItem, { account: this.ctx.viewer.accountId, kind, name: name!, hexColor: hexColor ?? null, position });
       await em.flush();
+      if (costs) await this.writeCosts(item.id, costs);
       return item;
     });
   }
 
-  update(id: number, input: ListItemInput): Promise<ListItem> {
-    this.requireAdmin();
+  update(id: number, input: ListItemInput, kind?: ListKind | null): Promise<ListItem> {
+    requireAdmin(this.ctx);
     return this.writeUnique(async (em) => {
-      const item = await this.get(id);
+      const item = await this.get(id, kind);
       const issues = new Issues();
       const name = input.name !== undefined ? this.checkName(input.name, issues) : null;
       const hexColor = input.hexColor !== undefined ? this.checkHexColor(item.kind, input.hexColor, issues) : undefined;
       this.checkPosition(input.position, issues);
+      const costs = this.checkCosts(item.kind, input, issues);
       if (name !== null) await this.checkUnique(item.kind, name, item.id, issues);
       issues.throwIfAny();
       if (name !== null) item.name = name;
@@ -80,18 +88,20 @@ export class ListItemService {
       if (input.position != null) item.position = input.position;
       item.updatedAt = new Date();
       await em.flush();
+      if (costs) await this.writeCosts(item.id, costs);
       return item;
     });
   }
 
   /**
    * References to the item are cleared, never left dangling: the foreign keys null a person's
-   * lead status and source; contact tags live in a jsonb array, cleaned in the same transaction.
+   * lead status and source and a todo template item's event category and priority, and delete a
+   * lead source's costs; contact tags live in a jsonb array, cleaned in the same transaction.
    */
-  delete(id: number): Promise<number> {
-    this.requireAdmin();
+  delete(id: number, kind?: ListKind | null): Promise<number> {
+    requireAdmin(this.ctx);
     return mutation(this.ctx, async (em) => {
-      const item = await this.get(id);
+      const item = await this.get(id, kind);
       const accountId = this.ctx.viewer.accountId;
       if (item.kind === ListKind.CONTACT_TAG) {
         // tag_ids holds numbers: compare as jsonb (a `- 'text'` removal would only match strings).
@@ -112,16 +122,41 @@ export class ListItemService {
     });
   }
 
-  private requireAdmin(): void {
-    if (!this.ctx.viewer.isAdmin) throw new ForbiddenError('Only administrators may change admin lists');
-  }
-
-  /** An item of another account is answered exactly like a missing one. */
-  private async get(id: number): Promise<ListItem> {
+  /** An item of another account (or, when `kind` is given, of another list) is answered exactly like a missing one. */
+  private async get(id: number, kind?: ListKind | null): Promise<ListItem> {
     if (!isValidId(id)) throw new NotFoundError('ListItem', id);
     const item = await this.em.findOne(ListItem, { id, account: this.ctx.viewer.accountId });
-    if (!item) throw new NotFoundError('ListItem', id);
+    if (!item || (kind != null && item.kind !== kind)) throw new NotFoundError('ListItem', id);
     return item;
+  }
+
+  /**
+   * Lead sources only (other lists ignore the fields): each cost 0 or more, in cents. Answers what
+   * to write (undefined = leave, null = clear), or null when nothing of the costs changes.
+   */
+  private checkCosts(kind: ListKind, input: ListItemInput, issues: Issues): Partial<LeadSourceCosts> | null {
+    if (kind !== ListKind.LEAD_SOURCE) return null;
+    const changes: { -readonly [K in keyof LeadSourceCosts]?: LeadSourceCosts[K] } = {};
+    for (const field of ['costPerLeadInCents', 'flatFeeInCents'] as const) {
+      const value = input[field];
+      if (value === undefined) continue;
+      if (value !== null && value < 0) issues.add(field, 'OUT_OF_RANGE', 'must be greater than or equal to 0');
+      else changes[field] = value;
+    }
+    return Object.keys(changes).length > 0 ? changes : null;
+  }
+
+  /** The costs row of a lead source, created or changed in the mutation's transaction (fields not given keep their value). */
+  private async writeCosts(id: number, changes: Partial<LeadSourceCosts>): Promise<void> {
+    const current = await leadSourceCosts(this.ctx).load(id);
+    const next = { ...current, ...changes };
+    await this.em.execute(
+      `insert into "lead_source_costs" (list_item_id, account_id, cost_per_lead_in_cents, flat_fee_in_cents) values (?, ?, ?, ?)
+       on conflict (list_item_id) do update set cost_per_lead_in_cents = excluded.cost_per_lead_in_cents, flat_fee_in_cents = excluded.flat_fee_in_cents`,
+      [id, this.ctx.viewer.accountId, next.costPerLeadInCents, next.flatFeeInCents],
+      'run',
+    );
+    this.ctx.loaders.clear();
   }
 
   private checkName(raw: string | null | undefined, issues: Issues): string | null {

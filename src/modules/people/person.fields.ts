@@ -1,5 +1,7 @@
 import { contains } from '../../db/sql';
-import { customFieldConditions, CustomFieldFilter } from '../../graphql/filters';
+import { BadInputError } from '../../common/errors';
+import { customFieldConditions, CustomFieldFilter, IdFilter, MAX_IN_VALUES } from '../../graphql/filters';
+import { isValidId } from '../../graphql/ids';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { withoutNul } from '../common/input';
 import { Person, PersonType } from './person.entity';
@@ -11,6 +13,18 @@ const EMAILS_EXPR = `(coalesce(p.email, '') || ' ' || coalesce(p.email2, '') || 
 const PHONES_EXPR = `(coalesce(p.phone, '') || ' ' || coalesce(p.mobile, '') || ' ' || coalesce(p.home_phone, ''))`;
 /** The person's company's name (a scalar subquery: one row per person). */
 export const COMPANY_NAME = `(select c.name from "companies" c where c.id = p.company_id and c.account_id = p.account_id)`;
+
+/** `dealIds: {eq|in|isNull}`: people taking part in any of these deals (or in none). */
+function dealIdsCondition(value: IdFilter, path: string): { sql: string; params: unknown[] } | null {
+  const parts: Array<{ sql: string; params: unknown[] }> = [];
+  if (value.eq != null || value.in != null) {
+    if ((value.in?.length ?? 0) > MAX_IN_VALUES) throw new BadInputError(`${path}.in`, `at most ${MAX_IN_VALUES} values, got ${value.in!.length}`);
+    const ids = [...(value.eq != null ? [value.eq] : []), ...(value.in ?? [])].filter(isValidId);
+    parts.push(ids.length === 0 ? { sql: 'false', params: [] } : { sql: 'exists (select 1 from "deal_people" dp where dp.person_id = p.id and dp.deal_id = any(?::int[]))', params: [`{${ids.join(',')}}`] });
+  }
+  if (value.isNull != null) parts.push({ sql: `${value.isNull ? 'not ' : ''}exists (select 1 from "deal_people" dp where dp.person_id = p.id)`, params: [] });
+  return parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(' and '), params: parts.flatMap((p) => p.params) } : null;
+}
 
 /** v3 §4.4 simple search: first name, last name, email or company name (indexed expressions). */
 function search(value: string): { sql: string; params: unknown[] } | null {
@@ -157,7 +171,13 @@ export const PERSON = defineResource(
       filter: like('When the person was last changed.'),
       sort: { doc: 'Last change.' },
     },
-    dealIds: { kind: 'refs', property: null, write: 'custom', inputDoc: 'databaseIds of deals the person takes part in; ids of deals that do not exist are ignored.' },
+    dealIds: {
+      kind: 'refs',
+      property: null,
+      write: 'custom',
+      inputDoc: 'databaseIds of the deals the person takes part in: replaces the set among the deals the viewer may see; ids of deals that do not exist or that the viewer may not see are ignored.',
+      filter: { input: () => IdFilter, build: dealIdsCondition as never, doc: 'The deals the person takes part in: `eq`/`in` any of them, `isNull: true` none.' },
+    },
   },
 );
 

@@ -140,10 +140,7 @@ export class PersonFieldsResolver {
     return notifyUserIdsField(ctx, PEOPLE.visibility, person);
   }
 
-  @FieldResolver(() => [Int], { description: 'databaseIds of the deals this person takes part in.' })
-  dealIds(): number[] {
-    return [];
-  }
+  // dealIds and deals: the deals module resolves them (PersonDealsResolver).
 }
 
 /** A company's people as a connection, batched across the companies of a page. */

@@ -17,6 +17,9 @@ import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Person, PersonType } from './person.entity';
+import { DealService } from '../deals/deal.service';
+import { checkTodoTemplate, recordTodoTemplate } from '../todo-templates/todo-template-application';
+import { TodoTemplateType } from '../todo-templates/todo-template.entity';
 import { PERSON, type PersonInput } from './person.fields';
 import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 
@@ -80,7 +83,7 @@ export class PersonService {
       if (input.createdAt) person.createdAt = input.createdAt;
       if (input.updatedAt) person.updatedAt = input.updatedAt;
       else if (input.createdAt) person.updatedAt = person.createdAt;
-      await this.checkTodoTemplate(options, issues);
+      const template = await checkTodoTemplate(this.ctx, options, TodoTemplateType.PEOPLE, issues);
       issues.throwIfAny();
       if (options?.checkForDuplicates) await this.rejectDuplicate(person);
       em.persist(person);
@@ -90,6 +93,8 @@ export class PersonService {
         await em.flush(); // the mail names the new person's id
         recordMail(this.ctx, ownerId, { kind: 'person_assignment', subject: { type: 'Person', id: person.id }, payload: { byUserId: this.ctx.viewer.userId } });
       }
+      await this.storeDeals(person, input);
+      await this.storeTodoTemplate(person, template);
       return person;
     });
   }
@@ -100,7 +105,7 @@ export class PersonService {
       const issues = new Issues();
       const previousOwner = person.owner?.id ?? null;
       await this.apply(person, input, issues, false);
-      await this.checkTodoTemplate(options, issues);
+      const template = await checkTodoTemplate(this.ctx, options, TodoTemplateType.PEOPLE, issues);
       issues.throwIfAny();
       // created_at/updated_at sent on update are ignored: clients PUT back what they read (DECISIONS).
       person.updatedAt = new Date();
@@ -109,12 +114,21 @@ export class PersonService {
       if (ownerMailOwed(this.ctx, previousOwner, newOwner, options?.deliverReassignmentEmail)) {
         recordMail(this.ctx, newOwner, { kind: 'person_reassignment', subject: { type: 'Person', id: person.id }, payload: { byUserId: this.ctx.viewer.userId } });
       }
+      await this.storeDeals(person, input);
+      await this.storeTodoTemplate(person, template);
       return person;
     });
   }
 
   delete(id: number): Promise<number> {
     return removeVisible(this.ctx, PEOPLE, id);
+  }
+
+  /** v3 §4.4 `deal_ids`: the person's deals among those the viewer may see; unknown ids are ignored. */
+  private async storeDeals(person: Person, input: PersonInput): Promise<void> {
+    if (input.dealIds === undefined) return;
+    await this.em.flush(); // the person needs its id
+    await new DealService(this.ctx).setDealsOfPerson(person.id, input.dealIds);
   }
 
   /** v3 §4.4 check_for_duplicates: a *visible* Contact with the same last name and email (case-insensitive). */
@@ -134,10 +148,11 @@ export class PersonService {
     throw ValidationFailed.one('base', 'DUPLICATE', `Duplicate of ${name} (id ${rows[0].id}): a contact with the same last name${email} already exists`);
   }
 
-  /** Todo templates arrive in a later issue: none exist yet, so any template id is refused rather than silently ignored. */
-  private async checkTodoTemplate(options: { todoTemplateId?: number | null; todoTemplateUserId?: number | null } | undefined, issues: Issues): Promise<void> {
-    if (options?.todoTemplateId != null) issues.missing('todoTemplateId');
-    if (options?.todoTemplateUserId != null && !(await accountUsers(this.ctx).load(options.todoTemplateUserId))) issues.missing('todoTemplateUserId');
+  /** A checked todo template is kept as pending until calendar entries exist (never lost). */
+  private async storeTodoTemplate(person: Person, template: { templateId: number; userId: number } | null): Promise<void> {
+    if (!template) return;
+    await this.em.flush(); // the person needs its id
+    recordTodoTemplate(this.ctx, template, 'Person', person.id);
   }
 
   private async apply(person: Person, input: PersonInput, issues: Issues, isNew: boolean): Promise<void> {
@@ -171,8 +186,6 @@ export class PersonService {
       const items = await this.ctx.loaders.byId(ListItem).loadMany(wanted);
       person.tagIds = items.filter((i) => i.kind === ListKind.CONTACT_TAG).map((i) => i.id);
     }
-    // input.dealIds is accepted and ignored for now: there is no deals table yet, and v3 §4.4 ignores
-    // unknown deal ids anyway. The deals module will associate them.
     if (input.customFields !== undefined) {
       const defs = await customFieldDefs(this.ctx, CustomFieldResource.PERSON).load();
       person.customFields = mergeCustomFields(defs, person.customFields, input.customFields, issues);

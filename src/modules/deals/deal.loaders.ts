@@ -1,0 +1,88 @@
+import DataLoader from 'dataloader';
+import type { RequestContext } from '../../context/context';
+import { keysetPagesByParent } from '../../db/keyset';
+import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
+import { fromOf, scopeOf } from '../common/resource';
+import { Person } from '../people/person.entity';
+import { PERSON } from '../people/person.fields';
+import { PEOPLE } from '../people/person.service';
+import { Deal } from './deal.entity';
+import { DEAL } from './deal.fields';
+import { DEALS } from './deal.service';
+
+type Ids = readonly number[];
+
+/**
+ * The ids of the records on the other side of deal_people that the viewer may see, by record: one
+ * statement per batch. `side` is the column the keys are on.
+ */
+function linkedIds(ctx: RequestContext, side: 'deal' | 'person'): DataLoader<number, number[]> {
+  return ctx.loaders.memo(`deal-people:${side}`, () =>
+    new DataLoader<number, number[]>(async (keys: Ids) => {
+      const found = new Map<number, number[]>(keys.map((k) => [k, []]));
+      const other = side === 'deal' ? PEOPLE : DEALS;
+      const where = scopeOf(ctx, other as never);
+      const [key, value, join] = side === 'deal' ? ['dp.deal_id', 'dp.person_id', 'p.id = dp.person_id'] : ['dp.person_id', 'dp.deal_id', 'd.id = dp.deal_id'];
+      const rows = await ctx.em.execute<Array<{ k: number; v: number }>>(
+        `select ${key} as k, ${value} as v from "deal_people" dp join ${fromOf(ctx, other as never)} on ${join} where ${key} = any(?::int[]) and ${where.sql} order by ${value}`,
+        [`{${keys.join(',')}}`, ...where.params],
+        'all',
+      );
+      for (const row of rows) found.get(Number(row.k))?.push(Number(row.v));
+      return keys.map((k) => found.get(k)!);
+    }),
+  );
+}
+
+/** v3 `person_ids`: the people of a deal the viewer may see. */
+export const peopleIdsOfDeal = (ctx: RequestContext) => linkedIds(ctx, 'deal');
+/** v3 `deal_ids` on people: the deals of a person the viewer may see. */
+export const dealIdsOfPerson = (ctx: RequestContext) => linkedIds(ctx, 'person');
+
+export interface NestedArgs<F, O> {
+  readonly args: ConnectionArgs;
+  readonly filter?: F | null;
+  readonly orderBy?: readonly O[] | null;
+  readonly reads?: ConnectionReads;
+}
+
+type DealFilter = InstanceType<typeof DEAL.Filter>;
+type DealOrder = InstanceType<typeof DEAL.Order>;
+type PersonFilter = InstanceType<typeof PERSON.Filter>;
+type PersonOrder = InstanceType<typeof PERSON.Order>;
+
+/** A page of deals per parent (a company, a person), batched across a page of parents. */
+function dealsBy(ctx: RequestContext, parent: 'company' | 'person', parentId: number, nested: NestedArgs<DealFilter, DealOrder>): Promise<Connection<Deal>> {
+  const paging = pagingOf(nested.args, 100);
+  const order = DEAL.orderKeys(ctx.em, nested.orderBy);
+  const condition = DEAL.filterSql(ctx.em, nested.filter);
+  const loader = ctx.loaders.memo(`deals-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
+    new DataLoader(async (ids: Ids) => {
+      const where = scopeOf(ctx, DEALS).add(condition.sql, ...condition.params);
+      const from = parent === 'company' ? fromOf(ctx, DEALS) : `${fromOf(ctx, DEALS)} join "deal_people" dp on dp.deal_id = d.id`;
+      const parentColumn = parent === 'company' ? 'd.company_id' : 'dp.person_id';
+      const pages = await keysetPagesByParent(ctx.em, Deal, { from, alias: 'd', where, order, paging, reads: nested.reads, parentColumn }, ids);
+      return ids.map((id) => new Connection(pages.get(id)!));
+    }),
+  );
+  return loader.load(parentId);
+}
+
+export const dealsOfCompany = (ctx: RequestContext, companyId: number, nested: NestedArgs<DealFilter, DealOrder>) => dealsBy(ctx, 'company', companyId, nested);
+export const dealsOfPerson = (ctx: RequestContext, personId: number, nested: NestedArgs<DealFilter, DealOrder>) => dealsBy(ctx, 'person', personId, nested);
+
+/** Deal.people: a page of each deal's people the viewer may see, batched across a page of deals. */
+export function peopleOfDeal(ctx: RequestContext, dealId: number, nested: NestedArgs<PersonFilter, PersonOrder>): Promise<Connection<Person>> {
+  const paging = pagingOf(nested.args, 100);
+  const order = PERSON.orderKeys(ctx.em, nested.orderBy);
+  const condition = PERSON.filterSql(ctx.em, nested.filter);
+  const loader = ctx.loaders.memo(`people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
+    new DataLoader(async (ids: Ids) => {
+      const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
+      const from = `${fromOf(ctx, PEOPLE)} join "deal_people" dp on dp.person_id = p.id`;
+      const pages = await keysetPagesByParent(ctx.em, Person, { from, alias: 'p', where, order, paging, reads: nested.reads, parentColumn: 'dp.deal_id' }, ids);
+      return ids.map((id) => new Connection(pages.get(id)!));
+    }),
+  );
+  return loader.load(dealId);
+}

@@ -1,0 +1,279 @@
+import { Arg, Args, Ctx, Field, FieldResolver, Float, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { centsOf, showMoney } from '../../common/money';
+import type { RequestContext } from '../../context/context';
+import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
+import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
+import { GraphQLDecimal } from '../../graphql/decimal';
+import { registerNode } from '../../graphql/node';
+import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
+import { Currency } from '../accounts/account.resolver';
+import { Company } from '../companies/company.entity';
+import { COMPANIES } from '../companies/company.service';
+import { findManyVisible, linkable, sharesOf } from '../common/resource';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
+import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
+import { CustomFieldValue } from '../custom-fields/custom-field-values';
+import { DealStage } from '../deal-stages/deal-stage.entity';
+import { ListItem } from '../lists/list-item.entity';
+import { Person } from '../people/person.entity';
+import { PERSON } from '../people/person.fields';
+import { PersonConnection } from '../people/person.resolver';
+import { PEOPLE } from '../people/person.service';
+import { User } from '../users/user.entity';
+import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
+import { Deal } from './deal.entity';
+import { DEAL, type DealInput } from './deal.fields';
+import { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
+import { dealIdsOfPerson, dealsOfCompany, dealsOfPerson, peopleIdsOfDeal, peopleOfDeal } from './deal.loaders';
+import { DEALS, DealService, type DealTotals as Totals } from './deal.service';
+
+type DealFilter = InstanceType<typeof DEAL.Filter>;
+type DealOrder = InstanceType<typeof DEAL.Order>;
+
+@ObjectType('DealTotals', { simpleResolvers: true, description: 'Sums over every deal the filter matches, not only the page (v3 `totals=true`); money as decimal strings.' })
+export class DealTotals {
+  @Field(() => GraphQLDecimal, { description: 'Sum of the deals\' values.' }) value!: string;
+  @Field(() => GraphQLDecimal, { description: 'Sum of the bonuses.' }) bonus!: string;
+  @Field(() => GraphQLDecimal, { description: 'Sum of the commissions.' }) commission!: string;
+  @Field(() => Int, { description: 'How many deals were summed.' }) count!: number;
+}
+
+@ObjectType('DealConnection', { description: 'A page of deals, with cursors, and totals over every matching deal when asked for.' })
+export class DealConnection extends ConnectionOf(Deal, 'Deal', 'deals') {
+  @Field(() => DealTotals, { description: 'Sums over every deal the filter matches (computed only when asked for).' })
+  totals!: DealTotals;
+}
+
+@ObjectType('CreateDealPayload', { description: 'The result of createDeal.' })
+class CreateDealPayload extends RecordPayload(Deal, 'deal', 'The created deal') {}
+
+@ObjectType('UpdateDealPayload', { description: 'The result of updateDeal.' })
+class UpdateDealPayload extends RecordPayload(Deal, 'deal', 'The deal as changed') {}
+
+@ObjectType('DeleteDealPayload', { description: 'The result of deleteDeal.' })
+class DeleteDealPayload extends DeletePayload {}
+
+/** Default and largest page of deal lists (v3 §4.5: per_page default 200). */
+export const DEALS_PAGE_SIZE = 200;
+
+registerNode({ name: 'Deal', entity: Deal, find: (ctx, ids) => findManyVisible(ctx, DEALS, ids) });
+
+/** What a page's selected fields read: one batch per source, then each row's fields answer synchronously. */
+const RELATIONS: readonly RelationPreload<Deal>[] = [
+  usersPreload('owner', 'collaborators', 'possibleNotifyUserIds'),
+  { fields: ['company', 'companyName'], source: Company, ids: (d) => d.company?.id },
+  { fields: ['primaryContact'], source: Person, ids: (d) => d.primaryContact?.id },
+  { fields: ['dealStage'], source: DealStage, ids: (d) => d.stage?.id },
+  { fields: ['dealLossReason', 'source'], source: ListItem, ids: (d) => [d.lossReason?.id, d.source?.id] },
+  customFieldsPreload(CustomFieldResource.DEAL),
+];
+
+const OPTION_FIELDS = withOptions(['todoTemplateId', 'todoTemplateUserId']);
+
+/** A page of deals whose `totals` are summed in SQL only when the operation reads them. */
+function withTotals(ctx: RequestContext, page: Connection<Deal>, filter: DealFilter | null | undefined): Connection<Deal> {
+  // A nested page is shared by every appearance of its parent (the loader's cache): set up once.
+  if (Object.prototype.hasOwnProperty.call(page, 'totals')) return page;
+  let totals: Promise<Totals> | undefined;
+  Object.defineProperty(page, 'totals', { get: () => (totals ??= new DealService(ctx).totals(filter)), enumerable: false });
+  return page;
+}
+
+@Resolver()
+export class DealResolver {
+  @Query(() => DealConnection, { description: 'Deals the viewer may see (their own and those shared with them, or all for admins and `all` users). Default order: newest first.' })
+  async deals(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('filter', () => DEAL.Filter, { nullable: true, description: 'Which deals; all of them when absent.' }) filter?: DealFilter,
+    @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ): Promise<Connection<Deal>> {
+    const result = await new DealService(ctx).list(filter, orderBy, pagingOf(args, DEALS_PAGE_SIZE), connectionReads(info));
+    await preloadPage(ctx, RELATIONS, result.nodes, info);
+    return withTotals(ctx, result, filter);
+  }
+
+  @Query(() => Deal, { nullable: true, description: 'One deal by databaseId; null when it does not exist or the viewer may not see it.' })
+  deal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The deal\'s databaseId.' }) id: number) {
+    return new DealService(ctx).get(id);
+  }
+
+  @Mutation(() => CreateDealPayload, { description: 'Creates a deal. Problems with the input come back as userErrors, and nothing is created.' })
+  createDeal(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => DEAL.CreateInput, { description: 'The new deal.' }) input: DealInput,
+    @Arg('options', () => DealCreateOptions, { nullable: true, description: 'A todo template to apply.' }) options?: DealCreateOptions,
+  ) {
+    return recordPayload('deal', () => new DealService(ctx).create(input, options), OPTION_FIELDS);
+  }
+
+  @Mutation(() => UpdateDealPayload, { description: 'Changes a deal: only the fields given. A missing or hidden deal is a NOT_FOUND user error.' })
+  updateDeal(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: 'The deal\'s databaseId.' }) id: number,
+    @Arg('input', () => DEAL.UpdateInput, { description: 'The changes.' }) input: DealInput,
+    @Arg('options', () => DealUpdateOptions, { nullable: true, description: 'A todo template to apply.' }) options?: DealUpdateOptions,
+  ) {
+    return recordPayload('deal', () => new DealService(ctx).update(id, input, options), OPTION_FIELDS);
+  }
+
+  @Mutation(() => DeleteDealPayload, { description: 'Deletes a deal (its people stay). A missing or hidden deal is a NOT_FOUND user error.' })
+  deleteDeal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The deal\'s databaseId.' }) id: number) {
+    return deletePayload('Deal', () => new DealService(ctx).delete(id));
+  }
+}
+
+/** Every relation through the per-request loaders: a page of deals costs one query per related kind. */
+@Resolver(() => Deal)
+export class DealFieldsResolver {
+  @FieldResolver(() => GraphQLDecimal, { nullable: true, description: 'The deal\'s value in the account currency, a decimal string with the currency\'s places (e.g. "5000.00").' })
+  value(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return showMoney(deal.value, ctx.viewer.currency.decimals);
+  }
+
+  @FieldResolver(() => Float, { nullable: true, deprecationReason: 'Use value.', description: 'The value in cents (v3 value_in_cents).' })
+  valueInCents(@Root() deal: Deal) {
+    return centsOf(deal.value);
+  }
+
+  @FieldResolver(() => GraphQLDecimal, { nullable: true, description: 'A bonus, in the account currency (decimal string).' })
+  bonus(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return showMoney(deal.bonus, ctx.viewer.currency.decimals);
+  }
+
+  @FieldResolver(() => GraphQLDecimal, { nullable: true, description: 'The commission, in the account currency (decimal string).' })
+  commission(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return showMoney(deal.commission, ctx.viewer.currency.decimals);
+  }
+
+  @FieldResolver(() => GraphQLDecimal, { nullable: true, description: 'The commission rate, a percentage (decimal string, e.g. "12.5").' })
+  commissionRate(@Root() deal: Deal) {
+    return deal.commissionRate === null ? null : deal.commissionRate.replace(/\.?0+$/, '');
+  }
+
+  @FieldResolver(() => Currency, { description: 'The account currency, which every amount of the deal is in.' })
+  currency(@Ctx() ctx: RequestContext): Currency {
+    return ctx.viewer.currency;
+  }
+
+  @FieldResolver(() => String, { description: 'ISO 4217 code of the account currency.' })
+  currencyCode(@Ctx() ctx: RequestContext): string {
+    return ctx.viewer.currency.code;
+  }
+
+  @FieldResolver(() => User, { nullable: true, description: 'The user responsible for this deal.' })
+  owner(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return relationField(ctx, Users, deal.owner?.id);
+  }
+
+  @FieldResolver(() => Company, { nullable: true, description: 'The deal\'s company; null when none, or when the viewer may not see it (companyName and companyId still show it).' })
+  company(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return relationField(ctx, Company, deal.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'The name of the deal\'s company, shown whatever the viewer may see of the company itself.' })
+  companyName(@Root() deal: Deal, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
+    return relationField(ctx, Company, deal.company?.id, (c) => c?.name ?? null);
+  }
+
+  @FieldResolver(() => Person, { nullable: true, description: 'The main person of the deal; null when none or when the viewer may not see them.' })
+  primaryContact(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return relationField(ctx, Person, deal.primaryContact?.id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
+  }
+
+  @FieldResolver(() => DealStage, { nullable: true, description: 'The deal\'s stage of the pipeline.' })
+  dealStage(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return relationField(ctx, DealStage, deal.stage?.id);
+  }
+
+  @FieldResolver(() => ListItem, { nullable: true, description: 'Why the deal was lost (an item of the deal loss reasons list).' })
+  dealLossReason(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return relationField(ctx, ListItem, deal.lossReason?.id);
+  }
+
+  @FieldResolver(() => ListItem, { nullable: true, description: 'Where the deal came from (an item of the lead sources list).' })
+  source(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return relationField(ctx, ListItem, deal.source?.id);
+  }
+
+  @FieldResolver(() => [Int], { description: 'databaseIds of the users the deal is shared with.' })
+  sharedUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return sharesOf(ctx, DEALS).load(deal.id);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether the deal is shared with any user.' })
+  async isShared(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return (await sharesOf(ctx, DEALS).load(deal.id)).length > 0;
+  }
+
+  @FieldResolver(() => [User], { description: 'The users the deal is shared with (they see it as its owner does).' })
+  async collaborators(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return relationListField(ctx, Users, await sharesOf(ctx, DEALS).load(deal.id));
+  }
+
+  @FieldResolver(() => [Int], { description: 'databaseIds of the people taking part in the deal whom the viewer may see.' })
+  personIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return peopleIdsOfDeal(ctx).load(deal.id);
+  }
+
+  @FieldResolver(() => PersonConnection, { description: 'The people taking part in the deal whom the viewer may see. Default order: last name, then first name.' })
+  people(
+    @Root() deal: Deal,
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
+    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
+    @Info() info?: GraphQLResolveInfo,
+  ) {
+    return peopleOfDeal(ctx, deal.id, { args, filter, orderBy, reads: connectionReads(info) });
+  }
+
+  @FieldResolver(() => [CustomFieldValue], { description: 'Every custom field defined for deals, with this deal\'s value (null when unset).' })
+  customFields(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    return customFieldsField(ctx, CustomFieldResource.DEAL, deal.customFields);
+  }
+
+  @FieldResolver(() => [Int], { description: 'databaseIds of the users who can see this deal (admins, `all` users, its owner and collaborators), and so may be notified about it.' })
+  async possibleNotifyUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    const shared = await sharesOf(ctx, DEALS).load(deal.id);
+    return notifyUserIdsField(ctx, DEALS.visibility, deal, shared);
+  }
+}
+
+/** Deals of a company and of a person as connections, batched across a page of parents. */
+@Resolver(() => Company)
+export class CompanyDealsResolver {
+  @FieldResolver(() => DealConnection, { description: 'Deals of this company the viewer may see. Default order: newest first.' })
+  deals(
+    @Root() company: Company,
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('filter', () => DEAL.Filter, { nullable: true, description: 'Which of its deals; all when absent.' }) filter?: DealFilter,
+    @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
+    return dealsOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { companyId: { eq: company.id } }] } as DealFilter));
+  }
+}
+
+@Resolver(() => Person)
+export class PersonDealsResolver {
+  @FieldResolver(() => DealConnection, { description: 'Deals this person takes part in that the viewer may see. Default order: newest first.' })
+  deals(
+    @Root() person: Person,
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('filter', () => DEAL.Filter, { nullable: true, description: 'Which of their deals; all when absent.' }) filter?: DealFilter,
+    @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
+    return dealsOfPerson(ctx, person.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { personIds: { eq: person.id } }] } as DealFilter));
+  }
+
+  @FieldResolver(() => [Int], { description: 'databaseIds of the deals this person takes part in that the viewer may see.' })
+  dealIds(@Root() person: Person, @Ctx() ctx: RequestContext) {
+    return dealIdsOfPerson(ctx).load(person.id);
+  }
+}

@@ -1,0 +1,338 @@
+import { Issues } from '../../common/errors';
+import { centsOf, fromCents, MoneyError, showMoney, toMoney } from '../../common/money';
+import type { RequestContext } from '../../context/context';
+import { mutation } from '../../context/transaction';
+import { ownedRecords, sharedTerm } from '../../context/visibility';
+import type { ConnectionReads, Paging } from '../../db/keyset';
+import { storableInstant } from '../../db/sql';
+import type { Connection } from '../../graphql/connection';
+import { isValidId } from '../../graphql/ids';
+import { blank } from '../common/assign';
+import { dropUnstorableDates, withoutNul } from '../common/input';
+import { canSeeRecord, findVisible, fromOf, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { Company } from '../companies/company.entity';
+import { COMPANIES, CompanyService } from '../companies/company.service';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
+import { customFieldDefs } from '../custom-fields/custom-field.loaders';
+import { mergeCustomFields } from '../custom-fields/custom-field-values';
+import { DealStage } from '../deal-stages/deal-stage.entity';
+import { ListItem, ListKind } from '../lists/list-item.entity';
+import { Person } from '../people/person.entity';
+import { PEOPLE } from '../people/person.service';
+import { User } from '../users/user.entity';
+import { accountUsers } from '../users/user.loaders';
+import { checkTodoTemplate, recordTodoTemplate } from '../todo-templates/todo-template-application';
+import { TodoTemplateType } from '../todo-templates/todo-template.entity';
+import { Deal, DealCollaborator, DealPerson } from './deal.entity';
+import { DEAL, type DealInput } from './deal.fields';
+import type { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
+
+/** The fields the service writes itself; the kit copies the rest (deal.fields.ts). */
+const WRITES = DEAL.writes([
+  'status', 'probability', 'expectedCloseDate', 'closedTime', 'isArchived', 'value', 'valueInCents', 'bonus', 'commission', 'commissionRate',
+  'ownerId', 'companyId', 'companyName', 'primaryContactId', 'personIds', 'sharedUserIds', 'dealStageId', 'dealLossReasonId', 'sourceId',
+  'customFields', 'createdAt', 'updatedAt',
+]);
+
+/**
+ * Who sees a deal: admins and `all` users every deal of the account; an `own` user the deals they
+ * own or that are shared with them (deal_collaborators), the same on every path (v3 §2.5).
+ */
+export const DEALS: ResourceDef<Deal> = {
+  entity: Deal,
+  alias: 'd',
+  name: 'Deal',
+  visibility: ownedRecords<Deal>(sharedTerm({ table: 'deal_collaborators', recordColumn: 'deal_id', userColumn: 'user_id' })),
+};
+
+/** The most people and collaborators one deal takes (v3 `person_ids`, `shared_user_ids`). */
+export const MAX_DEAL_PEOPLE = 200;
+
+/** A probability that closes a deal (v3 §3: 0 lost, 100 won). */
+const closes = (p: number | null | undefined) => p === 0 || p === 100;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Totals of money fields over every deal a filter matches (v3 `totals=true`), as decimal strings. */
+export interface DealTotals {
+  readonly value: string;
+  readonly bonus: string;
+  readonly commission: string;
+  readonly count: number;
+}
+
+/** Deals: tenancy and visibility (owned or shared) on every read and write; v3 §2.5, §3, §4.5 rules. */
+export class DealService {
+  constructor(private readonly ctx: RequestContext) {}
+
+  private get decimals(): number {
+    return this.ctx.viewer.currency.decimals;
+  }
+
+  /** A page of the deals the viewer may see that match `filter`, in `orderBy` order. */
+  list(filter: InstanceType<typeof DEAL.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof DEAL.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Deal>> {
+    const condition = DEAL.filterSql(this.ctx.em, filter);
+    const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
+    return listConnection(this.ctx, DEALS, where, DEAL.orderKeys(this.ctx.em, orderBy), paging, reads);
+  }
+
+  /** v3 `totals=true` (DECISIONS: Responses): sums over every matching deal, in SQL. */
+  async totals(filter: InstanceType<typeof DEAL.Filter> | null | undefined): Promise<DealTotals> {
+    const condition = DEAL.filterSql(this.ctx.em, filter);
+    const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
+    const [row] = await this.ctx.em.execute<Array<{ value: string | null; bonus: string | null; commission: string | null; n: string }>>(
+      `select sum(d.value) as value, sum(d.bonus) as bonus, sum(d.commission) as commission, count(*) as n from ${fromOf(this.ctx, DEALS)} where ${where.sql}`,
+      where.params,
+      'all',
+    );
+    const sum = (v: string | null) => showMoney(v ?? '0', this.decimals)!;
+    return { value: sum(row.value), bonus: sum(row.bonus), commission: sum(row.commission), count: Number(row.n) };
+  }
+
+  get(id: number): Promise<Deal | null> {
+    return findVisible(this.ctx, DEALS, id);
+  }
+
+  create(input: DealInput, options?: DealCreateOptions): Promise<Deal> {
+    return mutation(this.ctx, async (em) => {
+      const issues = new Issues();
+      const deal = em.create(Deal, { account: this.ctx.viewer.accountId, name: '', owner: this.ctx.viewer.userId }, { persist: false });
+      const sets = await this.apply(deal, input, issues, true);
+      // Imports keep their timestamps (v3 §2.5: created_at/updated_at writable); on create only.
+      if (input.createdAt) deal.createdAt = input.createdAt;
+      if (input.updatedAt) deal.updatedAt = input.updatedAt;
+      else if (input.createdAt) deal.updatedAt = deal.createdAt;
+      const template = await checkTodoTemplate(this.ctx, options, TodoTemplateType.DEALS, issues);
+      issues.throwIfAny();
+      deal.lastModifiedBy = em.getReference(User, this.ctx.viewer.userId);
+      em.persist(deal);
+      await em.flush();
+      await this.storeSets(deal, sets, true);
+      recordTodoTemplate(this.ctx, template, 'Deal', deal.id);
+      return deal;
+    });
+  }
+
+  update(id: number, input: DealInput, options?: DealUpdateOptions): Promise<Deal> {
+    return mutation(this.ctx, async (em) => {
+      const deal = await loadForWrite(this.ctx, DEALS, id);
+      const issues = new Issues();
+      const sets = await this.apply(deal, input, issues, false);
+      const template = await checkTodoTemplate(this.ctx, options, TodoTemplateType.DEALS, issues);
+      issues.throwIfAny();
+      // created_at/updated_at sent on update are ignored: clients PUT back what they read (DECISIONS).
+      deal.updatedAt = new Date();
+      deal.lastModifiedBy = em.getReference(User, this.ctx.viewer.userId);
+      await em.flush();
+      await this.storeSets(deal, sets, false);
+      recordTodoTemplate(this.ctx, template, 'Deal', deal.id);
+      return deal;
+    });
+  }
+
+  delete(id: number): Promise<number> {
+    return removeVisible(this.ctx, DEALS, id);
+  }
+
+  /**
+   * A person's deals (v3 `deal_ids` on people): the set among the deals the viewer may see is
+   * replaced; deals they cannot see keep their association (it is not theirs to change); unknown ids
+   * are ignored. Called inside the person's mutation.
+   */
+  async setDealsOfPerson(personId: number, dealIds: readonly number[] | null): Promise<void> {
+    const wanted = [...new Set((dealIds ?? []).filter(isValidId))].slice(0, MAX_DEAL_PEOPLE);
+    const visible = scopeOf(this.ctx, DEALS);
+    const em = this.ctx.em;
+    await em.execute(
+      `delete from "deal_people" dp using ${fromOf(this.ctx, DEALS)} where dp.deal_id = d.id and dp.person_id = ? and ${visible.sql}`,
+      [personId, ...visible.params],
+    );
+    if (wanted.length === 0) return;
+    await em.execute(
+      `insert into "deal_people" (deal_id, person_id) select d.id, ? from ${fromOf(this.ctx, DEALS)} where d.id = any(?::int[]) and ${visible.sql} on conflict do nothing`,
+      [personId, `{${wanted.join(',')}}`, ...visible.params],
+    );
+  }
+
+  /** Applies the input; returns the people and collaborator sets to store once the deal has an id. */
+  private async apply(deal: Deal, input: DealInput, issues: Issues, isNew: boolean): Promise<{ people?: number[]; shared?: number[] }> {
+    dropUnstorableDates(input, ['createdAt', 'updatedAt', 'closedTime'], issues);
+    const fields: DealInput = { ...input };
+    if (typeof fields.name === 'string') fields.name = withoutNul(fields.name).trim();
+    if ((fields.name === undefined && isNew) || (fields.name !== undefined && blank(fields.name))) {
+      issues.blank('name');
+      delete fields.name;
+    }
+    WRITES.assign(this.ctx.em, deal, fields, issues, isNew);
+
+    if (input.status !== undefined) {
+      if (input.status === null || [1, 2, 3].includes(input.status)) deal.status = input.status;
+      else issues.invalid('status', 'must be 1 (red), 2 (yellow) or 3 (green)');
+    }
+    if (input.isArchived !== undefined) deal.isArchived = input.isArchived ?? false;
+    if (input.expectedCloseDate !== undefined) {
+      const date = input.expectedCloseDate;
+      if (date === null || (typeof date === 'string' && validDate(date))) deal.expectedCloseDate = date;
+      else issues.invalid('expectedCloseDate', 'must be a date like 2026-01-31');
+    }
+    this.applyMoney(deal, input, issues);
+
+    await setRelation(this.ctx, deal, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
+    await this.applyCompany(deal, input, issues);
+    await setRelation(this.ctx, deal, 'primaryContact', Person, input.primaryContactId, (id) => this.visiblePerson(id), issues);
+    await setRelation(this.ctx, deal, 'lossReason', ListItem, input.dealLossReasonId, (id) => this.listItem(id, ListKind.DEAL_LOSS_REASON), issues, 'dealLossReasonId');
+    await setRelation(this.ctx, deal, 'source', ListItem, input.sourceId, (id) => this.listItem(id, ListKind.LEAD_SOURCE), issues);
+    await this.applyStage(deal, input, issues, isNew);
+
+    if (input.customFields !== undefined) {
+      const defs = await customFieldDefs(this.ctx, CustomFieldResource.DEAL).load();
+      deal.customFields = mergeCustomFields(defs, deal.customFields, input.customFields, issues);
+    }
+    const sets: { people?: number[]; shared?: number[] } = {};
+    if (input.personIds !== undefined) sets.people = await this.visiblePeople(input.personIds ?? []);
+    if (input.sharedUserIds !== undefined) sets.shared = await this.accountUserIds(input.sharedUserIds ?? []);
+    return sets;
+  }
+
+  /**
+   * v3 §2.5 money: `value` as a decimal with the currency's places (number or string in); the
+   * deprecated `valueInCents` stays in sync. A client PUTting back a whole record sends both: the
+   * one that changed wins, `value` when both did.
+   */
+  private applyMoney(deal: Deal, input: DealInput, issues: Issues): void {
+    const amount = (field: string, raw: unknown, places = this.decimals): string | null | undefined => {
+      try {
+        return toMoney(raw, places);
+      } catch (error) {
+        if (error instanceof MoneyError) issues.invalid(field, error.message);
+        else throw error;
+        return undefined;
+      }
+    };
+    const current = showMoney(deal.value, this.decimals);
+    let value: string | null | undefined;
+    if (input.value !== undefined) value = amount('value', input.value);
+    if (input.valueInCents !== undefined) {
+      const cents = input.valueInCents;
+      const fromCentsValue = cents === null ? null : Number.isSafeInteger(cents) ? fromCents(cents, this.decimals) : undefined;
+      if (fromCentsValue === undefined) issues.invalid('valueInCents', 'must be a whole number of cents');
+      else if (value === undefined || value === current) {
+        const centsChanged = (fromCentsValue === null ? null : centsOf(fromCentsValue)) !== centsOf(current);
+        if (value === undefined || centsChanged) value = fromCentsValue;
+      }
+    }
+    if (value !== undefined) deal.value = value;
+    for (const field of ['bonus', 'commission'] as const) {
+      if (input[field] === undefined) continue;
+      const v = amount(field, input[field]);
+      if (v !== undefined) deal[field] = v;
+    }
+    if (input.commissionRate !== undefined) {
+      const rate = amount('commissionRate', input.commissionRate, 4);
+      if (rate !== undefined && rate !== null && (Number(rate) < 0 || Number(rate) > 100)) issues.outOfRange('commissionRate');
+      else if (rate !== undefined) deal.commissionRate = rate;
+    }
+  }
+
+  /**
+   * v3 §3 and DECISIONS (States): a stage change sets the probability from the stage's percent;
+   * probability 0 or 100 closes the deal (closedTime now unless given), 1 to 99 reopens it and
+   * clears closedTime.
+   */
+  private async applyStage(deal: Deal, input: DealInput, issues: Issues, isNew: boolean): Promise<void> {
+    const before = isNew ? null : deal.probability;
+    const stageBefore = deal.stage?.id ?? null;
+    let stage: DealStage | null = null;
+    await setRelation(this.ctx, deal, 'stage', DealStage, input.dealStageId, async (id) => (stage = await this.stage(id)), issues, 'dealStageId');
+    let probability = deal.probability;
+    if (input.probability !== undefined) {
+      if (input.probability === null || (Number.isInteger(input.probability) && input.probability >= 0 && input.probability <= 100)) probability = input.probability;
+      else issues.outOfRange('probability');
+    }
+    // The stage wins over a probability sent with it: a record PUT back whole carries the old one.
+    const chosen = stage as DealStage | null;
+    if (chosen && chosen.id !== stageBefore) probability = chosen.percent;
+    deal.probability = probability;
+    if (input.closedTime !== undefined) deal.closedTime = input.closedTime;
+    if (closes(probability)) {
+      // Closing now (it was open, or is new): closedTime is now unless given.
+      if ((isNew || !closes(before)) && input.closedTime == null) deal.closedTime = new Date();
+    } else if (probability !== null) {
+      deal.closedTime = null; // 1 to 99 reopens it
+    }
+  }
+
+  /** As for people (v3 §2.4): `companyName` finds or creates a company when it names another one. */
+  private async applyCompany(deal: Deal, input: DealInput, issues: Issues): Promise<void> {
+    const companies = this.ctx.loaders.byId(Company);
+    const currentId = deal.company?.id ?? null;
+    const linkableCompany = async (id: number | null | undefined): Promise<Company | null> => {
+      const company = id != null && isValidId(id) ? await companies.load(id) : null;
+      return company && (company.id === currentId || linkable(this.ctx, COMPANIES, company)) ? company : null;
+    };
+    const name = typeof input.companyName === 'string' ? withoutNul(input.companyName).trim() : input.companyName;
+    if (name) {
+      const named = (company: Company | null) => company !== null && company.name.trim().toLowerCase() === name.toLowerCase();
+      if (!(named(await companies.load(currentId)) || named(await linkableCompany(input.companyId)))) {
+        if ([...name].length > 255) issues.tooLong('companyName', 255);
+        else deal.company = await new CompanyService(this.ctx).findOrCreateByName(name);
+        return;
+      }
+    }
+    if (input.companyId !== undefined) await setRelation(this.ctx, deal, 'company', Company, input.companyId, linkableCompany, issues);
+    else if (name !== undefined && !name) deal.company = null;
+  }
+
+  /** Replaces the deal's people and collaborators (the join tables) with the sets given. */
+  private async storeSets(deal: Deal, sets: { people?: number[]; shared?: number[] }, isNew: boolean): Promise<void> {
+    const em = this.ctx.em;
+    if (sets.people) {
+      // Hidden people keep their association: the viewer cannot see them to remove them.
+      if (!isNew) {
+        const visible = scopeOf(this.ctx, PEOPLE);
+        await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, PEOPLE)} where dp.deal_id = ? and dp.person_id = p.id and ${visible.sql}`, [deal.id, ...visible.params]);
+      }
+      for (const personId of sets.people) em.persist(em.create(DealPerson, { deal, person: em.getReference(Person, personId) }));
+    }
+    if (sets.shared) {
+      if (!isNew) await em.nativeDelete(DealCollaborator, { deal: deal.id });
+      for (const userId of sets.shared) em.persist(em.create(DealCollaborator, { deal, user: em.getReference(User, userId) }));
+    }
+    if (sets.people || sets.shared) await em.flush();
+  }
+
+  private async visiblePeople(ids: readonly number[]): Promise<number[]> {
+    const wanted = [...new Set(ids.filter(isValidId))].slice(0, MAX_DEAL_PEOPLE);
+    if (wanted.length === 0) return [];
+    const where = scopeOf(this.ctx, PEOPLE).add('p.id = any(?::int[])', `{${wanted.join(',')}}`);
+    const rows = await this.ctx.em.execute<Array<{ id: number }>>(`select p.id from ${fromOf(this.ctx, PEOPLE)} where ${where.sql}`, where.params, 'all');
+    const found = new Set(rows.map((r) => Number(r.id)));
+    return wanted.filter((id) => found.has(id));
+  }
+
+  private async visiblePerson(id: number): Promise<Person | null> {
+    const person = await this.ctx.loaders.byId(Person).load(id);
+    return person && (await canSeeRecord(this.ctx, PEOPLE, person)) ? person : null;
+  }
+
+  private async accountUserIds(ids: readonly number[]): Promise<number[]> {
+    const users = await accountUsers(this.ctx).all.load();
+    return [...new Set(ids.filter((id) => users.has(id)))].slice(0, MAX_DEAL_PEOPLE);
+  }
+
+  private async stage(id: number): Promise<DealStage | null> {
+    return this.ctx.loaders.byId(DealStage).load(id);
+  }
+
+  private async listItem(id: number, kind: ListKind): Promise<ListItem | null> {
+    const item = await this.ctx.loaders.byId(ListItem).load(id);
+    return item?.kind === kind ? item : null;
+  }
+}
+
+function validDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.getUTCDate() === Number(m[3]) && storableInstant(date);
+}
