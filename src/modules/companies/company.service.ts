@@ -5,7 +5,8 @@ import { mutation } from '../../context/transaction';
 import { ownedRecords } from '../../context/visibility';
 import { blank } from '../common/assign';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { isValidId } from '../../graphql/ids';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -18,6 +19,9 @@ import type { CompanyCreateOptions, CompanyUpdateOptions } from './company.input
 
 /** The fields the service writes itself; the kit copies the rest (company.fields.ts). */
 const WRITES = COMPANY.writes(['ownerId', 'customFields', 'updatedAt']);
+
+/** Company names are varchar(255). */
+const MAX_COMPANY_NAME = 255;
 
 export const COMPANIES: ResourceDef<Company> = { entity: Company, alias: 'c', name: 'Company', visibility: ownedRecords<Company>() };
 
@@ -91,6 +95,46 @@ export class CompanyService {
     const company = this.ctx.em.create(Company, { account: this.ctx.viewer.accountId, name: trimmed, owner: this.ctx.viewer.userId });
     this.ctx.em.persist(company);
     return company;
+  }
+
+  /**
+   * A record's company from `companyId` / `companyName` (v3 §2.4 people, §2.5 deals):
+   * `companyName`, when it differs from the current company's name, finds or creates that company
+   * and wins; otherwise `companyId` decides (must be a company of the account). A blank name
+   * without a companyId clears the company. A name that is the name of the company `companyId`
+   * names also lets `companyId` decide: company names need not be unique, and a record sent whole
+   * (copied into a create, or with both attributes changed) means that company, not a namesake.
+   * Linking follows the visibility rule: a company the viewer cannot see is treated as missing
+   * (`companyId` → "does not exist"; `companyName` never finds it, so a company of that name owned
+   * by the viewer is created), so its existence does not leak. The company a record already has
+   * stays linked when sent back, seen or not: clients PUT back what they read.
+   */
+  async linkCompany(record: { company: Company | null }, input: { companyId?: number | null; companyName?: string | null }, issues: Issues): Promise<void> {
+    const companies = this.ctx.loaders.byId(Company);
+    const currentId = record.company?.id ?? null;
+    const linkableCompany = async (id: number | null | undefined): Promise<Company | null> => {
+      const company = id != null && isValidId(id) ? await companies.load(id) : null;
+      return company && (company.id === currentId || linkable(this.ctx, COMPANIES, company)) ? company : null;
+    };
+    // NUL cannot be stored or searched for in PostgreSQL text (as assignFields drops it from columns).
+    const name = typeof input.companyName === 'string' ? withoutNul(input.companyName).trim() : input.companyName;
+    if (name) {
+      const named = (company: Company | null) => company !== null && company.name.trim().toLowerCase() === name.toLowerCase();
+      if (named(await companies.load(currentId)) || named(await linkableCompany(input.companyId))) {
+        // Unchanged name (a record sent back whole), or the name of the company sent: companyId decides.
+      } else if ([...name].length > MAX_COMPANY_NAME) {
+        issues.tooLong('companyName', MAX_COMPANY_NAME);
+        return;
+      } else {
+        record.company = await this.findOrCreateByName(name);
+        return;
+      }
+    }
+    if (input.companyId !== undefined) {
+      await setRelation(this.ctx, record, 'company', Company, input.companyId, linkableCompany, issues);
+    } else if (name !== undefined && !name) {
+      record.company = null;
+    }
   }
 
   /** v3 §4.6 check_for_duplicates: any company of the account with that name, seen or not. */

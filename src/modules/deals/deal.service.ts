@@ -9,9 +9,8 @@ import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../common/assign';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { canSeeRecord, findVisible, fromOf, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
-import { Company } from '../companies/company.entity';
-import { COMPANIES, CompanyService } from '../companies/company.service';
+import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { CompanyService } from '../companies/company.service';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -178,7 +177,7 @@ export class DealService {
     this.applyMoney(deal, input, issues);
 
     await setRelation(this.ctx, deal, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
-    await this.applyCompany(deal, input, issues);
+    await new CompanyService(this.ctx).linkCompany(deal, input, issues);
     await setRelation(this.ctx, deal, 'primaryContact', Person, input.primaryContactId, (id) => this.visiblePerson(id), issues);
     await setRelation(this.ctx, deal, 'lossReason', ListItem, input.dealLossReasonId, (id) => this.listItem(id, ListKind.DEAL_LOSS_REASON), issues, 'dealLossReasonId');
     await setRelation(this.ctx, deal, 'source', ListItem, input.sourceId, (id) => this.listItem(id, ListKind.LEAD_SOURCE), issues);
@@ -260,27 +259,6 @@ export class DealService {
     } else if (probability !== null) {
       deal.closedTime = null; // 1 to 99 reopens it
     }
-  }
-
-  /** As for people (v3 §2.4): `companyName` finds or creates a company when it names another one. */
-  private async applyCompany(deal: Deal, input: DealInput, issues: Issues): Promise<void> {
-    const companies = this.ctx.loaders.byId(Company);
-    const currentId = deal.company?.id ?? null;
-    const linkableCompany = async (id: number | null | undefined): Promise<Company | null> => {
-      const company = id != null && isValidId(id) ? await companies.load(id) : null;
-      return company && (company.id === currentId || linkable(this.ctx, COMPANIES, company)) ? company : null;
-    };
-    const name = typeof input.companyName === 'string' ? withoutNul(input.companyName).trim() : input.companyName;
-    if (name) {
-      const named = (company: Company | null) => company !== null && company.name.trim().toLowerCase() === name.toLowerCase();
-      if (!(named(await companies.load(currentId)) || named(await linkableCompany(input.companyId)))) {
-        if ([...name].length > 255) issues.tooLong('companyName', 255);
-        else deal.company = await new CompanyService(this.ctx).findOrCreateByName(name);
-        return;
-      }
-    }
-    if (input.companyId !== undefined) await setRelation(this.ctx, deal, 'company', Company, input.companyId, linkableCompany, issues);
-    else if (name !== undefined && !name) deal.company = null;
   }
 
   /** Replaces the deal's people and collaborators (the join tables) with the sets given. */

@@ -5,10 +5,9 @@ import { mutation } from '../../context/transaction';
 import { ownedRecords } from '../../context/visibility';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../common/assign';
-import { Company } from '../companies/company.entity';
-import { COMPANIES, CompanyService } from '../companies/company.service';
+import { CompanyService } from '../companies/company.service';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -28,9 +27,6 @@ const WRITES = PERSON.writes([
   'fullName', 'companyId', 'companyName', 'ownerId', 'type', 'leadStatusId', 'leadSourceId', 'tagIds', 'customFields',
   'unsubscribed', 'bounced', 'createdAt', 'updatedAt', 'dealIds',
 ]);
-
-/** Company names are varchar(255) (companies.name). */
-const MAX_COMPANY_NAME = 255;
 
 export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
 
@@ -176,7 +172,7 @@ export class PersonService {
     if (input.unsubscribed !== undefined) person.unsubscribed = input.unsubscribed ?? false;
     if (input.bounced !== undefined) person.bounced = input.bounced ?? false;
 
-    await this.applyCompany(person, input, issues);
+    await new CompanyService(this.ctx).linkCompany(person, input, issues);
     await setRelation(this.ctx, person, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
     await setRelation(this.ctx, person, 'leadStatus', ListItem, input.leadStatusId, (id) => this.listItem(id, ListKind.LEAD_STATUS), issues);
     await setRelation(this.ctx, person, 'leadSource', ListItem, input.leadSourceId, (id) => this.listItem(id, ListKind.LEAD_SOURCE), issues);
@@ -189,45 +185,6 @@ export class PersonService {
     if (input.customFields !== undefined) {
       const defs = await customFieldDefs(this.ctx, CustomFieldResource.PERSON).load();
       person.customFields = mergeCustomFields(defs, person.customFields, input.customFields, issues);
-    }
-  }
-
-  /**
-   * v3 §2.4: `company_name`, when it differs from the current company's name, finds or creates that
-   * company and wins; otherwise `companyId` decides (must be a company of the account). A blank name
-   * without a companyId clears the company. A name that is the name of the company `companyId`
-   * names also lets `companyId` decide: company names need not be unique, and a record sent whole
-   * (copied into a create, or with both attributes changed) means that company, not a namesake.
-   * Linking follows the visibility rule: a company the viewer cannot see is treated as missing
-   * (`companyId` → "does not exist"; `company_name` never finds it, so a company of that name owned
-   * by the viewer is created), so its existence does not leak. The company a person already has
-   * stays linked when sent back, seen or not: clients PUT back what they read.
-   */
-  private async applyCompany(person: Person, input: PersonInput, issues: Issues): Promise<void> {
-    const companies = this.ctx.loaders.byId(Company);
-    const currentId = person.company?.id ?? null;
-    const linkableCompany = async (id: number | null | undefined): Promise<Company | null> => {
-      const company = id != null && isValidId(id) ? await companies.load(id) : null;
-      return company && (company.id === currentId || linkable(this.ctx, COMPANIES, company)) ? company : null;
-    };
-    // NUL cannot be stored or searched for in PostgreSQL text (as assignFields drops it from columns).
-    const name = typeof input.companyName === 'string' ? withoutNul(input.companyName).trim() : input.companyName;
-    if (name) {
-      const named = (company: Company | null) => company !== null && company.name.trim().toLowerCase() === name.toLowerCase();
-      if (named(await companies.load(currentId)) || named(await linkableCompany(input.companyId))) {
-        // Unchanged name (a record sent back whole), or the name of the company sent: companyId decides.
-      } else if (name.length > MAX_COMPANY_NAME) {
-        issues.tooLong('companyName', MAX_COMPANY_NAME);
-        return;
-      } else {
-        person.company = await new CompanyService(this.ctx).findOrCreateByName(name);
-        return;
-      }
-    }
-    if (input.companyId !== undefined) {
-      await setRelation(this.ctx, person, 'company', Company, input.companyId, linkableCompany, issues);
-    } else if (name !== undefined && !name) {
-      person.company = null;
     }
   }
 
