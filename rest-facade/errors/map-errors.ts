@@ -1,3 +1,4 @@
+import type { V3Reply } from '../response/reply';
 import type { ErrorShape } from '../routes/route-spec';
 import type { ResourceSpec } from '../resources/resource-spec';
 import { v3FieldName } from '../resources/writable';
@@ -9,14 +10,7 @@ export interface CoreError {
   readonly extensions?: { readonly code?: unknown; readonly fields?: unknown; readonly retryAfter?: unknown; readonly [key: string]: unknown };
 }
 
-export interface V3Reply {
-  readonly status: number;
-  /** undefined = empty body. */
-  readonly body?: unknown;
-  readonly headers?: Record<string, string>;
-  /** Sent as it is instead of a JSON body (a route hook answering a file). */
-  readonly raw?: { readonly contentType: string; readonly bytes: Buffer | string };
-}
+export type { V3Reply } from '../response/reply';
 
 export interface FieldProblem {
   readonly field: string;

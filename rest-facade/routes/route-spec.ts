@@ -1,4 +1,4 @@
-import type { V3Reply } from '../errors/map-errors';
+import type { V3Reply } from '../response/reply';
 import type { ConditionTable } from '../request/conditions';
 import type { ResourceSpec } from '../resources/resource-spec';
 

@@ -8,7 +8,7 @@ import { OrderDirection } from '../graphql/connection';
 import { GraphQLDecimal } from '../graphql/decimal';
 import { registerFieldDocs } from '../graphql/field-docs';
 import { BooleanFilter, DateFilter, DateTimeFilter, FloatFilter, IdFilter, IntFilter, StringFilter, compileFilter, type FilterField } from '../graphql/filters';
-import { assignFields } from '../modules/common/assign';
+import { assignFields } from './assign';
 
 /**
  * The field kit: a resource declares each field once, in one table, and everything that follows

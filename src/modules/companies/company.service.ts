@@ -3,7 +3,7 @@ import type { Connection, ConnectionReads, Paging } from '../../graphql/connecti
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { ownedRecords } from '../../context/visibility';
-import { blank } from '../common/assign';
+import { blank } from '../../kit/assign';
 import { dropUnstorableDates, withoutNul } from '../common/input';
 import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { isValidId } from '../../graphql/ids';

@@ -5,7 +5,7 @@ import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from 
 import { fromOf, scopeOf } from '../common/resource';
 import { Person } from '../people/person.entity';
 import { PERSON } from '../people/person.fields';
-import { PEOPLE } from '../people/person.service';
+import { PEOPLE } from '../people/person.fields';
 import { Deal } from './deal.entity';
 import { DEAL } from './deal.fields';
 import { DEALS } from './deal.service';

@@ -19,7 +19,7 @@ import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { PERSON } from '../people/person.fields';
 import { PersonConnection } from '../people/person.resolver';
-import { PEOPLE } from '../people/person.service';
+import { PEOPLE } from '../people/person.fields';
 import { User } from '../users/user.entity';
 import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Deal } from './deal.entity';

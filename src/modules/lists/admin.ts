@@ -3,7 +3,7 @@ import { ForbiddenError, ValidationFailed, type Issues } from '../../common/erro
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { VisibilityRule, type VisibilityTerm } from '../../context/visibility';
-import { blank } from '../common/assign';
+import { blank } from '../../kit/assign';
 import { withoutNul } from '../common/input';
 
 /**

@@ -6,7 +6,7 @@ import { Connection, type ConnectionReads, type Paging } from '../../graphql/con
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { isValidId } from '../../graphql/ids';
-import { blank } from '../common/assign';
+import { blank } from '../../kit/assign';
 import { ListItem, ListKind } from './list-item.entity';
 import { ListItemOrderField, type ListItemInput, type ListItemOrder } from './list-item.inputs';
 import { withoutNul } from '../common/input';

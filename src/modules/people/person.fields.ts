@@ -1,11 +1,19 @@
 import { contains } from '../../db/sql';
 import { BadInputError } from '../../common/errors';
-import { customFieldConditions, CustomFieldFilter, IdFilter, MAX_IN_VALUES } from '../../graphql/filters';
+import { customFieldConditions, CustomFieldFilter, EnumFilterOf, IdFilter, MAX_IN_VALUES } from '../../graphql/filters';
 import { isValidId } from '../../graphql/ids';
 import { defineResource, type InputOf } from '../../kit/fields';
+import { InputType } from 'type-graphql';
+import { ownedRecords } from '../../context/visibility';
+import type { ResourceDef } from '../common/resource';
 import { withoutNul } from '../common/input';
 import { Person, PersonType } from './person.entity';
-import { PersonTypeFilter } from './person.inputs';
+
+@InputType('PersonTypeFilter', { description: 'Conditions on the person type.' })
+export class PersonTypeFilter extends EnumFilterOf(PersonType, 'person type') {}
+
+/** People: who sees which (their owner, admins and `all` users), for every read and write. */
+export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
 
 /** The expressions the migration's trigram indexes are built on: conditions must use them verbatim. */
 const NAME_EXPR = `(coalesce(p.first_name, '') || ' ' || p.last_name)`;

@@ -1,6 +1,4 @@
 import { Field, InputType, Int } from 'type-graphql';
-import { EnumFilterOf } from '../../graphql/filters';
-import { PersonType } from './person.entity';
 
 /* The record's own fields (inputs, filter, order) are declared once in person.fields.ts. */
 export type { PersonInput } from './person.fields';
@@ -36,6 +34,3 @@ export class PersonUpdateOptions {
   todoTemplateUserId?: number | null;
 }
 
-
-@InputType('PersonTypeFilter', { description: 'Conditions on the person type.' })
-export class PersonTypeFilter extends EnumFilterOf(PersonType, 'person type') {}

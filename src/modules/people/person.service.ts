@@ -2,12 +2,11 @@ import { Issues, ValidationFailed } from '../../common/errors';
 import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
-import { ownedRecords } from '../../context/visibility';
 import { isValidId } from '../../graphql/ids';
-import { blank } from '../common/assign';
+import { blank } from '../../kit/assign';
 import { CompanyService } from '../companies/company.service';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
@@ -19,7 +18,7 @@ import { Person, PersonType } from './person.entity';
 import { DealService } from '../deals/deal.service';
 import { checkTodoTemplate, recordTodoTemplate } from '../todo-templates/todo-template-application';
 import { TodoTemplateType } from '../todo-templates/todo-template.entity';
-import { PERSON, type PersonInput } from './person.fields';
+import { PEOPLE, PERSON, type PersonInput } from './person.fields';
 import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (person.fields.ts). */
@@ -28,7 +27,7 @@ const WRITES = PERSON.writes([
   'unsubscribed', 'bounced', 'createdAt', 'updatedAt', 'dealIds',
 ]);
 
-export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
+export { PEOPLE } from './person.fields';
 
 type Names = { firstName?: string | null; lastName?: string | null };
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
-import type { Issues } from '../../common/errors';
-import { withoutNul } from './input';
+import type { Issues } from '../common/errors';
+import { withoutNul } from '../db/sql';
 
 /**
  * Copies the whitelisted scalar fields present in `input` onto `target` (undefined = not sent,
