@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Account } from '../modules/accounts/account.entity';
 import { AccountAdmin } from '../modules/accounts/account.service';
 import { Company } from '../modules/companies/company.entity';
+import { DealStage } from '../modules/deal-stages/deal-stage.entity';
+import { Deal, DealPerson } from '../modules/deals/deal.entity';
 import { ListItem, ListKind } from '../modules/lists/list-item.entity';
 import { Person, PersonType } from '../modules/people/person.entity';
 
@@ -28,8 +30,9 @@ export async function seedDemo(orm: MikroORM): Promise<{ apiKey: string } | null
     ['Peter', 'Gibbons', 2, PersonType.LEAD],
     ['Milton', 'Waddams', 2, PersonType.LEAD],
   ];
+  const made: Person[] = [];
   for (const [firstName, lastName, company, type] of people) {
-    em.create(Person, {
+    const person = em.create(Person, {
       account,
       owner: user,
       company: companies[company],
@@ -39,6 +42,18 @@ export async function seedDemo(orm: MikroORM): Promise<{ apiKey: string } | null
       email: `${firstName.toLowerCase()}@${companies[company].name.toLowerCase().replace(/\W+/g, '')}.example`,
       leadStatus: type === PersonType.LEAD ? statuses[0] : null,
     });
+    made.push(person);
+  }
+  // A few deals across the pipeline (the account starts with its stages).
+  const stages = await em.find(DealStage, { account }, { orderBy: { position: 'asc' } });
+  const deals: Array<[string, number, string, number]> = [
+    ['Rocket skates for the desert office', 0, '12500.00', 1],
+    ['Doomsday device maintenance', 1, '250000.00', 3],
+    ['TPS report tooling', 2, '4800.00', 0],
+  ];
+  for (const [name, company, value, stage] of deals) {
+    const deal = em.create(Deal, { account, owner: user, company: companies[company], name, value, stage: stages[stage] ?? null, probability: stages[stage]?.percent ?? null, lastModifiedBy: user });
+    em.create(DealPerson, { deal, person: made[company] });
   }
   await em.flush();
   return { apiKey };

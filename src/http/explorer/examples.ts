@@ -46,6 +46,29 @@ query FilterPeople {
 `,
   },
   {
+    title: 'Deals',
+    query: `# Deals with totals over every match, filtered on their company and their people.
+query Pipeline {
+  deals(
+    first: 20
+    orderBy: [{ field: EXPECTED_CLOSE_DATE, direction: ASC }]
+    filter: { company: { name: { contains: "a" } }, people: { some: { anyEmail: { contains: ".example" } } } }
+  ) {
+    totals { value count }
+    nodes {
+      databaseId
+      name
+      value
+      probability
+      dealStage { name percent }
+      company { name }
+      people(first: 5) { nodes { fullName } }
+    }
+  }
+}
+`,
+  },
+  {
     title: 'Create',
     query: `# Mutations answer a payload: the record, or userErrors (nothing written).
 mutation CreatePerson($input: PersonCreateInput!) {
