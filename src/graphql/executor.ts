@@ -198,7 +198,12 @@ function externalDefault(type: GraphQLInputType, value: unknown): unknown {
 function fillInputDefaults(value: unknown, type: GraphQLInputType): void {
   const inner = getNullableType(type) as GraphQLInputType;
   if (isListType(inner)) {
-    if (Array.isArray(value)) for (const item of value) if (item != null) fillInputDefaults(item, inner.ofType);
+    if (!Array.isArray(value)) {
+      // A single value where a list is expected is a list of one (GraphQL input coercion).
+      fillInputDefaults(value, inner.ofType);
+      return;
+    }
+    for (const item of value) if (item != null) fillInputDefaults(item, inner.ofType);
     return;
   }
   if (!isInputObjectType(inner) || typeof value !== 'object' || value === null) return;

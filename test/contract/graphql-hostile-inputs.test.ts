@@ -17,7 +17,7 @@ import { MAX_FILTER_DEPTH } from '../../src/graphql/filters';
 import { MAX_INPUT_DEPTH } from '../../src/graphql/limits';
 import { createSchema } from '../../src/graphql/schema';
 import { fixtures } from '../support/fixtures';
-import { openServerWithAccount, type TestResponse, type TestServer } from '../support/test-server';
+import { openServerWithAccount, startTestServer, type TestResponse, type TestServer } from '../support/test-server';
 
 /**
  * Inputs that used to answer an internal error (500 / INTERNAL_SERVER_ERROR): a filter variable
@@ -429,5 +429,25 @@ describe('GraphQL hostile inputs', () => {
       });
       expect(failures).toEqual([]);
     }, 120_000);
+  });
+});
+
+describe('input coercion as the GraphQL spec has it', () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    key = (await server.createAccount()).admin.apiKey;
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('a single object where a list is expected is a list of one, with its fields\' defaults (variable and default alike)', async () => {
+    const sent = await server.graphql(key, 'query($o: [PersonOrder!]) { people(orderBy: $o) { totalCount } }', { o: { field: 'LAST_NAME' } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.errors).toBeUndefined();
+    const defaulted = await server.graphql(key, 'query($o: [PersonOrder!] = {field: LAST_NAME}) { people(orderBy: $o) { totalCount } }');
+    expect(defaulted.body.errors).toBeUndefined();
+    const lists = await server.graphql(key, 'query($o: [ListItemOrder!]) { leadStatuses(orderBy: $o) { totalCount } }', { o: { field: 'NAME' } });
+    expect(lists.body.errors).toBeUndefined();
   });
 });
