@@ -94,9 +94,19 @@ interface Arm {
 
 /** Arms measured in the same interleaved rounds; ratios are taken within a round. */
 interface Group {
-  readonly name: 'list' | 'show' | 'keyset';
+  readonly name: 'list' | 'show' | 'keyset' | 'deals';
   readonly arms: readonly Arm[];
 }
+
+/** Both deals baselines; a round's deals ratios are taken against the faster of the two. */
+const DEAL_BASELINES = ['raw_deals', 'sql_deals'] as const;
+
+/**
+ * The GraphQL side of the deals list: the same selection as v3's (the facade's generated
+ * `DealV3` fragment: every field and convenience object, people up to 200 a deal), paged by
+ * `first` as a GraphQL client would, with the total.
+ */
+const DEALS_OPERATION = 'query BenchDeals { deals(first: 200) { totalCount nodes { ...DealV3 } } }';
 
 const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -115,7 +125,7 @@ async function main(): Promise<void> {
   const seconds = positive('BENCH_ROUND_SECONDS', 3);
   const warmup = positive('BENCH_WARMUP_SECONDS', 5);
   const connections = Math.round(positive('BENCH_CONNECTIONS', 10));
-  const size = { people: positive('BENCH_PEOPLE', 100_000), companies: positive('BENCH_COMPANIES', 5_000), users: 9 };
+  const size = { people: positive('BENCH_PEOPLE', 100_000), companies: positive('BENCH_COMPANIES', 5_000), users: 9, deals: positive('BENCH_DEALS', 1_000) };
   const profileDir = process.env.BENCH_PROFILE_DIR || null;
   const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
@@ -150,7 +160,7 @@ async function main(): Promise<void> {
     const raw = await rawChild.call<ServerReady>('start', { role: 'raw', databaseUrl } satisfies ServerStart);
     const data = app.data!;
     say(
-      `bench: ${size.people} people, ${size.companies} companies, ${size.users + 1} users (${data.seeded ? `seeded in ${(data.seedMs / 1000).toFixed(1)} s` : 'already seeded'}); ` +
+      `bench: ${size.people} people, ${size.companies} companies, ${size.users + 1} users, ${size.deals} deals (${data.seeded || data.dealsSeeded ? `seeded in ${(data.seedMs / 1000).toFixed(1)} s` : 'already seeded'}); ` +
         `db ${embedded ? 'embedded' : new URL(databaseUrl).host}/crm_bench; ${rounds} interleaved rounds of ${seconds} s per scenario (order A B, B A, ...) ` +
         `after ${warmup} s warm-up each; ${connections} connections, pipelining ${PIPELINING}`,
     );
@@ -218,6 +228,19 @@ async function main(): Promise<void> {
         ],
       },
     ];
+    // The deals list with every convenience object (bench/raw-deals.ts): REST, GraphQL, and two
+    // baselines answering the same JSON: page + batched statements, and one SQL statement.
+    const dealsPath = `/api/v3/deals.json?per_page=200&api_key=${key}`;
+    const dealsBody = JSON.stringify({ query: operationDocument(`${source}\n${DEALS_OPERATION}`, 'BenchDeals'), operationName: 'BenchDeals', variables: {} });
+    allGroups.push({
+      name: 'deals',
+      arms: [
+        { name: 'rest_deals', server: appChild, url: app.url, requests: [get(dealsPath)], probe: () => fetchJson(app.url + dealsPath) },
+        { name: 'raw_deals', server: rawChild, url: raw.url, requests: [get(dealsPath)], probe: () => fetchJson(raw.url + dealsPath) },
+        { name: 'sql_deals', server: rawChild, url: raw.url, requests: [get(`/one-sql${dealsPath}`)], probe: () => fetchJson(`${raw.url}/one-sql${dealsPath}`) },
+        { name: 'graphql_deals', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: dealsBody }], probe: post(dealsBody) },
+      ],
+    });
     const arms = allGroups.flatMap((g) => g.arms);
     const byName = new Map(arms.map((a) => [a.name, a]));
     const groups = allGroups.map((g) => ({ ...g, arms: g.arms.filter((a) => !only || only.includes(a.name)) })).filter((g) => g.arms.length > 0);
@@ -234,6 +257,24 @@ async function main(): Promise<void> {
         ? 'check: raw baseline JSON identical to the facade (list and show)'
         : `check: raw baseline JSON differs from the facade's at ${diffs.size} path(s):\n${[...diffs].map(([p, d]) => `  ${p}: ${d}`).join('\n')}`,
     );
+    const [restDeals, rawDeals, sqlDeals, gqlDeals] = await Promise.all(['rest_deals', 'raw_deals', 'sql_deals', 'graphql_deals'].map((n) => byName.get(n)!.probe()));
+    if ([restDeals, rawDeals, sqlDeals, gqlDeals].some((r) => r.status !== 200) || gqlDeals.body.errors) {
+      throw new Error(
+        `deals probe failed: rest ${restDeals.status}, raw ${rawDeals.status}, one-sql ${sqlDeals.status}, graphql ${gqlDeals.status} ${JSON.stringify(gqlDeals.body?.errors ?? '').slice(0, 300)}`,
+      );
+    }
+    const dealCount = Math.min(200, size.deals);
+    if (restDeals.body.entries.length !== dealCount || gqlDeals.body.data.deals.nodes.length !== dealCount) {
+      throw new Error(`deals list returned ${restDeals.body.entries.length} entries (REST), ${gqlDeals.body.data.deals.nodes.length} nodes (GraphQL), expected ${dealCount}`);
+    }
+    for (const [label, body] of [['batched', rawDeals.body], ['one-SQL', sqlDeals.body]] as const) {
+      const d = differences(restDeals.body, body);
+      say(
+        d.size === 0
+          ? `check: ${label} deals baseline JSON identical to the facade (${dealCount} deals with every convenience object)`
+          : `check: ${label} deals baseline JSON differs from the facade's at ${d.size} path(s):\n${[...d].map(([p, x]) => `  ${p}: ${x}`).join('\n')}`,
+      );
+    }
 
     // SQL per request, counted in the server's process after a warm request (pool connections
     // exist, nothing is lazy any more), with that request alone in flight.
@@ -265,10 +306,13 @@ async function main(): Promise<void> {
     const ratios = new Map<string, number[]>();
     const cpuRatios = new Map<string, number[]>();
     const push = (m: Map<string, number[]>, k: string, v: number) => m.set(k, [...(m.get(k) ?? []), v]);
-    const ratioPairs: Record<Group['name'], Array<[string, string]>> = {
+    // [app side, baseline(s)]: with several baselines a round's ratio is taken against the one
+    // that was faster in that round (the deals list: batched or one SQL statement).
+    const ratioPairs: Record<Group['name'], Array<[string, string | readonly string[]]>> = {
       list: [['rest_list', 'raw_list'], ['graphql_list', 'raw_list']],
       show: [['rest_show', 'raw_show'], ['graphql_show', 'raw_show']],
       keyset: [['cursor_deep', 'cursor_first']],
+      deals: [['rest_deals', DEAL_BASELINES], ['graphql_deals', DEAL_BASELINES], ['rest_deals', 'raw_deals'], ['rest_deals', 'sql_deals']],
     };
     const profileRound = rounds >> 1;
     for (const group of groups) {
@@ -288,14 +332,17 @@ async function main(): Promise<void> {
           results.set(arm.name, [...(results.get(arm.name) ?? []), result]);
         }
         const parts = [...got].map(([name, res]) => `${name} ${res.rps.toFixed(0)} (${res.cpuMs.toFixed(2)} cpu ms)`);
-        for (const [a, b] of ratioPairs[group.name]) {
-          if (!got.has(a) || !got.has(b)) continue;
+        for (const [a, baselines] of ratioPairs[group.name]) {
+          const candidates = (typeof baselines === 'string' ? [baselines] : baselines).filter((n) => got.has(n));
+          if (!got.has(a) || candidates.length === 0) continue;
+          const b = candidates.reduce((best, n) => (got.get(n)!.rps > got.get(best)!.rps ? n : best));
           const ratio = got.get(a)!.rps / got.get(b)!.rps;
           // Oriented like the rps ratio: below 1 means the app spends more CPU per request.
           const cpuRatio = got.get(b)!.cpuMs / got.get(a)!.cpuMs;
-          push(ratios, `${a}/${b}`, ratio);
-          push(cpuRatios, `${a}/${b}`, cpuRatio);
-          parts.push(`${a.split('_')[0]}/${b.split('_')[0]} ${fixed(ratio)} (cpu ${fixed(cpuRatio)})`);
+          const label = `${a}/${typeof baselines === 'string' ? baselines : 'best'}`;
+          push(ratios, label, ratio);
+          push(cpuRatios, label, cpuRatio);
+          parts.push(`${a.split('_')[0]}/${typeof baselines === 'string' ? b.split('_')[0] : `best(${b.split('_')[0]})`} ${fixed(ratio)} (cpu ${fixed(cpuRatio)})`);
         }
         say(`round ${r + 1}/${rounds} ${group.name}: ${parts.join('  ')}`);
       }
@@ -345,13 +392,18 @@ async function main(): Promise<void> {
     const gqlListRatio = ratioOf('graphql_list/raw_list');
     const gqlShowRatio = ratioOf('graphql_show/raw_show');
     const keyset = ratioOf('cursor_deep/cursor_first');
+    const dealsRatio = ratioOf('rest_deals/best');
+    const dealsGql = ratioOf('graphql_deals/best');
     const cpuOf = (pair: string) => (cpuRatios.has(pair) ? fixed(spread(cpuRatios.get(pair)!).median) : 'n/a');
     say(
       `bench: rest_list_rps=${medianRps('rest_list')} raw_list_rps=${medianRps('raw_list')} ratio=${fixed(list?.median ?? NaN)} ratio_range=${range(list)} ` +
         `show_ratio=${fixed(show?.median ?? NaN)} show_ratio_range=${range(show)} sql_per_list=${sql.get('rest_list')?.length ?? 0} ` +
         `rest_show_rps=${medianRps('rest_show')} raw_show_rps=${medianRps('raw_show')} graphql_list_ratio=${fixed(gqlListRatio?.median ?? NaN)} ` +
         `graphql_show_ratio=${fixed(gqlShowRatio?.median ?? NaN)} keyset_deep_ratio=${fixed(keyset?.median ?? NaN)} ` +
-        `list_cpu_ratio=${cpuOf('rest_list/raw_list')} show_cpu_ratio=${cpuOf('rest_show/raw_show')} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]}`,
+        `list_cpu_ratio=${cpuOf('rest_list/raw_list')} show_cpu_ratio=${cpuOf('rest_show/raw_show')} ` +
+        `deals_rest_rps=${medianRps('rest_deals')} deals_raw_rps=${medianRps('raw_deals')} deals_onesql_rps=${medianRps('sql_deals')} ` +
+        `deals_list_ratio=${fixed(dealsRatio?.median ?? NaN)} deals_list_ratio_range=${range(dealsRatio)} deals_graphql_ratio=${fixed(dealsGql?.median ?? NaN)} ` +
+        `deals_sql_per_list=${sql.get('rest_deals')?.length ?? 0} deals_cpu_ratio=${cpuOf('rest_deals/best')} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]}`,
     );
   } finally {
     await Promise.all(children.map((c) => c.close()));
@@ -360,7 +412,18 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
+/** `--deals N` (or `--deals=N`): the large-account latency run (bench/large.ts) instead of the interleaved rounds. */
+function largeDeals(argv: readonly string[]): number | null {
+  const i = argv.findIndex((a) => a === '--deals' || a.startsWith('--deals='));
+  if (i < 0) return null;
+  const raw = argv[i].includes('=') ? argv[i].split('=')[1] : argv[i + 1];
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--deals needs a positive whole number, got "${raw}"`);
+  return n;
+}
+
+const deals = largeDeals(process.argv.slice(2));
+(deals === null ? main() : import('./large').then((m) => m.runLarge(deals))).catch((error) => {
   process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

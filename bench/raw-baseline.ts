@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { hashKey } from '../src/common/keys';
 import { formatDateTime } from '../rest-facade/response/datetime';
+import { mountDealBaselines } from './raw-deals';
 
 /**
  * The floor the facade is measured against: express + pg doing the SQL the app does for the same
  * two v3 requests (auth by key hash, the page with its total as a count subquery, users of the account,
- * companies by id, list items by id, custom fields of the account) and hand-built JSON of the same
+ * companies by id, list items by id, custom fields of the account, the people's deals) and hand-built JSON of the same
  * v3 §4.4 shape. No ORM, no GraphQL, no generic pipeline. Datetimes go through the facade's own
  * formatter: a hand-written server would need one too, and it is already the cheap one.
  */
@@ -45,21 +46,33 @@ async function authenticate(pool: Pool, apiKey: unknown): Promise<Viewer | null>
   return rows.length === 0 ? null : { userId: rows[0].id, accountId: rows[0].account_id, timeZone: rows[0].time_zone };
 }
 
-/** The related rows of a page of people: four statements, run concurrently like the app's loaders. */
+/** The related rows of a page of people: five statements, run concurrently like the app's loaders. */
 async function related(pool: Pool, viewer: Viewer, people: Row[]) {
   const companyIds = [...new Set(people.map((p) => p.company_id).filter((id) => id !== null))];
   const itemIds = [...new Set(people.flatMap((p) => [p.lead_status_id, p.lead_source_id, ...(p.tag_ids as number[])]).filter((id) => id !== null))];
-  const [users, companies, items, fields] = await Promise.all([
+  const personIds = people.map((p) => p.id);
+  const [users, companies, items, fields, deals] = await Promise.all([
     pool.query('select id, first_name, last_name, is_admin, visibility from "users" where account_id = $1 order by id', [viewer.accountId]),
     companyIds.length ? pool.query('select id, name from "companies" where id = any($1) and account_id = $2', [companyIds, viewer.accountId]) : { rows: [] as Row[] },
     itemIds.length ? pool.query('select id, name from "list_items" where id = any($1) and account_id = $2', [itemIds, viewer.accountId]) : { rows: [] as Row[] },
     pool.query(`select id, kind from "custom_fields" where account_id = $1 and resource = 'person' order by position, id`, [viewer.accountId]),
+    // deal_ids: the deals each person takes part in (the viewer, an admin, sees every deal of the account).
+    personIds.length
+      ? pool.query('select dp.person_id, dp.deal_id from "deal_people" dp join "deals" d on d.id = dp.deal_id where dp.person_id = any($1) and d.account_id = $2 order by dp.deal_id', [personIds, viewer.accountId])
+      : { rows: [] as Row[] },
   ]);
+  const dealIds = new Map<number, number[]>();
+  for (const row of deals.rows) {
+    const list = dealIds.get(row.person_id);
+    if (list) list.push(row.deal_id);
+    else dealIds.set(row.person_id, [row.deal_id]);
+  }
   return {
     users: new Map<number, Row>(users.rows.map((u) => [u.id, u])),
     companies: new Map<number, Row>(companies.rows.map((c) => [c.id, c])),
     items: new Map<number, Row>(items.rows.map((i) => [i.id, i])),
     fields: fields.rows,
+    dealIds,
   };
 }
 
@@ -129,7 +142,7 @@ function serialize(p: Row, r: Related, tz: string) {
     unsubscribed: p.unsubscribed,
     bounced: p.bounced,
     last_emailed_at: formatDateTime(p.last_emailed_at, tz),
-    deal_ids: [],
+    deal_ids: r.dealIds.get(p.id) ?? [],
     viewed_at: formatDateTime(p.viewed_at, tz),
   };
 }
@@ -146,6 +159,8 @@ export async function startRawBaseline(databaseUrl: string, options: { poolMax?:
   const pool = new Pool({ connectionString: databaseUrl, max: options.poolMax ?? 10 });
   const app = express();
   app.disable('x-powered-by');
+  // The deals list's two baselines (batched, and one SQL statement): bench/raw-deals.ts.
+  mountDealBaselines(app, pool);
   app.get(/^\/api\/v3\/people(\/\d+)?\.json$/, async (req, res, next) => {
     try {
       const viewer = await authenticate(pool, req.query.api_key);

@@ -2,12 +2,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { AccountAdmin } from '../src/modules/accounts/account.service';
 import { Visibility } from '../src/modules/users/user.entity';
+import { DEALS_RECIPE, seedDeals } from './seed-deals';
 
 export interface BenchSize {
   readonly people: number;
   readonly companies: number;
   /** Users of the account besides its admin (owners of the seeded records). */
   readonly users: number;
+  /** Deals of the account (bench/seed-deals.ts), with their people, collaborators and custom fields. */
+  readonly deals: number;
 }
 
 export interface BenchData {
@@ -19,6 +22,8 @@ export interface BenchData {
   readonly sampleIds: readonly number[];
   /** True when this run had to seed (false: the database already held this size). */
   readonly seeded: boolean;
+  /** True when this run had to seed the deals (alone, or with the rest). */
+  readonly dealsSeeded: boolean;
   readonly seedMs: number;
 }
 
@@ -106,6 +111,30 @@ async function seedRows(client: Client, accountId: number, size: BenchSize): Pro
 }
 
 /**
+ * The account's deals, seeded when the marker row says they are not the ones asked for (another
+ * count or recipe): the people and companies stay, the account's deals are replaced. Deals and
+ * marker are written in one transaction, so an interrupted seed leaves the old marker (or none)
+ * and the next run redoes it. The marker lives in a table of the bench's own (`bench_seed`, not
+ * the app's schema), keyed by account id: an account recreated under another id is seeded anew.
+ * Returns whether it seeded.
+ */
+async function ensureDeals(client: Client, accountId: number, deals: number): Promise<boolean> {
+  await client.query('create table if not exists bench_seed (account_id int primary key, recipe text not null, deals int not null, seeded_at timestamptz not null default now())');
+  const { rows } = await client.query<{ recipe: string; deals: number }>('select recipe, deals from bench_seed where account_id = $1', [accountId]);
+  if (rows.length === 1 && rows[0].recipe === DEALS_RECIPE && rows[0].deals === deals) return false;
+  await client.query('begin');
+  await client.query('delete from deals where account_id = $1', [accountId]);
+  await seedDeals(client, accountId, deals);
+  await client.query(
+    `insert into bench_seed (account_id, recipe, deals) values ($1, $2, $3) on conflict (account_id) do update set recipe = excluded.recipe, deals = excluded.deals, seeded_at = now()`,
+    [accountId, DEALS_RECIPE, deals],
+  );
+  await client.query('commit');
+  for (const table of ['deals', 'deal_people', 'deal_collaborators']) await client.query(`vacuum analyze ${table}`);
+  return true;
+}
+
+/**
  * Finds the bench account of this size in the database (a re-run costs only a key reset), else
  * (re)creates it: account, admin and users through AccountAdmin (so they are exactly what the
  * product creates), bulk rows through SQL.
@@ -154,8 +183,9 @@ export async function ensureSeeded(orm: MikroORM, databaseUrl: string, size: Ben
       ({ accountId, adminId } = found);
       apiKey = await admin.resetKey(adminId);
     }
+    const dealsSeeded = await ensureDeals(client, accountId, size.deals);
     const { rows } = await client.query<{ id: number }>('select id from people where account_id = $1 order by md5(id::text) limit 500', [accountId]);
-    return { accountId, adminId, apiKey, sampleIds: rows.map((r) => r.id), seeded, seedMs: Date.now() - started };
+    return { accountId, adminId, apiKey, sampleIds: rows.map((r) => r.id), seeded, dealsSeeded, seedMs: Date.now() - started };
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
     throw error;

@@ -4,6 +4,7 @@ import { Migration20261122000002ListOrderIndexes } from './20261122000002-list-o
 import { Migration20261122000003SortIndexes } from './20261122000003-sort-indexes';
 import { Migration20261125000001AdminSurface } from './20261125000001-admin-surface';
 import { Migration20261125000002Deals } from './20261125000002-deals';
+import { Migration20261125000003DealOwnerStageIndex } from './20261125000003-deal-owner-stage-index';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000003SortIndexes', class: Migration20261122000003SortIndexes },
   { name: 'Migration20261125000001AdminSurface', class: Migration20261125000001AdminSurface },
   { name: 'Migration20261125000002Deals', class: Migration20261125000002Deals },
+  { name: 'Migration20261125000003DealOwnerStageIndex', class: Migration20261125000003DealOwnerStageIndex },
 ];

@@ -221,7 +221,8 @@ function idConditions(field: Extract<FilterField, { kind: 'id' | 'idArray' }>, f
     if (f.eq != null) out.push(isValidId(f.eq) ? { sql: `${field.sql} = ?`, params: [f.eq] } : { sql: 'false', params: [] });
     if (f.in != null) {
       const wanted = ids(list(f.in, `${path}.in`));
-      out.push(wanted.length === 0 ? { sql: 'false', params: [] } : { sql: `${field.sql} = any(?::int[])`, params: [`{${wanted.join(',')}}`] });
+      // One id is `=`: `= any(array)` keeps an index from returning rows in the list's order.
+      out.push(wanted.length === 0 ? { sql: 'false', params: [] } : wanted.length === 1 ? { sql: `${field.sql} = ?`, params: [wanted[0]] } : { sql: `${field.sql} = any(?::int[])`, params: [`{${wanted.join(',')}}`] });
     }
     if (f.isNull != null) out.push(isNullCondition([field.sql], f.isNull));
   }

@@ -21,7 +21,9 @@ export class DealPeopleFilter {
 /** The deal's people rows matching `filter` (people aliased `p`, as their filter expects). */
 function peopleMatching(em: EntityManager, filter: PersonFilter, path: string): { sql: string; params: unknown[] } {
   const inner = PERSON.filterSql(em, filter, path);
-  return { sql: `exists (select 1 from "deal_people" dp join "people" p on p.id = dp.person_id and p.account_id = d.account_id where dp.deal_id = d.id and (${inner.sql}))`, params: inner.params };
+  // The tenancy test stays in WHERE: inside the join's ON it keeps PostgreSQL from turning the
+  // exists into a join, and it then ran the subquery once per deal (seconds on 1M deals).
+  return { sql: `exists (select 1 from "deal_people" dp join "people" p on p.id = dp.person_id where dp.deal_id = d.id and p.account_id = d.account_id and (${inner.sql}))`, params: inner.params };
 }
 
 function peopleCondition(value: DealPeopleFilter, path: string, em: EntityManager): { sql: string; params: unknown[] } | null {
