@@ -230,6 +230,31 @@ function idConditions(field: Extract<FilterField, { kind: 'id' | 'idArray' }>, f
   return out;
 }
 
+/** A join table seen from one side: `on` ties its row to the filtered record, `column` holds the other side's id. */
+export interface LinkTable {
+  readonly table: string;
+  /** e.g. `dp.deal_id = d.id` (the join table aliased as in `alias`). */
+  readonly on: string;
+  readonly alias: string;
+  /** e.g. `dp.person_id`. */
+  readonly column: string;
+}
+
+/**
+ * An IdFilter on records linked through a join table (a deal's people, a person's deals): `eq`/`in`
+ * linked to any of these ids, `isNull: true` linked to none. Null when the filter is empty.
+ */
+export function linkedIdConditions(link: LinkTable, value: IdFilter, path: string): Fragment | null {
+  const parts: Fragment[] = [];
+  const from = `"${link.table}" ${link.alias} where ${link.on}`;
+  if (value.eq != null || value.in != null) {
+    const ids = [...(value.eq != null ? [value.eq] : []), ...list(value.in ?? [], `${path}.in`)].filter(isValidId);
+    parts.push(ids.length === 0 ? { sql: 'false', params: [] } : { sql: `exists (select 1 from ${from} and ${link.column} = any(?::int[]))`, params: [`{${ids.join(',')}}`] });
+  }
+  if (value.isNull != null) parts.push({ sql: `${value.isNull ? 'not ' : ''}exists (select 1 from ${from})`, params: [] });
+  return parts.length ? and(parts) : null;
+}
+
 function compile<F extends Composable<F>>(filter: F, fields: FilterFields<F>, path: string, depth: number, budget: Budget): Fragment {
   if (depth > MAX_FILTER_DEPTH) throw new BadInputError(path, `and/or/not may nest at most ${MAX_FILTER_DEPTH} levels`);
   const parts: Fragment[] = [];

@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Field, InputType } from 'type-graphql';
-import { customFieldConditions, CustomFieldFilter, IdFilter, MAX_IN_VALUES } from '../../graphql/filters';
-import { BadInputError } from '../../common/errors';
-import { isValidId } from '../../graphql/ids';
+import { customFieldConditions, CustomFieldFilter, IdFilter, linkedIdConditions } from '../../graphql/filters';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { COMPANY } from '../companies/company.fields';
 import { PERSON } from '../people/person.fields';
@@ -42,18 +40,8 @@ function companyCondition(value: CompanyFilter, path: string, em: EntityManager)
   return { sql: `exists (select 1 from "companies" c where c.id = d.company_id and c.account_id = d.account_id and (${inner.sql}))`, params: inner.params };
 }
 
-/** `personIds: {eq|in}`: deals with any of these people (v3 `person_id`); `isNull: true` without people. */
-function personIdsCondition(value: IdFilter, path: string): { sql: string; params: unknown[] } | null {
-  const parts: Array<{ sql: string; params: unknown[] }> = [];
-  const ids = [...(value.eq != null ? [value.eq] : []), ...(value.in ?? [])];
-  if ((value.in?.length ?? 0) > MAX_IN_VALUES) throw new BadInputError(`${path}.in`, `at most ${MAX_IN_VALUES} values, got ${value.in!.length}`);
-  if (value.eq != null || value.in != null) {
-    const valid = ids.filter(isValidId);
-    parts.push(valid.length === 0 ? { sql: 'false', params: [] } : { sql: 'exists (select 1 from "deal_people" dp where dp.deal_id = d.id and dp.person_id = any(?::int[]))', params: [`{${valid.join(',')}}`] });
-  }
-  if (value.isNull != null) parts.push({ sql: `${value.isNull ? 'not ' : ''}exists (select 1 from "deal_people" dp where dp.deal_id = d.id)`, params: [] });
-  return parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(' and '), params: parts.flatMap((p) => p.params) } : null;
-}
+/** `personIds`: deals with any of these people (v3 `person_id`); `isNull: true` without people. */
+const personIdsCondition = (value: IdFilter, path: string) => linkedIdConditions({ table: 'deal_people', alias: 'dp', on: 'dp.deal_id = d.id', column: 'dp.person_id' }, value, path);
 
 /** The name of the deal's company (a scalar subquery). */
 const COMPANY_NAME = `(select c.name from "companies" c where c.id = d.company_id and c.account_id = d.account_id)`;

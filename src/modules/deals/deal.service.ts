@@ -16,6 +16,7 @@ import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { DealStage } from '../deal-stages/deal-stage.entity';
 import { ListItem, ListKind } from '../lists/list-item.entity';
+import { ListItemService } from '../lists/list-item.service';
 import { Person } from '../people/person.entity';
 import { PEOPLE } from '../people/person.fields';
 import { User } from '../users/user.entity';
@@ -179,8 +180,8 @@ export class DealService {
     await setRelation(this.ctx, deal, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
     await new CompanyService(this.ctx).linkCompany(deal, input, issues);
     await setRelation(this.ctx, deal, 'primaryContact', Person, input.primaryContactId, (id) => this.visiblePerson(id), issues);
-    await setRelation(this.ctx, deal, 'lossReason', ListItem, input.dealLossReasonId, (id) => this.listItem(id, ListKind.DEAL_LOSS_REASON), issues, 'dealLossReasonId');
-    await setRelation(this.ctx, deal, 'source', ListItem, input.sourceId, (id) => this.listItem(id, ListKind.LEAD_SOURCE), issues);
+    await setRelation(this.ctx, deal, 'lossReason', ListItem, input.dealLossReasonId, (id) => new ListItemService(this.ctx).find(id, ListKind.DEAL_LOSS_REASON), issues, 'dealLossReasonId');
+    await setRelation(this.ctx, deal, 'source', ListItem, input.sourceId, (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_SOURCE), issues);
     await this.applyStage(deal, input, issues, isNew);
 
     if (input.customFields !== undefined) {
@@ -302,10 +303,6 @@ export class DealService {
     return this.ctx.loaders.byId(DealStage).load(id);
   }
 
-  private async listItem(id: number, kind: ListKind): Promise<ListItem | null> {
-    const item = await this.ctx.loaders.byId(ListItem).load(id);
-    return item?.kind === kind ? item : null;
-  }
 }
 
 function validDate(text: string): boolean {

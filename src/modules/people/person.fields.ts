@@ -1,7 +1,5 @@
 import { contains } from '../../db/sql';
-import { BadInputError } from '../../common/errors';
-import { customFieldConditions, CustomFieldFilter, EnumFilterOf, IdFilter, MAX_IN_VALUES } from '../../graphql/filters';
-import { isValidId } from '../../graphql/ids';
+import { customFieldConditions, CustomFieldFilter, EnumFilterOf, IdFilter, linkedIdConditions } from '../../graphql/filters';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { InputType } from 'type-graphql';
 import { ownedRecords } from '../../context/visibility';
@@ -22,17 +20,8 @@ const PHONES_EXPR = `(coalesce(p.phone, '') || ' ' || coalesce(p.mobile, '') || 
 /** The person's company's name (a scalar subquery: one row per person). */
 export const COMPANY_NAME = `(select c.name from "companies" c where c.id = p.company_id and c.account_id = p.account_id)`;
 
-/** `dealIds: {eq|in|isNull}`: people taking part in any of these deals (or in none). */
-function dealIdsCondition(value: IdFilter, path: string): { sql: string; params: unknown[] } | null {
-  const parts: Array<{ sql: string; params: unknown[] }> = [];
-  if (value.eq != null || value.in != null) {
-    if ((value.in?.length ?? 0) > MAX_IN_VALUES) throw new BadInputError(`${path}.in`, `at most ${MAX_IN_VALUES} values, got ${value.in!.length}`);
-    const ids = [...(value.eq != null ? [value.eq] : []), ...(value.in ?? [])].filter(isValidId);
-    parts.push(ids.length === 0 ? { sql: 'false', params: [] } : { sql: 'exists (select 1 from "deal_people" dp where dp.person_id = p.id and dp.deal_id = any(?::int[]))', params: [`{${ids.join(',')}}`] });
-  }
-  if (value.isNull != null) parts.push({ sql: `${value.isNull ? 'not ' : ''}exists (select 1 from "deal_people" dp where dp.person_id = p.id)`, params: [] });
-  return parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(' and '), params: parts.flatMap((p) => p.params) } : null;
-}
+/** `dealIds`: people taking part in any of these deals; `isNull: true` in none. */
+const dealIdsCondition = (value: IdFilter, path: string) => linkedIdConditions({ table: 'deal_people', alias: 'dp', on: 'dp.person_id = p.id', column: 'dp.deal_id' }, value, path);
 
 /** v3 §4.4 simple search: first name, last name, email or company name (indexed expressions). */
 function search(value: string): { sql: string; params: unknown[] } | null {

@@ -11,6 +11,7 @@ import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { mergeCustomFields } from '../custom-fields/custom-field-values';
 import { ListItem, ListKind } from '../lists/list-item.entity';
+import { ListItemService } from '../lists/list-item.service';
 import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
@@ -173,8 +174,8 @@ export class PersonService {
 
     await new CompanyService(this.ctx).linkCompany(person, input, issues);
     await setRelation(this.ctx, person, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
-    await setRelation(this.ctx, person, 'leadStatus', ListItem, input.leadStatusId, (id) => this.listItem(id, ListKind.LEAD_STATUS), issues);
-    await setRelation(this.ctx, person, 'leadSource', ListItem, input.leadSourceId, (id) => this.listItem(id, ListKind.LEAD_SOURCE), issues);
+    await setRelation(this.ctx, person, 'leadStatus', ListItem, input.leadStatusId, (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_STATUS), issues);
+    await setRelation(this.ctx, person, 'leadSource', ListItem, input.leadSourceId, (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_SOURCE), issues);
     if (input.tagIds !== undefined) {
       // v3 §4.4: the tag set is replaced; unknown ids (or items of another list) are ignored.
       const wanted = [...new Set(input.tagIds ?? [])].filter(isValidId);
@@ -185,11 +186,5 @@ export class PersonService {
       const defs = await customFieldDefs(this.ctx, CustomFieldResource.PERSON).load();
       person.customFields = mergeCustomFields(defs, person.customFields, input.customFields, issues);
     }
-  }
-
-  /** An item of the account's list `kind` (lead statuses, lead sources). */
-  private async listItem(id: number, kind: ListKind): Promise<ListItem | null> {
-    const item = await this.ctx.loaders.byId(ListItem).load(id);
-    return item?.kind === kind ? item : null;
   }
 }
