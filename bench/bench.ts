@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const loadAtStart = loadNow();
   // The database is resolved (and an embedded one started) before anything is pinned: PostgreSQL
   // keeps the affinity it has, whoever else shares the machine.
-  const { url: databaseUrl, embedded } = await resolveDatabase(config, { database: 'crm_bench' });
+  const { url: databaseUrl, embedded } = await resolveDatabase(config, { database: 'crm_bench', benchmark: true });
   const env = { ...process.env, NODE_ENV: process.env.NODE_ENV };
   const children: Child[] = [];
   const child = (script: string, cpu: number | null) => {

@@ -8,11 +8,12 @@ import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '..
  * when missing), e.g. the benchmark's `crm_bench`, so its data never mixes with the real one.
  * Where the embedded server cannot run it throws EmbeddedUnavailableError: one line saying what to do.
  */
-export async function resolveDatabase(config: Config, options: { database?: string } = {}): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+export async function resolveDatabase(config: Config, options: { database?: string; benchmark?: boolean } = {}): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
   const name = options.database ?? 'crm';
   if (config.databaseUrl) return { url: options.database ? await ensureDatabase(config.databaseUrl, name) : config.databaseUrl, embedded: null };
-  // The CLI and `npm run migrate` refuse an embedded database in production, as `npm start` does.
-  checkServerConfig(config);
+  // The CLI and `npm run migrate` refuse an embedded database in production, as `npm start` does;
+  // the benchmark runs its servers with NODE_ENV=production on a database of its own, embedded or not.
+  if (!options.benchmark) checkServerConfig(config);
   const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort);
   try {
     return { url: await ensureDatabase(embedded.serverUrl, name), embedded };

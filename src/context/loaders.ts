@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityClass } from '@mikro-orm/core';
-import { hydrate, tableOf } from '../db/list-query';
+import { hydrate, tableOf, type ReadSet } from '../db/list-query';
 import type { Viewer } from './viewer';
 
 type Id = number | null | undefined;
@@ -66,13 +66,13 @@ class EntityByIdLoader<T extends { id: number }> implements ByIdLoader<T> {
   private readonly loader: DataLoader<number, T | null>;
   private readonly arrived = new Map<number, T | null>();
 
-  constructor(em: EntityManager, viewer: Viewer, entity: EntityClass<T>) {
-    const { table, columns, accountColumn } = tableOf(em, entity);
+  constructor(em: EntityManager, viewer: Viewer, entity: EntityClass<T>, readSet: ReadSet | null) {
+    const { table, columns, accountColumn } = tableOf(em, entity, readSet);
     if (!accountColumn) throw new Error(`${entity.name} has no account: by-id loaders are per account`);
     const sql = `select ${columns.join(', ')} from "${table}" where "${accountColumn}" = ? and id = any(?::int[])`;
     this.loader = new DataLoader(async (ids: readonly number[]) => {
       // em.execute, not the bare connection: inside a mutation the read sees its transaction.
-      const rows = hydrate(em, entity, await em.execute<Record<string, unknown>[]>(sql, [viewer.accountId, `{${ids.join(',')}}`], 'all'));
+      const rows = hydrate(em, entity, await em.execute<Record<string, unknown>[]>(sql, [viewer.accountId, `{${ids.join(',')}}`], 'all'), readSet);
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.map((id) => {
         const row = byId.get(id) ?? null;
@@ -115,7 +115,7 @@ class EntityByIdLoader<T extends { id: number }> implements ByIdLoader<T> {
  * on first use. Nothing here knows any module: modules attach what they need through `memo`.
  */
 export class Loaders {
-  private readonly byIdLoaders = new Map<EntityClass<object>, ByIdLoader<object>>();
+  private readonly byIdLoaders = new Map<EntityClass<object>, Map<string, ByIdLoader<object>>>();
   private readonly memos = new Map<string, unknown>();
 
   constructor(
@@ -123,11 +123,14 @@ export class Loaders {
     private readonly viewer: Viewer,
   ) {}
 
-  byId<T extends { id: number }>(entity: EntityClass<T>): ByIdLoader<T> {
-    let loader = this.byIdLoaders.get(entity) as ByIdLoader<T> | undefined;
+  /** Whole records by id; with a read set, records holding only those properties (a loader of their own). */
+  byId<T extends { id: number }>(entity: EntityClass<T>, readSet: ReadSet | null = null): ByIdLoader<T> {
+    let bySet = this.byIdLoaders.get(entity);
+    if (!bySet) this.byIdLoaders.set(entity, (bySet = new Map()));
+    let loader = bySet.get(readSet?.key ?? '*') as ByIdLoader<T> | undefined;
     if (!loader) {
-      loader = new EntityByIdLoader(this.em, this.viewer, entity);
-      this.byIdLoaders.set(entity, loader as ByIdLoader<object>);
+      loader = new EntityByIdLoader(this.em, this.viewer, entity, readSet);
+      bySet.set(readSet?.key ?? '*', loader as ByIdLoader<object>);
     }
     return loader;
   }
@@ -142,7 +145,7 @@ export class Loaders {
 
   /** After a write, cached reads may be stale: everything is loaded afresh on next use. */
   clear(): void {
-    for (const loader of this.byIdLoaders.values()) loader.clear();
+    for (const bySet of this.byIdLoaders.values()) for (const loader of bySet.values()) loader.clear();
     this.memos.clear();
   }
 }

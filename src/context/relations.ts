@@ -1,5 +1,7 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { GraphQLResolveInfo } from 'graphql';
+import { readSetOf, type ReadSet } from '../db/list-query';
+import { selectionReadSet } from '../graphql/read-set';
 import { selectedFields } from '../graphql/selection';
 import type { RequestContext } from './context';
 import { sooner, type ByIdLoader } from './loaders';
@@ -12,14 +14,32 @@ type Id = number | null | undefined;
  */
 export type RelationSource<T> = EntityClass<T> | { readonly loader: (ctx: RequestContext) => ByIdLoader<T> };
 
-export function loaderOf<T extends { id: number }>(ctx: RequestContext, source: RelationSource<T>): ByIdLoader<T> {
-  return typeof source === 'function' ? ctx.loaders.byId(source) : source.loader(ctx);
+/** The loader of a source; for an entity, of the records holding `readSet` only when one is given. */
+export function loaderOf<T extends { id: number }>(ctx: RequestContext, source: RelationSource<T>, readSet: ReadSet | null = null): ByIdLoader<T> {
+  return typeof source === 'function' ? ctx.loaders.byId(source, readSet) : source.loader(ctx);
 }
 
-/** A to-one relation field: the related record (or `map` of it), synchronously once preloaded. */
-export function relationField<T extends { id: number }, R = T | null>(ctx: RequestContext, source: RelationSource<T>, id: Id, map?: (record: T | null) => R): R | Promise<R> {
-  const loader = loaderOf(ctx, source);
+/**
+ * A to-one relation field: the related record (or `map` of it), synchronously once preloaded.
+ * `readSet` (from `reads` below) must be the one its page preloaded with, or it loads again.
+ */
+export function relationField<T extends { id: number }, R = T | null>(ctx: RequestContext, source: RelationSource<T>, id: Id, map?: (record: T | null) => R, readSet: ReadSet | null = null): R | Promise<R> {
+  const loader = loaderOf(ctx, source, readSet);
   return sooner(loader.settled(id), () => loader.load(id), map);
+}
+
+/**
+ * What a relation field reads of the related records: fixed properties (`['name']` for a
+ * `companyName`), or `{ selected }`: what the operation selects of the field, plus `with`
+ * (the properties the resolver reads itself, e.g. a visibility rule's; null for the whole row).
+ */
+export type RelationReads = readonly string[] | { readonly selected: true; readonly with?: readonly string[] | null };
+
+/** The read set of a relation field, from its own resolver (`info` of that field). */
+export function relationReadSet(ctx: RequestContext, source: RelationSource<{ id: number }>, reads: RelationReads, info?: GraphQLResolveInfo): ReadSet | null {
+  if (typeof source !== 'function') return null;
+  if (Array.isArray(reads)) return readSetOf(ctx.em, source, reads as readonly string[]);
+  return info ? selectionReadSet(ctx, source, info, [[]], (reads as { with?: readonly string[] | null }).with ?? []) : null;
 }
 
 /** A to-many relation field by ids (e.g. tags): found records in the order of `ids`. */
@@ -34,11 +54,16 @@ export function relationListField<T extends { id: number }, R = T[]>(ctx: Reques
  * whole page shares, such as the custom-field definitions).
  */
 export type RelationPreload<Row> =
-  | { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly ids: (row: Row) => Id | readonly Id[] }
+  | { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly ids: (row: Row) => Id | readonly Id[]; readonly reads?: RelationReads }
   | { readonly fields: readonly string[]; readonly load: (ctx: RequestContext) => Promise<unknown> };
 
-/** Loads, in one batch per source, the relations the selected fields of a page's rows read. */
-export async function preloadRelations<Row>(ctx: RequestContext, relations: readonly RelationPreload<Row>[], rows: readonly Row[], selected: ReadonlySet<string>): Promise<void> {
+/**
+ * Loads, in one batch per source (and read set), the relations the selected fields of a page's
+ * rows read. A relation with `reads` names one field, and its read set is computed here as the
+ * field's resolver computes it (`relationReadSet`), from the page's selection under `nodes` and
+ * `edges.node`.
+ */
+export async function preloadRelations<Row>(ctx: RequestContext, relations: readonly RelationPreload<Row>[], rows: readonly Row[], selected: ReadonlySet<string>, info?: GraphQLResolveInfo): Promise<void> {
   const pending: Promise<unknown>[] = [];
   for (const relation of relations) {
     if (!relation.fields.some((f) => selected.has(f))) continue;
@@ -53,9 +78,18 @@ export async function preloadRelations<Row>(ctx: RequestContext, relations: read
       else if (value != null) ids.add(value as number);
     }
     // All batches are started in the same tick: sources shared by several relations load once.
-    if (ids.size > 0) pending.push(loaderOf(ctx, relation.source).loadMany([...ids]));
+    if (ids.size > 0) pending.push(loaderOf(ctx, relation.source, readSetOfPage(ctx, relation, info)).loadMany([...ids]));
   }
   await Promise.all(pending);
+}
+
+function readSetOfPage<Row>(ctx: RequestContext, relation: { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly reads?: RelationReads }, info: GraphQLResolveInfo | undefined): ReadSet | null {
+  const { reads, source } = relation;
+  if (!reads || typeof source !== 'function') return null;
+  if (Array.isArray(reads)) return readSetOf(ctx.em, source, reads as readonly string[]);
+  if (!info || relation.fields.length !== 1) return null;
+  const [field] = relation.fields;
+  return selectionReadSet(ctx, source, info, [['nodes', field], ['edges', 'node', field]], (reads as { with?: readonly string[] | null }).with ?? []);
 }
 
 /** For a connection: preloads what the operation selected of its rows (under `nodes` and `edges.node`). */
@@ -63,5 +97,5 @@ export async function preloadPage<Row>(ctx: RequestContext, relations: readonly 
   if (!info || rows.length === 0) return;
   const selected = selectedFields(info, ['nodes']);
   for (const name of selectedFields(info, ['edges', 'node'])) selected.add(name);
-  await preloadRelations(ctx, relations, rows, selected);
+  await preloadRelations(ctx, relations, rows, selected, info);
 }

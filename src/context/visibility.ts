@@ -21,6 +21,8 @@ export interface VisibilityTerm<R> {
   holds?(userId: number, record: R): boolean;
   /** The join table that shares a record with users; present exactly when `holds` is absent. */
   readonly shares?: ShareTable;
+  /** The entity properties `holds` reads (so a record read with only some columns can still be judged). */
+  readonly reads?: readonly string[];
 }
 
 /** A join table `(recordColumn, userColumn)` sharing records with users (e.g. deal collaborators). */
@@ -44,10 +46,11 @@ export function seesEverything(seer: Seer): boolean {
 }
 
 /** The record's owner sees it: `<alias>.<column> = user`. */
-export function ownerTerm<R>(column: string, ownerOf: (record: R) => number | null | undefined): VisibilityTerm<R> {
+export function ownerTerm<R>(column: string, ownerOf: (record: R) => number | null | undefined, reads?: readonly string[]): VisibilityTerm<R> {
   return {
     sql: (alias, userId) => ({ sql: `${alias}.${column} = ?`, params: [userId] }),
     holds: (userId, record) => ownerOf(record) === userId,
+    ...(reads ? { reads } : {}),
   };
 }
 
@@ -60,11 +63,14 @@ export function ownerTerm<R>(column: string, ownerOf: (record: R) => number | nu
 export class VisibilityRule<R> {
   /** The join table of the rule's sharing term, if it has one: records' shares must then be given. */
   readonly shares: ShareTable | null;
+  /** The properties `canSee` reads of a record; null when a term does not say (then it needs the whole record). */
+  readonly reads: readonly string[] | null;
 
   constructor(private readonly terms: readonly VisibilityTerm<R>[]) {
     const joins = terms.filter((t) => !t.holds);
     if (joins.some((t) => !t.shares) || joins.length > 1) throw new Error('A visibility term has a predicate or one join table (at most one join-table term per rule)');
     this.shares = joins[0]?.shares ?? null;
+    this.reads = terms.every((t) => !t.holds || t.reads) ? terms.flatMap((t) => t.reads ?? []) : null;
   }
 
   /** Adds to `where` what the viewer may see of the rows aliased `alias`; nothing for those who see everything. */
@@ -108,5 +114,5 @@ export class VisibilityRule<R> {
 
 /** Records with an owner: what people and companies use (owner column `owner_id`, relation `owner`). */
 export function ownedRecords<R extends { owner?: { id: number } | null }>(...extra: VisibilityTerm<R>[]): VisibilityRule<R> {
-  return new VisibilityRule<R>([ownerTerm<R>('owner_id', (r) => r.owner?.id), ...extra]);
+  return new VisibilityRule<R>([ownerTerm<R>('owner_id', (r) => r.owner?.id, ['owner']), ...extra]);
 }

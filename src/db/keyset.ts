@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName } from '@mikro-orm/core';
 import { BadInputError } from '../common/errors';
-import { hydrate, tableOf } from './list-query';
+import { hydrate, tableOf, type ReadSet } from './list-query';
 import type { Where } from './sql';
 
 /** What a list was asked for, once the arguments are checked. */
@@ -57,6 +57,8 @@ export interface KeysetQuery {
   readonly paging: Paging;
   /** What the client reads besides the rows (default: everything). */
   readonly reads?: ConnectionReads;
+  /** What it reads of each row (default: the whole row); see src/graphql/read-set.ts. */
+  readonly readSet?: ReadSet | null;
 }
 
 /**
@@ -222,8 +224,8 @@ export function afterCursor(keys: readonly OrderKey[], values: readonly Value[])
 }
 
 /** The entity's columns under the alias: hidden and lazy ones (a key hash) are never read. */
-function rowColumns(em: EntityManager, entity: EntityName<object>, alias: string): string {
-  return tableOf(em, entity).columns.map((c) => `${alias}.${c}`).join(', ');
+function rowColumns(em: EntityManager, entity: EntityName<object>, alias: string, readSet?: ReadSet | null): string {
+  return tableOf(em, entity, readSet).columns.map((c) => `${alias}.${c}`).join(', ');
 }
 
 function keyColumns(keys: readonly OrderKey[], reads: ConnectionReads): string {
@@ -359,7 +361,7 @@ export async function keysetPagesByParent<T extends object>(
     size === 0
       ? []
       : await em.execute<Row[]>(
-          `select * from (select ${rowColumns(em, entity as EntityName<object>, q.alias)}${keyColumns(keys, reads)}, ${q.parentColumn} as "__parent", row_number() over (partition by ${q.parentColumn} order by ${orderSql(walk)}) as "__rn"
+          `select * from (select ${rowColumns(em, entity as EntityName<object>, q.alias, q.readSet)}${keyColumns(keys, reads)}, ${q.parentColumn} as "__parent", row_number() over (partition by ${q.parentColumn} order by ${orderSql(walk)}) as "__rn"
              from ${q.from} where ${q.where.sql} and ${parentIn}${cond ? ` and (${cond.sql})` : ''}) x
            where x."__rn" > ? and x."__rn" <= ? order by x."__parent", x."__rn"`,
           [...q.where.params, parentParam, ...(cond?.params ?? []), skip, skip + size + 1],
@@ -401,7 +403,7 @@ export async function keysetPagesByParent<T extends object>(
     if (paging.kind === 'cursor' && paging.backward) rows.reverse();
     const cursors = cursorsOf(rows, keys, signature, reads);
     const total = async () => (await totalsOnce()).get(parent) ?? 0;
-    const nodes = hydrate(em, entity, rows);
+    const nodes = hydrate(em, entity, rows, q.readSet);
     if (paging.kind === 'offset') {
       result.set(parent, { nodes, cursors, hasNextPage: more, hasPreviousPage: skip > 0, totalCount: total });
       continue;

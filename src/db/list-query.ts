@@ -165,17 +165,57 @@ function checkedPlan(em: EntityManager, entity: EntityName<object>): ReadPlan {
 }
 
 type RowMapper = (row: Record<string, unknown>) => object;
-const mappers = new WeakMap<EntityMetadata, RowMapper>();
+const mappers = new WeakMap<EntityMetadata, Map<string, RowMapper>>();
+
+/**
+ * Some of an entity's properties, for a read that needs no more (the convenience objects of a
+ * page: a person's names, a company's name). The id and the tenancy column are always read; every
+ * other property of a record read so is `undefined`, so a read set is only made from what its
+ * consumer declares it reads (see `src/graphql/read-set.ts`). `key` names it in caches.
+ */
+export interface ReadSet {
+  readonly key: string;
+  readonly props: ReadonlySet<string>;
+}
+
+/** The read set of `props` (plus the id and the account), or null (every column) when any is not a property the read path fills. */
+const readSets = new WeakMap<EntityMetadata, Map<string, ReadSet | null>>();
+
+export function readSetOf(em: EntityManager, entity: EntityName<object>, props: Iterable<string>): ReadSet | null {
+  const wanted = new Set<string>(props);
+  const meta = em.getMetadata(entity);
+  let known = readSets.get(meta);
+  if (!known) readSets.set(meta, (known = new Map()));
+  const asked = [...wanted].sort().join(',');
+  if (known.has(asked)) return known.get(asked)!;
+  const made = makeReadSet(checkedPlan(em, entity), wanted);
+  known.set(asked, made);
+  return made;
+}
+
+function makeReadSet(plan: ReadPlan, wanted: ReadonlySet<string>): ReadSet | null {
+  const kept = plan.steps.filter((step) => step.name === 'id' || step.column === plan.accountColumn || wanted.has(step.name));
+  for (const name of wanted) if (!kept.some((step) => step.name === name)) return null;
+  if (kept.length === plan.steps.length) return null;
+  const names = kept.map((step) => step.name);
+  return { key: names.join(','), props: new Set(names) };
+}
+
+function stepsOf(plan: ReadPlan, readSet: ReadSet | null | undefined): readonly Step[] {
+  return readSet ? plan.steps.filter((step) => readSet.props.has(step.name)) : plan.steps;
+}
 
 /**
  * A mapper from a row to an object shaped like the entity: its prototype (so getters and
  * TypeGraphQL see an instance) and every property its read plan fills. Built once per entity.
  */
-function mapperFor(em: EntityManager, entity: EntityName<object>): RowMapper {
+function mapperFor(em: EntityManager, entity: EntityName<object>, readSet?: ReadSet | null): RowMapper {
   const meta = em.getMetadata(entity);
-  let mapper = mappers.get(meta);
+  let byReadSet = mappers.get(meta);
+  if (!byReadSet) mappers.set(meta, (byReadSet = new Map()));
+  let mapper = byReadSet.get(readSet?.key ?? '*');
   if (mapper) return mapper;
-  const { steps } = checkedPlan(em, entity);
+  const steps = stepsOf(checkedPlan(em, entity), readSet);
   const platform = em.getPlatform();
   // MikroORM puts change-tracking setters for every property on the entity prototype; assigning
   // through them builds a WrappedEntity per object. The read-only prototype shadows them with
@@ -208,7 +248,7 @@ function mapperFor(em: EntityManager, entity: EntityName<object>): RowMapper {
     'return o;',
   ].join('\n');
   mapper = new Function('proto', 'parseDate', 'convert', `return function mapRow(row) {\n${body}\n};`)(proto, (v: string) => platform.parseDate(v), converters) as RowMapper;
-  mappers.set(meta, mapper);
+  byReadSet.set(readSet?.key ?? '*', mapper);
   return mapper;
 }
 
@@ -221,8 +261,10 @@ interface TableInfo {
 }
 
 /** Table, selectable columns and tenancy column of an entity, from the ORM metadata (built once). */
-export function tableOf(em: EntityManager, entity: EntityName<object>): TableInfo {
-  return checkedPlan(em, entity);
+export function tableOf(em: EntityManager, entity: EntityName<object>, readSet?: ReadSet | null): TableInfo {
+  const plan = checkedPlan(em, entity);
+  if (!readSet) return plan;
+  return { ...plan, columns: plan.columns.filter((column) => stepsOf(plan, readSet).some((step) => `"${step.column}"` === column)) };
 }
 
 /**
@@ -232,8 +274,8 @@ export function tableOf(em: EntityManager, entity: EntityName<object>): TableInf
  * by the bench); this costs well under 1 ms. Never persist or flush these: writes load their
  * record through the EntityManager, and relations are set with `em.getReference`.
  */
-export function hydrate<T extends object>(em: EntityManager, entity: EntityName<T>, rows: Record<string, unknown>[]): T[] {
-  const map = mapperFor(em, entity as EntityName<object>);
+export function hydrate<T extends object>(em: EntityManager, entity: EntityName<T>, rows: Record<string, unknown>[], readSet?: ReadSet | null): T[] {
+  const map = mapperFor(em, entity as EntityName<object>, readSet);
   return rows.map((row) => map(row) as T);
 }
 

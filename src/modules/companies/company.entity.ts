@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
+import { READS } from '../../graphql/read-set';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
 import { User } from '../users/user.entity';
@@ -110,6 +111,7 @@ export class Company {
   updatedAt: Date = new Date();
 
   @Field(() => Int, { nullable: true })
+  @Extensions({ [READS]: ['owner'] })
   get ownerId(): number | null {
     return this.owner?.id ?? null;
   }

@@ -1,6 +1,7 @@
 import { Issues, ValidationFailed } from '../../common/errors';
 import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import type { RequestContext } from '../../context/context';
+import type { RelationReads } from '../../context/relations';
 import { mutation } from '../../context/transaction';
 import { ownedRecords } from '../../context/visibility';
 import { blank } from '../../kit/assign';
@@ -24,6 +25,13 @@ const WRITES = COMPANY.writes(['ownerId', 'customFields', 'updatedAt']);
 const MAX_COMPANY_NAME = 255;
 
 export const COMPANIES: ResourceDef<Company> = { entity: Company, alias: 'c', name: 'Company', visibility: ownedRecords<Company>() };
+
+/**
+ * What other records' company fields read of their company: `company` what is selected of it and
+ * what `linkable` judges; `companyName` its name only (context/relations.ts).
+ */
+export const COMPANY_READS: RelationReads = { selected: true, with: COMPANIES.visibility.reads };
+export const COMPANY_NAME_READS: RelationReads = ['name'];
 
 /** Companies: tenancy and visibility on every read and write (issue 2 §6). */
 export class CompanyService {

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../../context/context';
 import { keysetPagesByParent } from '../../db/keyset';
+import type { ReadSet } from '../../db/list-query';
 import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
 import { Person } from '../people/person.entity';
@@ -44,6 +45,8 @@ export interface NestedArgs<F, O> {
   readonly filter?: F | null;
   readonly orderBy?: readonly O[] | null;
   readonly reads?: ConnectionReads;
+  /** What the operation reads of each record (default: the whole row). */
+  readonly readSet?: ReadSet | null;
 }
 
 type DealFilter = InstanceType<typeof DEAL.Filter>;
@@ -76,11 +79,11 @@ export function peopleOfDeal(ctx: RequestContext, dealId: number, nested: Nested
   const paging = pagingOf(nested.args, 100);
   const order = PERSON.orderKeys(ctx.em, nested.orderBy);
   const condition = PERSON.filterSql(ctx.em, nested.filter);
-  const loader = ctx.loaders.memo(`people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
+  const loader = ctx.loaders.memo(`people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null, nested.readSet?.key ?? null])}`, () =>
     new DataLoader(async (ids: Ids) => {
       const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
       const from = `${fromOf(ctx, PEOPLE)} join "deal_people" dp on dp.person_id = p.id`;
-      const pages = await keysetPagesByParent(ctx.em, Person, { from, alias: 'p', where, order, paging, reads: nested.reads, parentColumn: 'dp.deal_id' }, ids);
+      const pages = await keysetPagesByParent(ctx.em, Person, { from, alias: 'p', where, order, paging, reads: nested.reads, readSet: nested.readSet, parentColumn: 'dp.deal_id' }, ids);
       return ids.map((id) => new Connection(pages.get(id)!));
     }),
   );

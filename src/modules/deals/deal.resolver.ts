@@ -2,14 +2,15 @@ import { Arg, Args, Ctx, Field, FieldResolver, Float, Info, Int, Mutation, Objec
 import type { GraphQLResolveInfo } from 'graphql';
 import { centsOf, showMoney } from '../../common/money';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
+import { preloadPage, relationField, relationListField, relationReadSet, type RelationPreload, type RelationReads } from '../../context/relations';
+import { selectionReadSet } from '../../graphql/read-set';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { GraphQLDecimal } from '../../graphql/decimal';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Currency } from '../accounts/account.resolver';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
+import { COMPANIES, COMPANY_NAME_READS, COMPANY_READS } from '../companies/company.service';
 import { findManyVisible, linkable, sharesOf } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
@@ -60,10 +61,14 @@ export const DEALS_PAGE_SIZE = 200;
 registerNode({ name: 'Deal', entity: Deal, find: (ctx, ids) => findManyVisible(ctx, DEALS, ids) });
 
 /** What a page's selected fields read: one batch per source, then each row's fields answer synchronously. */
+/** What primaryContact reads of the person: what is selected, and what `linkable` judges. */
+const CONTACT_READS: RelationReads = { selected: true, with: PEOPLE.visibility.reads };
+
 const RELATIONS: readonly RelationPreload<Deal>[] = [
   usersPreload('owner', 'collaborators', 'possibleNotifyUserIds'),
-  { fields: ['company', 'companyName'], source: Company, ids: (d) => d.company?.id },
-  { fields: ['primaryContact'], source: Person, ids: (d) => d.primaryContact?.id },
+  { fields: ['company'], source: Company, ids: (d) => d.company?.id, reads: COMPANY_READS },
+  { fields: ['companyName'], source: Company, ids: (d) => d.company?.id, reads: COMPANY_NAME_READS },
+  { fields: ['primaryContact'], source: Person, ids: (d) => d.primaryContact?.id, reads: CONTACT_READS },
   { fields: ['dealStage'], source: DealStage, ids: (d) => d.stage?.id },
   { fields: ['dealLossReason', 'source'], source: ListItem, ids: (d) => [d.lossReason?.id, d.source?.id] },
   customFieldsPreload(CustomFieldResource.DEAL),
@@ -169,18 +174,18 @@ export class DealFieldsResolver {
   }
 
   @FieldResolver(() => Company, { nullable: true, description: 'The deal\'s company; null when none, or when the viewer may not see it (companyName and companyId still show it).' })
-  company(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return relationField(ctx, Company, deal.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
+  company(@Root() deal: Deal, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+    return relationField(ctx, Company, deal.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null), relationReadSet(ctx, Company, COMPANY_READS, info));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The name of the deal\'s company, shown whatever the viewer may see of the company itself.' })
   companyName(@Root() deal: Deal, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
-    return relationField(ctx, Company, deal.company?.id, (c) => c?.name ?? null);
+    return relationField(ctx, Company, deal.company?.id, (c) => c?.name ?? null, relationReadSet(ctx, Company, COMPANY_NAME_READS));
   }
 
   @FieldResolver(() => Person, { nullable: true, description: 'The main person of the deal; null when none or when the viewer may not see them.' })
-  primaryContact(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return relationField(ctx, Person, deal.primaryContact?.id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
+  primaryContact(@Root() deal: Deal, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+    return relationField(ctx, Person, deal.primaryContact?.id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null), relationReadSet(ctx, Person, CONTACT_READS, info));
   }
 
   @FieldResolver(() => DealStage, { nullable: true, description: 'The deal\'s stage of the pipeline.' })
@@ -227,7 +232,8 @@ export class DealFieldsResolver {
     @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
-    return peopleOfDeal(ctx, deal.id, { args, filter, orderBy, reads: connectionReads(info) });
+    const readSet = info ? selectionReadSet(ctx, Person, info, [['nodes'], ['edges', 'node']]) : null;
+    return peopleOfDeal(ctx, deal.id, { args, filter, orderBy, reads: connectionReads(info), readSet });
   }
 
   @FieldResolver(() => [CustomFieldValue], { description: 'Every custom field defined for deals, with this deal\'s value (null when unset).' })

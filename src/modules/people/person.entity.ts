@@ -1,5 +1,6 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { READS } from '../../graphql/read-set';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
 import { Company } from '../companies/company.entity';
@@ -143,26 +144,31 @@ export class Person {
   @Field() @Property({ type: 'datetime' }) updatedAt: Date = new Date();
 
   @Field()
+  @Extensions({ [READS]: ['firstName', 'lastName'] })
   get fullName(): string {
     return [this.firstName, this.lastName].filter(Boolean).join(' ');
   }
 
   @Field(() => Int, { nullable: true })
+  @Extensions({ [READS]: ['owner'] })
   get ownerId(): number | null {
     return this.owner?.id ?? null;
   }
 
   @Field(() => Int, { nullable: true })
+  @Extensions({ [READS]: ['company'] })
   get companyId(): number | null {
     return this.company?.id ?? null;
   }
 
   @Field(() => Int, { nullable: true })
+  @Extensions({ [READS]: ['leadStatus'] })
   get leadStatusId(): number | null {
     return this.leadStatus?.id ?? null;
   }
 
   @Field(() => Int, { nullable: true })
+  @Extensions({ [READS]: ['leadSource'] })
   get leadSourceId(): number | null {
     return this.leadSource?.id ?? null;
   }

@@ -1,12 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
+import { preloadPage, relationField, relationListField, relationReadSet, type RelationPreload } from '../../context/relations';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
+import { COMPANIES, COMPANY_NAME_READS, COMPANY_READS } from '../companies/company.service';
 import { findManyVisible, linkable } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
@@ -43,7 +43,8 @@ registerNode({ name: 'Person', entity: Person, find: (ctx, ids) => findManyVisib
  */
 const RELATIONS: readonly RelationPreload<Person>[] = [
   usersPreload('owner', 'possibleNotifyUserIds'),
-  { fields: ['company', 'companyName'], source: Company, ids: (p) => p.company?.id },
+  { fields: ['company'], source: Company, ids: (p) => p.company?.id, reads: COMPANY_READS },
+  { fields: ['companyName'], source: Company, ids: (p) => p.company?.id, reads: COMPANY_NAME_READS },
   { fields: ['leadStatus'], source: ListItem, ids: (p) => p.leadStatus?.id },
   { fields: ['leadSource'], source: ListItem, ids: (p) => p.leadSource?.id },
   { fields: ['tags'], source: ListItem, ids: (p) => p.tagIds },
@@ -106,13 +107,13 @@ export class PersonFieldsResolver {
   }
 
   @FieldResolver(() => Company, { nullable: true, description: 'The person\'s company; null when none, or when the viewer may not see it (companyName and companyId still show it).' })
-  company(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return relationField(ctx, Company, person.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
+  company(@Root() person: Person, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
+    return relationField(ctx, Company, person.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null), relationReadSet(ctx, Company, COMPANY_READS, info));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The name of the person\'s company, shown whatever the viewer may see of the company itself.' })
   companyName(@Root() person: Person, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
-    return relationField(ctx, Company, person.company?.id, (c) => c?.name ?? null);
+    return relationField(ctx, Company, person.company?.id, (c) => c?.name ?? null, relationReadSet(ctx, Company, COMPANY_NAME_READS));
   }
 
   @FieldResolver(() => ListItem, { nullable: true, description: 'The lead status (an item of the lead statuses list).' })
