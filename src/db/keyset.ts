@@ -276,10 +276,17 @@ export async function keysetPage<T extends object>(em: EntityManager, entity: En
   const signature = signatureOf(keys);
   const { paging } = q;
   const reads = q.reads ?? READS_ALL;
-  const totalColumn = reads.total ? `, (select count(*) from ${q.from} where ${q.where.sql}) as "__total"` : '';
-  const totalParams = reads.total ? q.where.params : [];
+  // The total, when read: outside a transaction counted by a statement of its own on a second
+  // connection while the page is read (on a large account the count takes as long as the page
+  // and its relations together); inside one, in the page's statement (a scalar subquery).
+  const apart = reads.total && !em.isInTransaction() ? count(em, q) : null;
+  apart?.catch(() => undefined);
+  const inline = reads.total && !apart;
+  const totalColumn = inline ? `, (select count(*) from ${q.from} where ${q.where.sql}) as "__total"` : '';
+  const totalParams = inline ? q.where.params : [];
   /** The total from the page's rows when they carry it; counted apart only for an empty page past the start. */
   const totalOf = (raw: Row[], emptyMeansNone: boolean): number | (() => Promise<number>) => {
+    if (apart) return () => apart;
     if (!reads.total) return () => count(em, q);
     if (raw.length > 0) return Number(raw[0].__total);
     return emptyMeansNone ? 0 : () => count(em, q);
