@@ -16,7 +16,7 @@ export class MoneyError extends Error {}
  * `value` (a number, or text such as `"5000"`, `"5000.5"`, `"-12.345"`) as a canonical decimal
  * string with exactly `decimals` places, rounded half away from zero. Null for null or blank.
  */
-export function toMoney(value: unknown, decimals: number): string | null {
+export function toMoney(value: unknown, decimals: number, limit = true): string | null {
   if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return null;
   let text: string;
   if (typeof value === 'number') {
@@ -35,7 +35,7 @@ export function toMoney(value: unknown, decimals: number): string | null {
   let scaled = BigInt(intDigits + fraction.padEnd(decimals, '0').slice(0, decimals));
   if ((fraction[decimals] ?? '0') >= '5') scaled += 1n;
   const out = formatScaled(m[1] === '-' ? -scaled : scaled, decimals);
-  if (out.replace(/^-/, '').split('.')[0].length > MONEY_INTEGER_DIGITS) throw new MoneyError(`is too large (at most ${MONEY_INTEGER_DIGITS} digits before the decimal point)`);
+  if (limit && out.replace(/^-/, '').split('.')[0].length > MONEY_INTEGER_DIGITS) throw new MoneyError(`is too large (at most ${MONEY_INTEGER_DIGITS} digits before the decimal point)`);
   return out;
 }
 
@@ -49,13 +49,25 @@ function formatScaled(scaled: bigint, decimals: number): string {
 /** A stored amount (PostgreSQL numeric text, e.g. `5000.0000`) shown with the currency's places. */
 export function showMoney(stored: string | null | undefined, decimals: number): string | null {
   if (stored === null || stored === undefined) return null;
-  return toMoney(stored, decimals);
+  // The common case, shown once per money field per row: PostgreSQL's text with at least the
+  // currency's places and only zeros beyond them is cut, not parsed (nothing to round).
+  const dot = stored.indexOf('.');
+  if (dot > 0 && stored.length - dot - 1 >= decimals && STORED.test(stored) && /^0*$/.test(stored.slice(dot + 1 + decimals))) {
+    const shown = decimals === 0 ? stored.slice(0, dot) : stored.slice(0, dot + 1 + decimals);
+    if (!/^-0(\.0*)?$/.test(shown)) return shown;
+  }
+  // Shown, not stored: a stored amount rounded up to one more digit (fewer places than it was
+  // written with) is shown as it is, not refused.
+  return toMoney(stored, decimals, false);
 }
+
+/** numeric text as PostgreSQL writes it: no leading zeros, a fraction. */
+const STORED = /^-?(0|[1-9]\d*)\.\d+$/;
 
 /** Whole cents of an amount (v3 `value_in_cents`), exact; half a cent rounds away from zero. */
 export function centsOf(amount: string | null): number | null {
   if (amount === null) return null;
-  const cents = toMoney(amount, 2)!.replace('.', '');
+  const cents = toMoney(amount, 2, false)!.replace('.', '');
   return Number(BigInt(cents));
 }
 
