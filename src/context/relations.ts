@@ -1,7 +1,7 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import { readSetOf, type ReadSet } from '../db/list-query';
-import { selectionReadSet } from '../graphql/read-set';
+import { readSetSite, selectionReadSet } from '../graphql/read-set';
 import { selectedFields } from '../graphql/selection';
 import type { RequestContext } from './context';
 import { sooner, type ByIdLoader } from './loaders';
@@ -35,11 +35,20 @@ export function relationField<T extends { id: number }, R = T | null>(ctx: Reque
  */
 export type RelationReads = readonly string[] | { readonly selected: true; readonly with?: readonly string[] | null };
 
+/** Per `{ selected }` declaration and entity: where the read sets of relation fields are kept. */
+const fieldSites = new WeakMap<object, Map<EntityClass<object>, ReturnType<typeof readSetSite>>>();
+
 /** The read set of a relation field, from its own resolver (`info` of that field). */
 export function relationReadSet(ctx: RequestContext, source: RelationSource<{ id: number }>, reads: RelationReads, info?: GraphQLResolveInfo): ReadSet | null {
   if (typeof source !== 'function') return null;
   if (Array.isArray(reads)) return readSetOf(ctx.em, source, reads as readonly string[]);
-  return info ? selectionReadSet(ctx, source, info, [[]], (reads as { with?: readonly string[] | null }).with ?? []) : null;
+  if (!info) return null;
+  const selected = reads as { readonly with?: readonly string[] | null };
+  let bySource = fieldSites.get(selected);
+  if (!bySource) fieldSites.set(selected, (bySource = new Map()));
+  let site = bySource.get(source);
+  if (!site) bySource.set(source, (site = readSetSite(source, [[]], selected.with ?? [])));
+  return site(ctx, info);
 }
 
 /** A to-many relation field by ids (e.g. tags): found records in the order of `ids`. */

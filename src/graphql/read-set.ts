@@ -36,26 +36,8 @@ function propsOf(type: GraphQLObjectType, names: ReadonlySet<string>): string[] 
   return props;
 }
 
-const cache = new WeakMap<FieldNode, Map<string, ReadSet | null>>();
-
-/**
- * The read set of the records under the current field, at `paths` of its selection (e.g.
- * `['nodes']` and `['edges', 'node']` of a connection; none for a to-one relation), with `extra`
- * properties its resolver reads itself (a visibility rule's `reads`; null: the whole row).
- * Computed once per field of a parsed operation.
- */
-export function selectionReadSet(
-  ctx: RequestContext,
-  entity: EntityClass<object>,
-  info: GraphQLResolveInfo,
-  paths: ReadonlyArray<readonly string[]> = [[]],
-  extra: readonly string[] | null = [],
-): ReadSet | null {
-  if (extra === null) return null;
-  const first = info.fieldNodes[0];
-  const key = `${entity.name}:${paths.map((p) => p.join('.')).join('|')}:${extra.join(',')}:${info.fieldNodes.length}`;
-  let byKey = cache.get(first);
-  if (byKey?.has(key)) return byKey.get(key)!;
+/** The read set of a selection, computed (see `selectionReadSet`). */
+function compute(ctx: RequestContext, entity: EntityClass<object>, info: GraphQLResolveInfo, paths: ReadonlyArray<readonly string[]>, extra: readonly string[]): ReadSet | null {
   const names = new Set<string>();
   let type: GraphQLObjectType | null = null;
   for (const path of paths) {
@@ -64,16 +46,44 @@ export function selectionReadSet(
       const field = isObjectType(at) ? at.getFields()[step] : undefined;
       at = field ? getNamedType(field.type) : at;
     }
-    if (!isObjectType(at) || (type && type !== at)) {
-      type = null;
-      break;
-    }
+    if (!isObjectType(at) || (type && type !== at)) return null;
     type = at;
     for (const name of selectedFields(info, path)) names.add(name);
   }
   const props = type ? propsOf(type, names) : null;
-  const result = props ? readSetOf(ctx.em, entity, [...props, ...extra]) : null;
-  if (!byKey) cache.set(first, (byKey = new Map()));
-  byKey.set(key, result);
-  return result;
+  return props ? readSetOf(ctx.em, entity, [...props, ...extra]) : null;
+}
+
+/**
+ * A place in the code that reads records of `entity` for a field (a resolver, a nested page):
+ * the read set of the records under `paths` of the field's selection (e.g. `['nodes']` and
+ * `['edges', 'node']` of a connection; `[[]]` for a to-one relation), with `extra` properties the
+ * resolver reads itself (a visibility rule's `reads`; null: the whole row). Made once, at module
+ * level; computed once per field of a parsed operation (the operation's field nodes key it).
+ */
+export function readSetSite(entity: EntityClass<object>, paths: ReadonlyArray<readonly string[]> = [[]], extra: readonly string[] | null = []): (ctx: RequestContext, info: GraphQLResolveInfo) => ReadSet | null {
+  const cache = new WeakMap<FieldNode, ReadSet | null>();
+  return (ctx, info) => {
+    if (extra === null) return null;
+    const node = info.fieldNodes[0];
+    let found = cache.get(node);
+    if (found === undefined) cache.set(node, (found = compute(ctx, entity, info, paths, extra)));
+    return found;
+  };
+}
+
+const sites = new Map<string, ReturnType<typeof readSetSite>>();
+
+/** As `readSetSite(entity, paths, extra)(ctx, info)`, for a call made once per page (the site is looked up by its description). */
+export function selectionReadSet(
+  ctx: RequestContext,
+  entity: EntityClass<object>,
+  info: GraphQLResolveInfo,
+  paths: ReadonlyArray<readonly string[]> = [[]],
+  extra: readonly string[] | null = [],
+): ReadSet | null {
+  const key = `${entity.name}:${paths.map((p) => p.join('.')).join('|')}:${extra === null ? '*' : extra.join(',')}`;
+  let site = sites.get(key);
+  if (!site) sites.set(key, (site = readSetSite(entity, paths, extra)));
+  return site(ctx, info);
 }

@@ -5,6 +5,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { MODULES } from '../modules';
 import { unboundedLists } from './cost';
 import { describeFields } from './field-docs';
+import { leanFieldResolvers } from './lean-resolvers';
 import { NodeResolver, nodeTypeName } from './node';
 
 /** Every resolver of the schema: the API's own, then each module's (src/modules/index.ts). */
@@ -14,6 +15,8 @@ export function createSchema(): GraphQLSchema {
   const schema = describeFields(withScalars(buildSchemaSync({ resolvers: [...RESOLVERS], validate: false }), [GraphQLJSON]));
   // type-graphql wraps resolveType in an async function; graphql-jit needs the type synchronously.
   (schema.getType('Node') as GraphQLInterfaceType).resolveType = (value) => nodeTypeName(value as object);
+  // Field resolvers that take only the root, the context and the info are called directly.
+  leanFieldResolvers(schema);
   // The cost of a list of records with a connection below it depends on its length (cost.ts).
   const unbounded = unboundedLists(schema);
   if (unbounded.length > 0) throw new Error(`Lists of records without a declared bound (@Extensions({ listSize: { max } })): ${unbounded.join(', ')}`);

@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { centsOf, showMoney } from '../../common/money';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, relationListField, relationReadSet, type RelationPreload, type RelationReads } from '../../context/relations';
-import { selectionReadSet } from '../../graphql/read-set';
+import { readSetSite } from '../../graphql/read-set';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { GraphQLDecimal } from '../../graphql/decimal';
 import { registerNode } from '../../graphql/node';
@@ -61,6 +61,9 @@ export const DEALS_PAGE_SIZE = 200;
 registerNode({ name: 'Deal', entity: Deal, find: (ctx, ids) => findManyVisible(ctx, DEALS, ids) });
 
 /** What a page's selected fields read: one batch per source, then each row's fields answer synchronously. */
+/** What a deal's page of people reads of each person: what the operation selects of them. */
+const PEOPLE_PAGE_READS = readSetSite(Person, [['nodes'], ['edges', 'node']]);
+
 /** What primaryContact reads of the person: what is selected, and what `linkable` judges. */
 const CONTACT_READS: RelationReads = { selected: true, with: PEOPLE.visibility.reads };
 
@@ -232,7 +235,7 @@ export class DealFieldsResolver {
     @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
-    const readSet = info ? selectionReadSet(ctx, Person, info, [['nodes'], ['edges', 'node']]) : null;
+    const readSet = info ? PEOPLE_PAGE_READS(ctx, info) : null;
     return peopleOfDeal(ctx, deal.id, { args, filter, orderBy, reads: connectionReads(info), readSet });
   }
 
