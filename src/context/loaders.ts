@@ -39,6 +39,36 @@ export class Once<T> {
   }
 }
 
+/**
+ * A value per id (the users a deal is shared with, the people ids of a deal), batched by
+ * DataLoader; `settled` answers synchronously once the value has arrived, so a page that
+ * preloaded them answers each row's field without a promise.
+ */
+export class SettledLoader<V> {
+  private readonly arrived = new Map<number, V>();
+  private readonly loader: DataLoader<number, V>;
+
+  constructor(batch: (ids: readonly number[]) => Promise<readonly V[]>) {
+    this.loader = new DataLoader(async (ids: readonly number[]) => {
+      const values = await batch(ids);
+      for (let i = 0; i < ids.length; i++) this.arrived.set(ids[i], values[i]);
+      return values;
+    });
+  }
+
+  load(id: number): Promise<V> {
+    return this.loader.load(id);
+  }
+
+  loadMany(ids: readonly number[]): Promise<unknown> {
+    return this.loader.loadMany(ids);
+  }
+
+  settled(id: number): V | undefined {
+    return this.arrived.get(id);
+  }
+}
+
 /** Found records of `ids`, in order, from a settled lookup; undefined when any is not loaded. */
 export function settledMany<T>(settled: (id: Id) => T | null | undefined, ids: readonly Id[]): T[] | undefined {
   const found: T[] = [];

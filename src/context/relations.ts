@@ -64,7 +64,9 @@ export function relationListField<T extends { id: number }, R = T[]>(ctx: Reques
  */
 export type RelationPreload<Row> =
   | { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly ids: (row: Row) => Id | readonly Id[]; readonly reads?: RelationReads }
-  | { readonly fields: readonly string[]; readonly load: (ctx: RequestContext) => Promise<unknown> };
+  | { readonly fields: readonly string[]; readonly load: (ctx: RequestContext) => Promise<unknown> }
+  /** A value per row (e.g. the users a deal is shared with) from a batch loader keyed by the row's id. */
+  | { readonly fields: readonly string[]; readonly perRow: (ctx: RequestContext) => { loadMany(ids: readonly number[]): Promise<unknown> } };
 
 /**
  * Loads, in one batch per source (and read set), the relations the selected fields of a page's
@@ -78,6 +80,10 @@ export async function preloadRelations<Row>(ctx: RequestContext, relations: read
     if (!relation.fields.some((f) => selected.has(f))) continue;
     if ('load' in relation) {
       pending.push(relation.load(ctx));
+      continue;
+    }
+    if ('perRow' in relation) {
+      pending.push(relation.perRow(ctx).loadMany(rows.map((row) => (row as { id: number }).id)));
       continue;
     }
     const ids = new Set<number>();

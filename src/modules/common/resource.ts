@@ -1,5 +1,5 @@
 import type { EntityClass } from '@mikro-orm/core';
-import DataLoader from 'dataloader';
+import { SettledLoader } from '../../context/loaders';
 import { NotFoundError, type Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
@@ -53,10 +53,10 @@ export async function findVisible<T extends { id: number }>(ctx: RequestContext,
  * The users each record is shared with, when the resource's rule shares through a join table
  * (one statement per batch of ids, per request); empty maps otherwise.
  */
-export function sharesOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>): DataLoader<number, number[]> {
+export function sharesOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>): SettledLoader<number[]> {
   const shares = def.visibility.shares;
   return ctx.loaders.memo(`shares:${def.name}`, () =>
-    new DataLoader<number, number[]>(async (ids) => {
+    new SettledLoader<number[]>(async (ids) => {
       const found = new Map<number, number[]>(ids.map((id) => [id, []]));
       if (shares) {
         const rows = await ctx.em.execute<Array<{ r: number; u: number }>>(

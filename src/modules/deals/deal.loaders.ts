@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../../context/context';
+import { SettledLoader } from '../../context/loaders';
 import { keysetPagesByParent } from '../../db/keyset';
 import type { ReadSet } from '../../db/list-query';
 import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
@@ -17,9 +18,9 @@ type Ids = readonly number[];
  * The ids of the records on the other side of deal_people that the viewer may see, by record: one
  * statement per batch. `side` is the column the keys are on.
  */
-function linkedIds(ctx: RequestContext, side: 'deal' | 'person'): DataLoader<number, number[]> {
+function linkedIds(ctx: RequestContext, side: 'deal' | 'person'): SettledLoader<number[]> {
   return ctx.loaders.memo(`deal-people:${side}`, () =>
-    new DataLoader<number, number[]>(async (keys: Ids) => {
+    new SettledLoader<number[]>(async (keys: Ids) => {
       const found = new Map<number, number[]>(keys.map((k) => [k, []]));
       const other = side === 'deal' ? PEOPLE : DEALS;
       const where = scopeOf(ctx, other as never);

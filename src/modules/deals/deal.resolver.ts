@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, Field, FieldResolver, Float, Info, Int, Mutation, Objec
 import type { GraphQLResolveInfo } from 'graphql';
 import { centsOf, showMoney } from '../../common/money';
 import type { RequestContext } from '../../context/context';
+import { sooner } from '../../context/loaders';
 import { preloadPage, relationField, relationListField, relationReadSet, type RelationPreload, type RelationReads } from '../../context/relations';
 import { readSetSite } from '../../graphql/read-set';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
@@ -75,6 +76,8 @@ const RELATIONS: readonly RelationPreload<Deal>[] = [
   { fields: ['dealStage'], source: DealStage, ids: (d) => d.stage?.id },
   { fields: ['dealLossReason', 'source'], source: ListItem, ids: (d) => [d.lossReason?.id, d.source?.id] },
   customFieldsPreload(CustomFieldResource.DEAL),
+  { fields: ['sharedUserIds', 'isShared', 'collaborators', 'possibleNotifyUserIds'], perRow: (ctx) => sharesOf(ctx, DEALS) },
+  { fields: ['personIds'], perRow: (ctx) => peopleIdsOfDeal(ctx) },
 ];
 
 const OPTION_FIELDS = withOptions(['todoTemplateId', 'todoTemplateUserId']);
@@ -208,22 +211,27 @@ export class DealFieldsResolver {
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the users the deal is shared with.' })
   sharedUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return sharesOf(ctx, DEALS).load(deal.id);
+    const shares = sharesOf(ctx, DEALS);
+    return sooner(shares.settled(deal.id), () => shares.load(deal.id));
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether the deal is shared with any user.' })
-  async isShared(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return (await sharesOf(ctx, DEALS).load(deal.id)).length > 0;
+  isShared(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    const shares = sharesOf(ctx, DEALS);
+    return sooner(shares.settled(deal.id), () => shares.load(deal.id), (users) => users.length > 0);
   }
 
   @FieldResolver(() => [User], { description: 'The users the deal is shared with (they see it as its owner does).' })
-  async collaborators(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return relationListField(ctx, Users, await sharesOf(ctx, DEALS).load(deal.id));
+  collaborators(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    const shares = sharesOf(ctx, DEALS);
+    const settled = shares.settled(deal.id);
+    return settled ? relationListField(ctx, Users, settled) : shares.load(deal.id).then((ids) => relationListField(ctx, Users, ids));
   }
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the people taking part in the deal whom the viewer may see.' })
   personIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return peopleIdsOfDeal(ctx).load(deal.id);
+    const ids = peopleIdsOfDeal(ctx);
+    return sooner(ids.settled(deal.id), () => ids.load(deal.id));
   }
 
   @FieldResolver(() => PersonConnection, { description: 'The people taking part in the deal whom the viewer may see. Default order: last name, then first name.' })
@@ -245,9 +253,10 @@ export class DealFieldsResolver {
   }
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the users who can see this deal (admins, `all` users, its owner and collaborators), and so may be notified about it.' })
-  async possibleNotifyUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    const shared = await sharesOf(ctx, DEALS).load(deal.id);
-    return notifyUserIdsField(ctx, DEALS.visibility, deal, shared);
+  possibleNotifyUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
+    const shares = sharesOf(ctx, DEALS);
+    const settled = shares.settled(deal.id);
+    return settled ? notifyUserIdsField(ctx, DEALS.visibility, deal, settled) : shares.load(deal.id).then((shared) => notifyUserIdsField(ctx, DEALS.visibility, deal, shared));
   }
 }
 
