@@ -4,6 +4,8 @@
 // MUTATE=a,b (globs) narrows the run, e.g. MUTATE=src/db/sql.ts.
 const MUTATE = [
   'rest-facade/request/*.ts',
+  // The v3 vocabulary the facade shares with saved searches (coercion, conditions, sort).
+  'src/kit/v3/*.ts',
   'src/context/visibility.ts',
   'src/db/sql.ts',
   'src/modules/*/*.service.ts',

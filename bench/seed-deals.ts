@@ -45,8 +45,8 @@ export async function seedDeals(client: Client, accountId: number, count: number
     [accountId],
   );
   await client.query(
-    `insert into custom_fields (account_id, resource, kind, name, choices, position)
-     select $1, 'deal', f.kind, f.name, '[]', f.position from (values ('text', 'Region', 0), ('number', 'Seats', 1), ('date', 'Signed on', 2)) f(kind, name, position)
+    `insert into custom_fields (account_id, resource, kind, name, position, created_at, updated_at)
+     select $1, 'deal', f.kind, f.name, f.position, now(), now() from (values ('text', 'Region', 0), ('numeric', 'Seats', 1), ('date', 'Signed on', 2)) f(kind, name, position)
      where not exists (select 1 from custom_fields where account_id = $1 and resource = 'deal')`,
     [accountId],
   );
@@ -123,6 +123,18 @@ export async function seedDeals(client: Client, accountId: number, count: number
     [accountId, n.u, n.c, n.p, n.st, n.so, n.lr, SPAN_SECONDS / count],
   );
   step('deals');
+  if (unchecked) {
+    // As a superuser the inserts ran with the triggers off (session_replication_role = replica),
+    // including those keeping custom_field_search_values: filled here, set-based, in index order.
+    await client.query(
+      `insert into custom_field_search_values (field_id, value, record_id)
+       select r.field_id, r.value, d.id from deals d cross join lateral custom_field_search_rows(d.account_id, 'deal', d.custom_fields) r
+       where d.account_id = $1 order by 1, 2, 3 on conflict do nothing`,
+      [accountId],
+    );
+    await client.query('analyze custom_field_search_values');
+    step('custom_field_search_values');
+  }
   // 2 or 3 people per deal (the first is the primary contact), consecutive in the numbering.
   await client.query(
     `insert into deal_people (deal_id, person_id)

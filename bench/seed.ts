@@ -60,8 +60,8 @@ async function existing(client: Client, size: BenchSize): Promise<{ accountId: n
  */
 async function seedRows(client: Client, accountId: number, size: BenchSize): Promise<void> {
   const { rows: fields } = await client.query<{ id: number }>(
-    `insert into custom_fields (account_id, resource, kind, name, choices, position)
-     values ($1, 'person', 'text', 'Nickname', '[]', 0), ($1, 'person', 'number', 'Score', '[]', 1), ($1, 'person', 'date', 'Birthday', '[]', 2)
+    `insert into custom_fields (account_id, resource, kind, name, position, created_at, updated_at)
+     values ($1, 'person', 'text', 'Nickname', 0, now(), now()), ($1, 'person', 'numeric', 'Score', 1, now(), now()), ($1, 'person', 'date', 'Birthday', 2, now(), now())
      returning id`,
     [accountId],
   );

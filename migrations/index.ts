@@ -5,6 +5,9 @@ import { Migration20261122000003SortIndexes } from './20261122000003-sort-indexe
 import { Migration20261125000001AdminSurface } from './20261125000001-admin-surface';
 import { Migration20261125000002Deals } from './20261125000002-deals';
 import { Migration20261125000003DealOwnerStageIndex } from './20261125000003-deal-owner-stage-index';
+import { Migration20261126000001CustomFields } from './20261126000001-custom-fields';
+import { Migration20261126000002SavedSearches } from './20261126000002-saved-searches';
+import { Migration20261126000003CustomFieldIndexes } from './20261126000003-custom-field-indexes';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +17,7 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125000001AdminSurface', class: Migration20261125000001AdminSurface },
   { name: 'Migration20261125000002Deals', class: Migration20261125000002Deals },
   { name: 'Migration20261125000003DealOwnerStageIndex', class: Migration20261125000003DealOwnerStageIndex },
+  { name: 'Migration20261126000001CustomFields', class: Migration20261126000001CustomFields },
+  { name: 'Migration20261126000002SavedSearches', class: Migration20261126000002SavedSearches },
+  { name: 'Migration20261126000003CustomFieldIndexes', class: Migration20261126000003CustomFieldIndexes },
 ];

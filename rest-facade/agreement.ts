@@ -200,6 +200,8 @@ function checkRoute(schema: GraphQLSchema, operations: DocumentNode, route: Rout
   problems.push(...checkConditions(schema, filter, route.conditions, `${where} conditions`));
   problems.push(...checkConditions(schema, filter, route.queryFilters, `${where} query filters`));
   problems.push(...checkConditions(schema, filter, route.pathFilters, `${where} path filters`));
+  // v3 §4 search_id: the route passes it as `$searchId`.
+  if (route.searchId && !variableType(schema, operation, 'searchId')) problems.push(`${where}: takes search_id, but ${route.op} has no $searchId`);
   for (const [flag, spec] of Object.entries(route.flags ?? {})) {
     const [variable, field] = spec.to.split('.');
     const type = variableType(schema, operation, variable);

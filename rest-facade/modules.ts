@@ -1,5 +1,6 @@
 import { accountResource } from './resources/account';
 import { companyResource } from './resources/company';
+import { CUSTOM_FIELD_RESOURCES } from './resources/custom-field';
 import { dealResource } from './resources/deal';
 import { dealStageResource } from './resources/deal-stage';
 import {
@@ -14,13 +15,16 @@ import {
   predefinedContactsTagResource,
 } from './resources/list-item';
 import { personResource } from './resources/person';
+import { savedSearchResource } from './resources/saved-search';
 import { todoTemplateItemResource, todoTemplateResource } from './resources/todo-template';
 import type { ResourceSpec } from './resources/resource-spec';
 import { userResource } from './resources/user';
 import { ADMIN_ROUTES } from './routes/admin.routes';
 import { COMPANY_ROUTES } from './routes/companies.routes';
+import { CUSTOM_FIELD_ROUTES } from './routes/custom-fields.routes';
 import { DEAL_ROUTES } from './routes/deals.routes';
 import { PEOPLE_ROUTES } from './routes/people.routes';
+import { SEARCH_ROUTES } from './routes/searches.routes';
 import type { RouteSpec } from './routes/route-spec';
 import { USER_ROUTES } from './routes/users.routes';
 
@@ -33,7 +37,9 @@ export interface FacadeModule {
 
 /**
  * The facade's composition root: every v3 resource and route, once. It imports nothing of the
- * core (the core's own root is src/modules/index.ts); adding a resource is one line here.
+ * core but the v3 vocabulary the core shares with it for saved searches (src/kit/v3/, the list
+ * condition tables `src/modules/<thing>/<thing>.conditions.ts`: data and pure parsers, no entity,
+ * service or ORM); the core's own root is src/modules/index.ts. Adding a resource is one line here.
  */
 export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'companies', resources: [companyResource], routes: COMPANY_ROUTES },
@@ -48,4 +54,6 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
     routes: ADMIN_ROUTES,
   },
   { name: 'users and account', resources: [userResource, accountResource], routes: USER_ROUTES },
+  { name: 'custom fields', resources: CUSTOM_FIELD_RESOURCES, routes: CUSTOM_FIELD_ROUTES },
+  { name: 'saved searches', resources: [savedSearchResource], routes: SEARCH_ROUTES },
 ];

@@ -5,7 +5,7 @@ import { replyForErrors, replyForUserErrors, validationReply, type CoreError, ty
 import { parseAttrs } from './request/attrs';
 import { readBody } from './request/body';
 import { toBoolean, toId } from './request/coerce';
-import { conditionFilter } from './request/conditions';
+import { conditionFilter, customLabelAt } from './request/conditions';
 import { parseNestedParams, DEFAULT_PARAM_LIMITS } from './request/params';
 import { parsePaging } from './request/paging';
 import { parseSort } from './request/sort';
@@ -162,16 +162,57 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
 
 const notFound = (route: RouteSpec): V3Reply => (route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 });
 
+/**
+ * v3 §4: "where search_id is listed, all other parameters except page and per_page are ignored
+ * when it is given". The saved search's id (a blank one is no search), and the query reduced to
+ * what still counts; null when the route takes no search or none is given. A malformed id is a
+ * 422 naming `search_id`; one the viewer cannot run there is a 404 (see listErrorReply).
+ */
+function savedSearchOf(route: RouteSpec, query: Params): { id: number; query: Params } | null {
+  if (!route.searchId || route.kind !== 'list' || query.search_id === undefined || query.search_id === '') return null;
+  const id = toId(query.search_id, 'search_id');
+  if (id === null) return null;
+  const kept: Params = { search_id: query.search_id };
+  if (query.page !== undefined) kept.page = query.page;
+  if (query.per_page !== undefined) kept.per_page = query.per_page;
+  return { id, query: kept };
+}
+
+/**
+ * A list's input error that `search_id` or a condition caused, in v3 terms; null for any other.
+ * - `search_id` the viewer cannot run on this list (another list's search, another user's private
+ *   one, a missing one: the core marks it `reason: NOT_FOUND`) is a 404 (v3 §4; DECISIONS: Admin
+ *   surface); a stored search that no longer runs (a custom field deleted since) a 422 naming it.
+ * - An error inside the filter that a v3 condition put there (a custom field the core does not know
+ *   for the resource, a value its kind does not take: issue 11 §3) is a 422 naming
+ *   `conditions[custom_label_N]`, as the facade's own checks name conditions.
+ */
+function listErrorReply(route: RouteSpec, error: CoreError, variables: Params, searching: boolean): V3Reply | null {
+  const code = error.extensions?.code;
+  const argument = error.extensions?.argument;
+  if (route.kind !== 'list' || (code !== 'BAD_USER_INPUT' && code !== 'VALIDATION_FAILED') || typeof argument !== 'string') return null;
+  const message = error.message.startsWith(`${argument}: `) ? error.message.slice(argument.length + 2) : error.message;
+  if (searching) {
+    if (argument === 'searchId' && error.extensions?.reason === 'NOT_FOUND') return notFound(route);
+    if (/^(searchId|filter)\b/.test(argument)) return validationReply(route.errorShape, [{ field: 'search_id', message }]);
+  }
+  const label = customLabelAt(variables, argument);
+  return label ? validationReply(route.errorShape, [{ field: `conditions[${label}]`, message }]) : null;
+}
+
 async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
-  const query = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
+  const parsed = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
+  const search = savedSearchOf(route, parsed);
+  const query = search ? search.query : parsed;
   const body = route.kind === 'create' || route.kind === 'update' ? await readBody(req) : {};
   const built = buildVariables(route, sort, params, query, body, ctx.viewer.timeZone);
   if (built === 'not-found') return notFound(route);
+  if (search) built.searchId = search.id;
   const hookRequest: HookRequest = { query, body, params: idParams(params) };
   const variables = route.hooks?.variables ? route.hooks.variables(built, hookRequest) : built;
   const attrs = parseAttrs(query.attrs);
   const result = await deps.run(route.op, variables, ctx);
-  if (result.errors.length > 0) return replyForErrors(result.errors, route.errorShape, route.resource, ctx.requestId);
+  if (result.errors.length > 0) return listErrorReply(route, result.errors[0], variables, search !== null) ?? replyForErrors(result.errors, route.errorShape, route.resource, ctx.requestId);
   // A mutation's payload answers its input problems as data (`userErrors`).
   const rootPayload = dig(result.data, route.result.split('.')[0]);
   const userErrors: UserError[] | undefined = rootPayload?.userErrors;

@@ -1,19 +1,6 @@
-/** HTTP statuses a v3 input problem can answer with: malformed (400), too large (413), invalid (422). */
-export type FacadeInputStatus = 400 | 413 | 422;
-
 /**
- * A v3 request input the facade refuses before any GraphQL runs. `field` is the v3 name being
- * blamed (`person[last_name]`, `conditions[deal_created][from_date]`, `sort`, `per_page`) so the
- * route can answer in its own error shape (v3 §7; DECISIONS: Status codes and bodies: 422 names
- * the field, never a 500).
+ * A v3 request input the facade refuses before any GraphQL runs (422 naming the v3 field, or 400
+ * / 413). Defined with the v3 vocabulary in the core (src/kit/v3/input-error.ts), which saved
+ * searches share with the facade.
  */
-export class FacadeInputError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-    readonly status: FacadeInputStatus = 422,
-  ) {
-    super(message);
-    this.name = 'FacadeInputError';
-  }
-}
+export { FacadeInputError, type FacadeInputStatus } from '../../src/kit/v3/input-error';

@@ -19,9 +19,12 @@ function coerceCustomFields(value: unknown, field: string): Record<string, unkno
     if (!/^custom_label_\d{1,10}$/.test(key)) continue; // unknown keys are ignored
     if (++count > MAX_CUSTOM_FIELDS) throw new FacadeInputError(field, `has too many entries (maximum is ${MAX_CUSTOM_FIELDS})`);
     const name = key; // errors name the label itself, as the core's custom-field checks do
+    // The core reads each value by its field's kind (a date `2001/02/03` or a number `"42"` from a
+    // form, booleans as true/false/1/0), so text goes through as sent, only bounded here (the
+    // core's own bound, 5,000 characters, is lower and its error names the field).
     if (Array.isArray(v)) out[key] = toIdList(v, name);
     else if (v === null || typeof v === 'number' || typeof v === 'boolean') out[key] = v;
-    else if (typeof v === 'string') out[key] = /^\d{4}[-/]\d{2}[-/]\d{2}$/.test(v.trim()) ? toDate(v, name) : toText(v, name, 5000);
+    else if (typeof v === 'string') out[key] = toText(v, name, DEFAULT_TEXT_MAX);
     else throw new FacadeInputError(name, 'must be a number, text, a date or a list of ids');
   }
   return out;

@@ -22,7 +22,7 @@ import type { RouteHooks, RouteSpec } from './route-spec';
  * (`{<singular>: {...}}`, 200 with the item), update, delete (200, empty body). A non-admin write is
  * a FORBIDDEN error, answered 403 {"error"} (rest-facade/errors/map-errors.ts).
  */
-function adminList(
+export function adminList(
   path: string,
   resource: ResourceSpec,
   ops: { readonly plural: string; readonly singular: string; readonly list: string; readonly show: string; readonly create: string; readonly update: string; readonly delete: string },

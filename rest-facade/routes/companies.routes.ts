@@ -1,29 +1,10 @@
-import type { ConditionTable } from '../request/conditions';
+import { COMPANY_CONDITIONS, COMPANY_QUERY_FILTERS, COMPANY_SORT } from '../../src/modules/companies/company.conditions';
 import { companyResource } from '../resources/company';
 import type { HookRequest, RouteSpec, SortSpec } from './route-spec';
 
-/** v3 §4.6 list conditions: text ones match exactly or by prefix (DECISIONS: case-insensitive prefix). */
-const CONDITIONS: ConditionTable = {
-  company_id: { to: 'databaseId', kind: 'ids' },
-  company_name: { to: 'name', kind: 'prefix' },
-  company_description: { to: 'description', kind: 'prefix' },
-  company_email: { to: 'email', kind: 'prefix' },
-  company_phone: { to: 'anyPhone', kind: 'prefix' },
-  company_fax: { to: 'fax', kind: 'prefix' },
-  company_address: { to: 'address1', kind: 'prefix' },
-  company_address2: { to: 'address2', kind: 'prefix' },
-  company_city: { to: 'city', kind: 'prefix' },
-  company_state: { to: 'state', kind: 'prefix' },
-  company_zip: { to: 'postalCode', kind: 'prefix' },
-  company_country: { to: 'country', kind: 'prefix' },
-  company_created: { to: 'createdAt', kind: 'datetimeRange' },
-  company_modified: { to: 'updatedAt', kind: 'datetimeRange' },
-  company_imported_at: { to: 'importedAt', kind: 'datetimeRange' },
-  company_owner: { to: 'ownerId', kind: 'ids' },
-};
-
-/** Sorting: CompanyOrderField values (`name`, `-companies.created_at`). */
-const SORT: SortSpec = {};
+/** v3 §4.6 list conditions and sort: the company vocabulary, shared with saved searches (src/modules/companies/company.conditions.ts). */
+const CONDITIONS = COMPANY_CONDITIONS;
+const SORT: SortSpec = COMPANY_SORT;
 
 /**
  * v3 §4.6 show: `associations` is a comma-separated list (a form array is accepted too); unknown
@@ -45,7 +26,7 @@ const base = { resource: companyResource, errorShape: 'array' } as const;
 export const COMPANY_ROUTES: readonly RouteSpec[] = [
   {
     ...base, method: 'GET', path: '/companies', op: 'ListCompanies', kind: 'list', result: 'companies',
-    paging: { default: 100, max: 100 }, conditions: CONDITIONS, queryFilters: { company_id: { to: 'databaseId', kind: 'ids' } }, sort: SORT, sortTable: 'companies',
+    paging: { default: 100, max: 100 }, conditions: CONDITIONS, queryFilters: COMPANY_QUERY_FILTERS, sort: SORT, sortTable: 'companies', searchId: true,
   },
   { ...base, method: 'GET', path: '/companies/:id', op: 'ShowCompany', kind: 'show', result: 'company', hooks: { variables: associationVariables } },
   {

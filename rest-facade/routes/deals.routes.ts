@@ -1,43 +1,13 @@
-import type { ConditionTable } from '../request/conditions';
+import { DEAL_CONDITIONS, DEAL_QUERY_FILTERS, DEAL_SORT } from '../../src/modules/deals/deal.conditions';
 import { dealResource } from '../resources/deal';
 import { personResource } from '../resources/person';
 import { toBoolean } from '../request/coerce';
 import type { FlagSpec, HookRequest, RouteHooks, RouteSpec, SortSpec } from './route-spec';
 
-/** v3 §4.5 list conditions; DECISIONS: ranges, ids as one, a list or an array; like-matches ignore case. */
-const CONDITIONS: ConditionTable = {
-  deal_id: { to: 'databaseId', kind: 'ids' },
-  deal_name: { to: 'name', kind: 'like' },
-  deal_percentage: { to: 'probability', kind: 'integer' },
-  deal_source: { to: 'sourceId', kind: 'ids' },
-  // v3 §4.5: `all` returns the deals of anyone (the viewer may see).
-  deal_owner: { to: 'ownerId', kind: 'ids', any: 'all' },
-  deal_value: { to: 'value', kind: 'numberRange' },
-  deal_stage: { to: 'dealStageId', kind: 'ids' },
-  exp_close: { to: 'expectedCloseDate', kind: 'dateRange' },
-  deal_created: { to: 'createdAt', kind: 'datetimeRange' },
-  deal_modified: { to: 'updatedAt', kind: 'datetimeRange' },
-  deal_closed_time: { to: 'closedTime', kind: 'datetimeRange' },
-  // Like-matches on the deal's people: each condition met by some person of the deal.
-  person_full_name: { to: 'people.some.name', kind: 'like' },
-  person_email: { to: 'people.some.anyEmail', kind: 'like' },
-  person_phone: { to: 'people.some.anyPhone', kind: 'like' },
-  person_city: { to: 'people.some.workCity', kind: 'like' },
-  person_state: { to: 'people.some.workState', kind: 'like' },
-  person_work_zip: { to: 'people.some.workPostalCode', kind: 'like' },
-  person_zip: { to: 'people.some.workPostalCode', kind: 'like' },
-  person_company_name: { to: 'people.some.companyName', kind: 'like' },
-  // DECISIONS: association filters also arrive inside conditions (newer clients).
-  user_id: { to: 'ownerId', kind: 'ids' },
-  company_id: { to: 'companyId', kind: 'ids' },
-  person_id: { to: 'personIds', kind: 'ids' },
-};
-
-/** DECISIONS: `user_id` (the older Ruby client's `user.deals`), `company_id`, `person_id` as plain params. */
-const QUERY_FILTERS: ConditionTable = { user_id: { to: 'ownerId', kind: 'ids' }, company_id: { to: 'companyId', kind: 'ids' }, person_id: { to: 'personIds', kind: 'ids' } };
-
-/** v3 §4.5 sort: deals.name, owner_id, source_id, probability, expected_close_date, created_at, updated_at, closed_time. */
-const SORT: SortSpec = { aliases: { user_id: 'OWNER_ID' } };
+/** v3 §4.5 list conditions and sort: the deal vocabulary, shared with saved searches (src/modules/deals/deal.conditions.ts). */
+const CONDITIONS = DEAL_CONDITIONS;
+const QUERY_FILTERS = DEAL_QUERY_FILTERS;
+const SORT: SortSpec = DEAL_SORT;
 
 const TODO_FLAGS: Readonly<Record<string, FlagSpec>> = {
   todo_template_id: { to: 'options.todoTemplateId', kind: 'id' },
@@ -48,14 +18,17 @@ const TODO_FLAGS: Readonly<Record<string, FlagSpec>> = {
 const TOTALS: RouteHooks = {
   variables: (variables, { query }: HookRequest) => ({ ...variables, withTotals: query.totals === undefined ? false : toBoolean(query.totals, 'totals') === true }),
   reply: (reply, payload) => {
-    const totals = (payload as { totals?: unknown } | null)?.totals;
-    return totals && reply.status === 200 ? { ...reply, body: { ...(reply.body as object), totals } } : reply;
+    const totals = (payload as { totals?: { customFields?: ReadonlyArray<{ label: string; value: string }> } } | null)?.totals;
+    if (!totals || reply.status !== 200) return reply;
+    // DECISIONS (Responses): numeric and currency `custom_label_N` beside value, bonus, commission.
+    const { customFields = [], ...money } = totals;
+    return { ...reply, body: { ...(reply.body as object), totals: { ...money, ...Object.fromEntries(customFields.map((t) => [t.label, t.value])) } } };
   },
 };
 
 const base = { resource: dealResource, errorShape: 'array' } as const;
 // DECISIONS (Paging): deals default to 200 a page, at most 200.
-const list = { ...base, method: 'GET', kind: 'list', paging: { default: 200, max: 200 }, conditions: CONDITIONS, sort: SORT, sortTable: 'deals', hooks: TOTALS } as const;
+const list = { ...base, method: 'GET', kind: 'list', paging: { default: 200, max: 200 }, conditions: CONDITIONS, sort: SORT, sortTable: 'deals', searchId: true, hooks: TOTALS } as const;
 
 export const DEAL_ROUTES: readonly RouteSpec[] = [
   { ...list, path: '/deals', op: 'ListDeals', result: 'deals', queryFilters: QUERY_FILTERS },
@@ -70,6 +43,6 @@ export const DEAL_ROUTES: readonly RouteSpec[] = [
   // v3 §4.5: the deal's people (people shape, people paging).
   {
     resource: personResource, errorShape: 'array', method: 'GET', kind: 'list', path: '/deals/:id/people', op: 'DealPeople', result: 'people',
-    paging: { default: 30, max: 100 }, pathFilters: { id: 'dealIds' }, sort: { aliases: { user_id: 'OWNER_ID' } }, sortTable: 'people',
+    paging: { default: 30, max: 100 }, pathFilters: { id: 'dealIds' }, sort: { aliases: { user_id: 'OWNER_ID' } }, sortTable: 'people', searchId: true,
   },
 ];

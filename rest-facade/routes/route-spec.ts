@@ -55,6 +55,11 @@ export interface RouteSpec {
   /** The table a `table.column` sort key must name (`people.last_name`); other tables are rejected. */
   readonly sortTable?: string;
   readonly flags?: Readonly<Record<string, FlagSpec>>;
+  /**
+   * v3 §4 `search_id`: a list whose operation takes `$searchId` runs a saved search of its kind; every
+   * other parameter but page and per_page is then ignored (conditions, sort, totals, attrs...).
+   */
+  readonly searchId?: boolean;
   /** Path parameters that filter a nested list (`{id: 'companyId'}`, as `{in: [id]}`); `:id` is also passed as `id`. */
   readonly pathFilters?: Readonly<Record<string, string>>;
   readonly deleteBody?: DeleteBody;

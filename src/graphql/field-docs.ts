@@ -101,13 +101,8 @@ const TYPES: Readonly<Record<string, string>> = {
   CustomFieldValue: 'A custom field of the record and its value.',
 };
 
-const ENUM_VALUES: Readonly<Record<string, string>> = {
-  'CustomFieldKind.TEXT': 'Text.',
-  'CustomFieldKind.NUMBER': 'A number.',
-  'CustomFieldKind.DATE': 'A calendar date, YYYY-MM-DD.',
-  'CustomFieldKind.DROPDOWN': 'One entry of a list of choices (its id).',
-  'CustomFieldKind.MULTI_SELECT': 'Any entries of a list of choices (their ids).',
-};
+/** Enum values the registrations leave undescribed (CustomFieldKind describes its own, custom-field.enums.ts). */
+const ENUM_VALUES: Readonly<Record<string, string>> = {};
 
 /** Fills the descriptions the decorators leave out (in place, once, after the schema is built). */
 export function describeFields(schema: GraphQLSchema): GraphQLSchema {

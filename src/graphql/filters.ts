@@ -329,13 +329,34 @@ export class DateFilter {
   @Field(() => Boolean, { nullable: true, description: 'true: no date; false: a date.' }) isNull?: boolean | null;
 }
 
+/** At most this many values in a custom field's `matches` (what the v3 facade allows for one condition). */
+export const MAX_CUSTOM_FIELD_MATCHES = 100;
+
+@InputType('CustomFieldRange', {
+  description:
+    'An inclusive range on a numeric, currency or date custom field; give `from`, `to` or both. Numbers as decimal strings (e.g. "10.5"), dates as YYYY-MM-DD. ' +
+    'A bound that is not a number (numeric and currency fields) or a date (date fields) is refused.',
+})
+export class CustomFieldRange {
+  @Field(() => String, { nullable: true, description: 'The lowest value that matches (inclusive): a decimal string, or YYYY-MM-DD for a date field.' }) from?: string | null;
+  @Field(() => String, { nullable: true, description: 'The highest value that matches (inclusive): a decimal string, or YYYY-MM-DD for a date field.' }) to?: string | null;
+}
+
 @InputType('CustomFieldFilter', {
   description:
-    'A condition on one custom field, named by its label key (`custom_label_<id>`, as in `customFields`). Give the operator group of the field\'s kind: ' +
-    '`text`, `number`, `date` or `choice` (dropdown and multi-select entries). A record without a value for the field matches only `isNull: true`.',
+    'A condition on one custom field, named by its label key (`custom_label_<id>`, as in `customFields`). `range` and `matches` work on every kind (the field\'s own kind decides how, as v3 conditions do); ' +
+    'or give the operator group of the field\'s kind: `text`, `number`, `date` or `choice` (dropdown and multi-select entries). A record without a value for the field matches only `isNull: true`.',
 })
 export class CustomFieldFilter {
   @Field({ description: 'The field\'s key, `custom_label_<id>`.' }) label!: string;
+  @Field(() => CustomFieldRange, { nullable: true, description: 'Numeric, currency and date fields: values from `from` to `to`, inclusive (either alone). Refused on other kinds.' }) range?: CustomFieldRange | null;
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      `Any of these values, at most ${MAX_CUSTOM_FIELD_MATCHES} (an empty list matches none). Text fields: contains the text, ignoring case; dropdown and multi-select fields: entry ids (any chosen entry); ` +
+      'boolean fields: "true" or "false"; numeric and currency fields: equal numbers; date fields: these dates (YYYY-MM-DD).',
+  })
+  matches?: string[] | null;
   @Field(() => StringFilter, { nullable: true, description: 'For text fields.' }) text?: StringFilter | null;
   @Field(() => FloatFilter, { nullable: true, description: 'For number fields.' }) number?: FloatFilter | null;
   @Field(() => DateFilter, { nullable: true, description: 'For date fields.' }) date?: DateFilter | null;
@@ -345,13 +366,28 @@ export class CustomFieldFilter {
 const LABEL = /^custom_label_[1-9][0-9]{0,9}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Conditions of `customFields: [CustomFieldFilter!]` on a jsonb column keyed by label. */
-export function customFieldConditions(column: string, filters: readonly CustomFieldFilter[], path: string): { sql: string; params: unknown[] } | null {
+/**
+ * `range` and `matches` of one custom field condition: they depend on the field's kind, which the
+ * resource resolves (src/modules/custom-field-search): conditions, or null for none.
+ */
+export type CustomFieldSearch = (filter: CustomFieldFilter, path: string) => { sql: string; params: unknown[] } | null;
+
+/**
+ * Conditions of `customFields: [CustomFieldFilter!]` on a jsonb column keyed by label; `search`
+ * builds `range` and `matches`, which need the field's kind.
+ */
+export function customFieldConditions(column: string, filters: readonly CustomFieldFilter[], path: string, search?: CustomFieldSearch): { sql: string; params: unknown[] } | null {
   const parts: Fragment[] = [];
   const budget = new Budget();
   list(filters, path).forEach((f, i) => {
     const at = `${path}[${i}]`;
     if (!LABEL.test(f.label)) throw new BadInputError(`${at}.label`, 'must be a custom field key like custom_label_12');
+    if (f.range != null || f.matches != null) {
+      if (!search) throw new Error(`${at}: range and matches need the resource's custom field search`);
+      budget.spend(at);
+      const built = search(f, at);
+      if (built) parts.push(built);
+    }
     // The key is checked above, so it can be part of the statement; values stay parameters.
     const value = `${column}->'${f.label}'`;
     const asText = `(case when jsonb_typeof(${value}) = 'string' then ${column}->>'${f.label}' end)`;

@@ -75,6 +75,8 @@ export interface FieldDef {
   readonly doc?: string;
   /** Writable, and how (absent: read-only). */
   readonly write?: WriteMode;
+  /** The input's GraphQL type when it is not the kind's scalar (a list of input objects, e.g. typed custom field values). */
+  readonly inputType?: () => unknown;
   /** Required on create (non-null in the create input; still optional on update). */
   readonly required?: boolean;
   /** Input description when it says more than `doc` (defaults, what null means). */
@@ -208,7 +210,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
 
   // Inputs: one abstract class of the writable fields, the required ones non-null on create.
   const inputField = (cls: ClassType, name: string, def: FieldDef, nullable: boolean, doc: string | undefined) => {
-    const type = def.kind === 'enum' ? () => def.enum as object : SCALARS[def.kind];
+    const type = def.inputType ?? (def.kind === 'enum' ? () => def.enum as object : SCALARS[def.kind]);
     Field(type as () => unknown as never, { nullable, ...(doc ? { description: doc } : {}) })(cls.prototype, name);
     // The v3 facade shows a field no v3 table lists under this name (rest-facade/resources/derived.ts).
     if (def.v3) Extensions({ v3: def.v3 })(cls.prototype, name);

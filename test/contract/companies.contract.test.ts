@@ -1,4 +1,4 @@
-import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { seedCustomField } from '../support/custom-fields';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { formEncode, startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
@@ -25,27 +25,27 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
   let key: string;
   /** Custom field ids of `account`. */
   let cf: { text: number; number: number; date: number; dropdown: number; multi: number };
+  /** Entry ids of the dropdown (Gold, Silver) and of the multi-select (EU, US, APAC). */
+  let tier: number[];
+  let regions: number[];
 
   beforeAll(async () => {
     server = await startTestServer();
     account = await server.createAccount({ timeZone: 'America/New_York' });
     key = account.admin.apiKey;
+    const dropdown = await seedCustomField(server, account.accountId, 'company', 'dropdown', 'Tier', ['Gold', 'Silver']);
+    const multi = await seedCustomField(server, account.accountId, 'company', 'multi_select', 'Regions', ['EU', 'US', 'APAC']);
+    tier = dropdown.entries;
+    regions = multi.entries;
     cf = {
-      text: await customField(account.accountId, CustomFieldKind.TEXT, 'Nickname'),
-      number: await customField(account.accountId, CustomFieldKind.NUMBER, 'Employees'),
-      date: await customField(account.accountId, CustomFieldKind.DATE, 'Founded'),
-      dropdown: await customField(account.accountId, CustomFieldKind.DROPDOWN, 'Tier', [{ id: 1, name: 'Gold' }, { id: 2, name: 'Silver' }]),
-      multi: await customField(account.accountId, CustomFieldKind.MULTI_SELECT, 'Regions', [{ id: 1, name: 'EU' }, { id: 2, name: 'US' }, { id: 3, name: 'APAC' }]),
+      text: (await seedCustomField(server, account.accountId, 'company', 'text', 'Nickname')).id,
+      number: (await seedCustomField(server, account.accountId, 'company', 'numeric', 'Employees')).id,
+      date: (await seedCustomField(server, account.accountId, 'company', 'date', 'Founded')).id,
+      dropdown: dropdown.id,
+      multi: multi.id,
     };
   }, 60_000);
   afterAll(() => server.close());
-
-  async function customField(accountId: number, kind: CustomFieldKind, name: string, choices: Array<{ id: number; name: string }> = []): Promise<number> {
-    const em = server.orm.em.fork();
-    const field = em.create(CustomField, { account: accountId, resource: CustomFieldResource.COMPANY, kind, name, choices });
-    await em.persistAndFlush(field);
-    return field.id;
-  }
 
   const label = (id: number) => `custom_label_${id}`;
 
@@ -178,8 +178,8 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
           [label(cf.text)]: 'Sammy',
           [label(cf.number)]: '42',
           [label(cf.date)]: '2001-02-03',
-          [label(cf.dropdown)]: '2',
-          [label(cf.multi)]: ['1', '3'],
+          [label(cf.dropdown)]: String(tier[1]),
+          [label(cf.multi)]: [String(regions[0]), String(regions[2])],
         },
       };
       const viaForm = await server.request('POST', '/api/v3/companies.json', { apiKey: key, body: formEncode({ company }) });
@@ -194,20 +194,20 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
           address_1: '1 Main St',
           phone1: '+1 555 0100',
           phone1_desc: 'office',
-          custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: 42, [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: 2, [label(cf.multi)]: [1, 3] },
+          custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: 42, [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: tier[1], [label(cf.multi)]: [regions[0], regions[2]] },
         }),
       );
       // JSON with native types decodes the same as the form's strings.
-      const typed = await api(key).post('/companies.json', { company: { ...company, custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: 42, [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: 2, [label(cf.multi)]: [1, 3] } } });
+      const typed = await api(key).post('/companies.json', { company: { ...company, custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: 42, [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: tier[1], [label(cf.multi)]: [regions[0], regions[2]] } } });
       expect(stable(typed.body)).toEqual(stable(viaJson.body));
     });
 
     it('a form update with `company[custom_fields][custom_label_N][]=` changes only what it names', async () => {
-      const created = await create(key, { name: 'Form Update', city: 'Oslo', custom_fields: { [label(cf.multi)]: [2] } });
-      const body = `company[custom_fields][${label(cf.multi)}][]=1&company[custom_fields][${label(cf.multi)}][]=2&company[state]=NY`;
+      const created = await create(key, { name: 'Form Update', city: 'Oslo', custom_fields: { [label(cf.multi)]: [regions[1]] } });
+      const body = `company[custom_fields][${label(cf.multi)}][]=${regions[0]}&company[custom_fields][${label(cf.multi)}][]=${regions[1]}&company[state]=NY`;
       const res = await server.request('PUT', `/api/v3/companies/${created.id}.json`, { apiKey: key, body });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(expect.objectContaining({ city: 'Oslo', state: 'NY', custom_fields: expect.objectContaining({ [label(cf.multi)]: [1, 2] }) }));
+      expect(res.body).toEqual(expect.objectContaining({ city: 'Oslo', state: 'NY', custom_fields: expect.objectContaining({ [label(cf.multi)]: [regions[0], regions[1]] }) }));
     });
 
     it('unknown and read-only attributes are ignored, never written', async () => {
@@ -240,7 +240,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
         email: 'rt@example.test',
         owner_id: other.id,
         created_at: '2014-05-19 08:54:59',
-        custom_fields: { [label(cf.text)]: 'rt', [label(cf.number)]: 3.5, [label(cf.date)]: '2010-10-10', [label(cf.dropdown)]: 1, [label(cf.multi)]: [] },
+        custom_fields: { [label(cf.text)]: 'rt', [label(cf.number)]: 3.5, [label(cf.date)]: '2010-10-10', [label(cf.dropdown)]: tier[0], [label(cf.multi)]: [] },
       });
       const shown = (await api(key).get(`/companies/${created.id}.json`)).body;
       expect(shown.web).toBeNull(); // nulls go back too
@@ -259,7 +259,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
     });
 
     it('JSON null clears a writable field; an absent one is unchanged', async () => {
-      const created = await create(key, { name: 'Nulls', email: 'n@example.test', city: 'Rome', custom_fields: { [label(cf.text)]: 'x', [label(cf.multi)]: [1] } });
+      const created = await create(key, { name: 'Nulls', email: 'n@example.test', city: 'Rome', custom_fields: { [label(cf.text)]: 'x', [label(cf.multi)]: [regions[0]] } });
       const res = await api(key).put(`/companies/${created.id}.json`, { company: { email: null, custom_fields: { [label(cf.text)]: null, [label(cf.multi)]: null } } });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(expect.objectContaining({ email: null, city: 'Rome', custom_fields: expect.objectContaining({ [label(cf.text)]: null, [label(cf.multi)]: [] }) }));

@@ -286,12 +286,16 @@ describe('every connection, every selection shape, every paging', () => {
     const args = requiredOf(mutation.args);
     const inputArg = args.find((a) => isInputObjectType(getNamedType(a.type)));
     // A required reference to a record seeded before (`todoTemplateId` of a todo template item) names one of those.
+    const references: Record<string, number[]> = {};
     if (inputArg) {
       for (const f of Object.values((getNamedType(inputArg.type) as any).getFields() as Record<string, { name: string; type: GraphQLInputType }>)) {
         const referenced = /^(.+)Id$/.exec(f.name)?.[1];
         if (!referenced || f.name in extra || !isNonNullType(f.type)) continue;
         const ids = seeded.get(`${referenced[0].toUpperCase()}${referenced.slice(1)}`);
-        if (ids?.length) extra = { ...extra, [f.name]: ids[0] };
+        if (ids?.length) {
+          extra = { ...extra, [f.name]: ids[0] };
+          references[f.name] = ids;
+        }
       }
     }
     for (const name of Object.keys(extra)) {
@@ -309,14 +313,37 @@ describe('every connection, every selection shape, every paging', () => {
       for (let i = 0; i < SEEDED; i++) {
         const variables: Record<string, unknown> = {};
         for (const a of args) variables[a.name] = a.name in combo ? combo[a.name] : sample(a.type, ++serial);
-        if (inputArg) variables[inputArg.name] = { ...(variables[inputArg.name] as object), ...extra };
-        const { m } = await ok(document, variables);
+        if (inputArg) variables[inputArg.name] = { ...(variables[inputArg.name] as object), ...enumsInTurn(inputArg, i), ...extra };
+        let { m } = await ok(document, variables);
+        // A reference the record refuses (an entry needs a dropdown custom field, not a text one):
+        // the other records seeded of that type are tried.
+        for (const [field, candidates] of inputArg && m.userErrors.length ? Object.entries(references) : []) {
+          for (const id of candidates.slice(1)) {
+            ({ m } = await ok(document, { ...variables, [inputArg!.name]: { ...(variables[inputArg!.name] as object), [field]: id } }));
+            if (m.userErrors.length === 0) break;
+          }
+          if (m.userErrors.length === 0) break;
+        }
         expect(m.userErrors).toEqual([]);
         ids.push(m.r.databaseId);
       }
     }
     seeded.set(nodeType, [...(seeded.get(nodeType) ?? []), ...ids]);
     return { ids, perList: SEEDED };
+  }
+
+  /**
+   * The required enum fields of a create input, each at its `i`-th value (cycling): the records
+   * seeded of a type cover the values (custom fields of several kinds), as required enum arguments
+   * are covered by seeding each of their values.
+   */
+  function enumsInTurn(inputArg: GraphQLArgument, i: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const f of Object.values((getNamedType(inputArg.type) as any).getFields() as Record<string, { name: string; type: GraphQLInputType }>)) {
+      const type = getNamedType(f.type);
+      if (isNonNullType(f.type) && isEnumType(type)) out[f.name] = type.getValues()[i % type.getValues().length].name;
+    }
+    return out;
   }
 
   /** The records `seed` made, by type. */

@@ -1,3 +1,4 @@
+import { seedCustomField } from '../support/custom-fields';
 import {
   getNamedType,
   getNullableType,
@@ -500,14 +501,13 @@ describe('GraphQL fuzz: no input answers 500', () => {
     const kindType = schema.getType('CustomFieldKind');
     const customFieldKinds = kindType && isEnumType(kindType) ? kindType.getValues().map((v) => v.name.toLowerCase()) : ['text'];
     const labels: string[] = [];
-    const sample: Record<string, unknown> = { text: 'text', number: 42, date: '2001-02-03', dropdown: 1, multi_select: [1, 2] };
-    for (const [resource, table] of [['person', 'people'], ['company', 'companies']]) {
+    const sample: Record<string, unknown> = { text: 'text', numeric: 42, currency: 12.5, date: '2001-02-03', boolean: true };
+    for (const [resource, table] of [['person', 'people'], ['company', 'companies']] as const) {
       const values: Record<string, unknown> = {};
       for (const kind of customFieldKinds) {
-        const choices = kind === 'dropdown' || kind === 'multi_select' ? JSON.stringify([{ id: 1, name: 'One' }, { id: 2, name: 'Two' }]) : '[]';
-        const [row] = await server.sql<{ id: number }>(`insert into custom_fields (account_id, resource, kind, name, choices, position) values (?, ?, ?, ?, ?::jsonb, 0) returning id`, [acc, resource, kind, `Fuzz ${kind}`, choices]);
-        labels.push(`custom_label_${row.id}`);
-        values[`custom_label_${row.id}`] = sample[kind] ?? 'x';
+        const field = await seedCustomField(server, acc, resource, kind as Parameters<typeof seedCustomField>[3], `Fuzz ${kind}`, kind === 'dropdown' || kind === 'multi_select' ? ['One', 'Two'] : []);
+        labels.push(field.label);
+        values[field.label] = kind === 'dropdown' ? field.entries[0] : kind === 'multi_select' ? field.entries : (sample[kind] ?? 'x');
       }
       // Values in them, so conditions on custom fields have rows to compare.
       await server.sql(`update ${table} set custom_fields = ?::jsonb where account_id = ?`, [JSON.stringify(values), acc]);

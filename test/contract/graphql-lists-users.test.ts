@@ -1,4 +1,4 @@
-import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { seedCustomField } from '../support/custom-fields';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
@@ -81,18 +81,17 @@ describe('GraphQL shapes beyond people and companies', () => {
   });
 
   it('custom fields filter by label: text, number, date and choices', async () => {
-    const em = server.orm.em.fork();
     const fields = {
-      text: em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.TEXT, name: 'Nickname' }),
-      number: em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.NUMBER, name: 'Score' }),
-      date: em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.DATE, name: 'Met' }),
-      pick: em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.MULTI_SELECT, name: 'Likes', choices: [{ id: 1, name: 'Tea' }, { id: 2, name: 'Cake' }] }),
+      text: await seedCustomField(server, account.accountId, 'person', 'text', 'Nickname'),
+      number: await seedCustomField(server, account.accountId, 'person', 'numeric', 'Score'),
+      date: await seedCustomField(server, account.accountId, 'person', 'date', 'Met'),
+      pick: await seedCustomField(server, account.accountId, 'person', 'multi_select', 'Likes', ['Tea', 'Cake']),
     };
-    await em.flush();
+    const [tea, cake] = fields.pick.entries;
     const make = async (lastName: string, values: Record<string, unknown>) =>
       (await ok('mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { message } } }', { input: { lastName, customFields: values } })).createPerson.person.databaseId as number;
-    const a = await make('Custom A', { [fields.text.label]: 'Bunny', [fields.number.label]: 7, [fields.date.label]: '2020-05-01', [fields.pick.label]: [1, 2] });
-    const b = await make('Custom B', { [fields.text.label]: 'Hopper', [fields.number.label]: 3, [fields.pick.label]: [2] });
+    const a = await make('Custom A', { [fields.text.label]: 'Bunny', [fields.number.label]: 7, [fields.date.label]: '2020-05-01', [fields.pick.label]: [tea, cake] });
+    const b = await make('Custom B', { [fields.text.label]: 'Hopper', [fields.number.label]: 3, [fields.pick.label]: [cake] });
     const c = await make('Custom C', {});
     const ids = async (filter: unknown[]) =>
       (await ok('query ($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', { f: { customFields: filter, databaseId: { in: [a, b, c] } } })).people.nodes.map((n: any) => n.databaseId).sort();
@@ -100,8 +99,8 @@ describe('GraphQL shapes beyond people and companies', () => {
     expect(await ids([{ label: fields.number.label, number: { gt: 5 } }])).toEqual([a]);
     expect(await ids([{ label: fields.number.label, number: { isNull: true } }])).toEqual([c]);
     expect(await ids([{ label: fields.date.label, date: { gte: '2020-01-01', lt: '2021-01-01' } }])).toEqual([a]);
-    expect(await ids([{ label: fields.pick.label, choice: { eq: 2 } }])).toEqual([a, b].sort());
-    expect(await ids([{ label: fields.pick.label, choice: { in: [1] } }, { label: fields.text.label, text: { isNull: false } }])).toEqual([a]);
+    expect(await ids([{ label: fields.pick.label, choice: { eq: cake } }])).toEqual([a, b].sort());
+    expect(await ids([{ label: fields.pick.label, choice: { in: [tea] } }, { label: fields.text.label, text: { isNull: false } }])).toEqual([a]);
     // A text filter on a number field matches nothing rather than failing the statement.
     expect(await ids([{ label: fields.number.label, text: { eq: '7' } }])).toEqual([]);
     const bad = await server.graphql(key, 'query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { customFields: [{ label: 'nickname', text: { eq: 'x' } }] } });

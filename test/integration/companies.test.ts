@@ -1,4 +1,4 @@
-import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { seedCustomField } from '../support/custom-fields';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { formEncode, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
@@ -210,22 +210,24 @@ describe('companies (v3 §4.6)', () => {
     let account: TestAccount;
     let key: string;
     let f: { text: number; number: number; date: number; dropdown: number; multi: number; other: number };
+    let tier: number[];
+    let regions: number[];
 
     beforeAll(async () => {
       account = await server.createAccount();
       key = account.admin.apiKey;
-      const em = server.orm.em.fork();
-      const def = (kind: CustomFieldKind, name: string, choices: Array<{ id: number; name: string }> = [], resource = CustomFieldResource.COMPANY) =>
-        em.create(CustomField, { account: account.accountId, resource, kind, name, choices });
+      const def = (kind: Parameters<typeof seedCustomField>[3], name: string, entries: string[] = [], resource: 'company' | 'person' = 'company') =>
+        seedCustomField(server, account.accountId, resource, kind, name, entries);
       const defs = {
-        text: def(CustomFieldKind.TEXT, 'Motto'),
-        number: def(CustomFieldKind.NUMBER, 'Headcount'),
-        date: def(CustomFieldKind.DATE, 'Founded'),
-        dropdown: def(CustomFieldKind.DROPDOWN, 'Tier', [{ id: 1, name: 'Gold' }, { id: 2, name: 'Silver' }]),
-        multi: def(CustomFieldKind.MULTI_SELECT, 'Regions', [{ id: 1, name: 'EU' }, { id: 2, name: 'US' }]),
-        other: def(CustomFieldKind.TEXT, 'A person field', [], CustomFieldResource.PERSON),
+        text: await def('text', 'Motto'),
+        number: await def('numeric', 'Headcount'),
+        date: await def('date', 'Founded'),
+        dropdown: await def('dropdown', 'Tier', ['Gold', 'Silver']),
+        multi: await def('multi_select', 'Regions', ['EU', 'US']),
+        other: await def('text', 'A person field', [], 'person'),
       };
-      await em.persistAndFlush(Object.values(defs));
+      tier = defs.dropdown.entries;
+      regions = defs.multi.entries;
       f = Object.fromEntries(Object.entries(defs).map(([k, d]) => [k, d.id])) as typeof f;
     });
 
@@ -239,9 +241,9 @@ describe('companies (v3 §4.6)', () => {
     it('values come back typed: text string, number, date YYYY/MM/DD, dropdown id, multi-select ids', async () => {
       const company = await create(key, {
         name: 'Typed Fields',
-        custom_fields: { [l(f.text)]: 'Onward', [l(f.number)]: '12.5', [l(f.date)]: '2010/10/09', [l(f.dropdown)]: '1', [l(f.multi)]: ['2', '1', '2'], [l(f.other)]: 'ignored' },
+        custom_fields: { [l(f.text)]: 'Onward', [l(f.number)]: '12.5', [l(f.date)]: '2010/10/09', [l(f.dropdown)]: String(tier[0]), [l(f.multi)]: [String(regions[1]), String(regions[0]), String(regions[1])], [l(f.other)]: 'ignored' },
       });
-      expect(company.custom_fields).toStrictEqual({ [l(f.text)]: 'Onward', [l(f.number)]: 12.5, [l(f.date)]: '2010/10/09', [l(f.dropdown)]: 1, [l(f.multi)]: [2, 1] });
+      expect(company.custom_fields).toStrictEqual({ [l(f.text)]: 'Onward', [l(f.number)]: 12.5, [l(f.date)]: '2010/10/09', [l(f.dropdown)]: tier[0], [l(f.multi)]: [regions[1], regions[0]] });
       // A partial update touches only the labels it names.
       const res = await api(key).put(`/companies/${company.id}.json`, { company: { custom_fields: { [l(f.number)]: 13 } } });
       expect(res.body.custom_fields).toStrictEqual({ ...company.custom_fields, [l(f.number)]: 13 });
@@ -249,8 +251,8 @@ describe('companies (v3 §4.6)', () => {
 
     it('a bad value is a 422 naming the custom label', async () => {
       const cases: Array<[number, unknown]> = [
-        [f.dropdown, 9],
-        [f.multi, [1, 7]],
+        [f.dropdown, 2_000_000_000],
+        [f.multi, [regions[0], 2_000_000_000]],
         [f.number, 'many'],
         [f.date, '2010-02-30'],
       ];

@@ -1,4 +1,4 @@
-import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { seedCustomField } from '../support/custom-fields';
 import { openServerWithAccount, type TestAccount, type TestServer } from '../support/test-server';
 
 describe('input edges', () => {
@@ -36,27 +36,27 @@ describe('input edges', () => {
     expect(updated.body).toMatchObject({ name: 'Dated too', created_at: '2010/01/02 03:04:05 -0500' });
   });
 
-  it('accepts a record sent back with a custom value whose choice was removed since, and strips NUL from text values', async () => {
-    const em = server.orm.em.fork();
-    const dropdown = em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.DROPDOWN, name: 'Tier', choices: [{ id: 1, name: 'Gold' }, { id: 2, name: 'Silver' }] });
-    const text = em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.TEXT, name: 'Note' });
-    await em.flush();
+  it('a record sent back whole after one of its entries was deleted keeps its other values; strips NUL from text values', async () => {
+    const dropdown = await seedCustomField(server, account.accountId, 'person', 'dropdown', 'Tier', ['Gold', 'Silver']);
+    const text = await seedCustomField(server, account.accountId, 'person', 'text', 'Note');
+    const [, silver] = dropdown.entries;
     const gql = await server.graphql(key, `mutation($cf: JSONObject) { createPerson(input: { lastName: "Custom", customFields: $cf }) { person { databaseId customFields { label value } } } }`, {
-      cf: { [dropdown.label]: 2, [text.label]: 'a\u0000b' },
+      cf: { [dropdown.label]: silver, [text.label]: 'a\u0000b' },
     });
     expect(gql.body.errors).toBeUndefined();
     const id = gql.body.data.createPerson.person.databaseId;
-    expect(gql.body.data.createPerson.person.customFields).toEqual([{ label: dropdown.label, value: 2 }, { label: text.label, value: 'ab' }]);
+    expect(gql.body.data.createPerson.person.customFields).toEqual([{ label: dropdown.label, value: silver }, { label: text.label, value: 'ab' }]);
 
-    dropdown.choices = [{ id: 1, name: 'Gold' }];
-    await em.flush();
+    // Deleting the entry clears it from the person; the record read afterwards goes back whole.
+    expect((await server.request('DELETE', `/api/v3/admin/custom_field_label_dropdown_entries/${silver}.json`, { apiKey: key })).status).toBe(200);
     const shown = await server.request('GET', `/api/v3/people/${id}.json`, { apiKey: key });
+    expect(shown.body.custom_fields).toEqual({ [dropdown.label]: null, [text.label]: 'ab' });
     const back = await server.request('PUT', `/api/v3/people/${id}.json`, { apiKey: key, body: { person: { ...shown.body, first_name: 'Still' } } });
     expect(back.status).toBe(200);
-    expect(back.body.custom_fields).toEqual({ [dropdown.label]: 2, [text.label]: 'ab' });
-    const changed = await server.request('PUT', `/api/v3/people/${id}.json`, { apiKey: key, body: { person: { custom_fields: { [dropdown.label]: 3 } } } });
+    expect(back.body.custom_fields).toEqual({ [dropdown.label]: null, [text.label]: 'ab' });
+    const changed = await server.request('PUT', `/api/v3/people/${id}.json`, { apiKey: key, body: { person: { custom_fields: { [dropdown.label]: silver } } } });
     expect(changed.status).toBe(422);
-    expect(changed.body[0]).toMatchObject({ field: dropdown.label, msg: 'is not one of the choices' });
+    expect(changed.body[0]).toMatchObject({ field: dropdown.label, msg: 'must be one of the field\'s entries (custom field "Tier")' });
   });
 
   it('reads multipart/form-data bodies like urlencoded forms', async () => {

@@ -143,7 +143,7 @@ describe('the read path on the app entities', () => {
        values (?, ?, ?, 'Lead', 'Doe', '[3, 5]', '{"custom_label_1": "x", "custom_label_2": {"n": [1, null]}}', null, '2024-02-29 23:59:58.123+00', '2024-03-01T01:00:00+02:00') returning id`,
       [accountId, userId, companyId],
     );
-    await em.execute(`insert into custom_fields (account_id, resource, kind, name, choices) values (?, 'person', 'dropdown', 'F', '[{"id": 1, "name": "One"}]')`, [accountId]);
+    await em.execute(`insert into custom_fields (account_id, resource, kind, name, is_required, created_at, updated_at) values (?, 'person', 'dropdown', 'F', true, '2024-01-02 03:04:05+00', now())`, [accountId]);
 
     const [person] = hydrate(em, Person, await em.execute(`select * from people where id = ?`, [personId], 'all'));
     expect(person).toBeInstanceOf(Person);
@@ -172,7 +172,8 @@ describe('the read path on the app entities', () => {
     expect({ ...found }).toEqual({ ...person });
 
     const [field] = hydrate(em, CustomField, await em.execute(`select * from custom_fields where account_id = ?`, [accountId], 'all'));
-    expect(field.choices).toEqual([{ id: 1, name: 'One' }]);
+    expect(field).toMatchObject({ kind: 'dropdown', isRequired: true, group: null, createdAt: new Date('2024-01-02T03:04:05Z') });
+    expect(field.entries).toBeUndefined(); // no column: the definitions' loader fills it
     expect(field.label).toBe(`custom_label_${field.id}`);
 
     // Hidden and lazy columns are read when selected by name, never by tableOf.

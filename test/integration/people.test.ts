@@ -505,7 +505,7 @@ describe('people (v3 §2.4, §4.4)', () => {
     it('lists 100 people with every relation in at most 7 SQL statements', async () => {
       const account = await server.createAccount();
       const lists = await listsOf(account.accountId);
-      const field = await customField(account.accountId, CustomFieldKind.NUMBER, 'Score');
+      const field = await customField(account.accountId, CustomFieldKind.NUMERIC, 'Score');
       const users = [account.admin.id, (await account.addUser()).id, (await account.addUser()).id];
       const companies: number[] = [];
       for (const name of ['C1', 'C2', 'C3', 'C4']) companies.push((await api(account.admin.apiKey).post('/companies.json', { company: { name } })).body.id);

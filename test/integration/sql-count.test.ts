@@ -1,4 +1,4 @@
-import { CustomField, CustomFieldKind, CustomFieldResource } from '../../src/modules/custom-fields/custom-field.entity';
+import { seedCustomField } from '../support/custom-fields';
 import { countStatements } from '../support/sql-counter';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
@@ -18,20 +18,16 @@ describe('SQL statements per v3 list request', () => {
     userIds = [account.admin.id];
     for (let i = 0; i < 4; i++) userIds.push((await account.addUser({ firstName: `Owner${i}`, lastName: 'Count' })).id);
     const em = server.orm.em.fork();
-    const defs = [
-      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.COMPANY, kind: CustomFieldKind.TEXT, name: 'Code' }),
-      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.COMPANY, kind: CustomFieldKind.DROPDOWN, name: 'Tier', choices: [{ id: 1, name: 'A' }, { id: 2, name: 'B' }] }),
-      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.COMPANY, kind: CustomFieldKind.MULTI_SELECT, name: 'Tags', choices: [{ id: 1, name: 'x' }, { id: 2, name: 'y' }] }),
-      em.create(CustomField, { account: account.accountId, resource: CustomFieldResource.PERSON, kind: CustomFieldKind.TEXT, name: 'Not for companies' }),
-    ];
-    await em.persistAndFlush(defs);
-    const [text, tier, tags] = defs;
+    const text = await seedCustomField(server, account.accountId, 'company', 'text', 'Code');
+    const tier = await seedCustomField(server, account.accountId, 'company', 'dropdown', 'Tier', ['A', 'B']);
+    const tags = await seedCustomField(server, account.accountId, 'company', 'multi_select', 'Tags', ['x', 'y']);
+    await seedCustomField(server, account.accountId, 'person', 'text', 'Not for companies');
     await em.getConnection().execute(
       `insert into companies (account_id, owner_id, name, city, custom_fields, created_at, updated_at)
        select ?, (?::int[])[1 + g % 5], 'Counted ' || lpad(g::text, 3, '0'), 'City ' || g,
-              jsonb_build_object(?::text, 'code-' || g, ?::text, 1 + g % 2, ?::text, jsonb_build_array(1)), now(), now()
+              jsonb_build_object(?::text, 'code-' || g, ?::text, (?::int[])[1 + g % 2], ?::text, jsonb_build_array(?::int)), now(), now()
          from generate_series(1, 100) g`,
-      [account.accountId, `{${userIds.join(',')}}`, text.label, tier.label, tags.label],
+      [account.accountId, `{${userIds.join(',')}}`, text.label, tier.label, `{${tier.entries.join(',')}}`, tags.label, tags.entries[0]],
     );
     // Warm the server on another account, so one-time work (pools, metadata) is not what is measured.
     const other = await server.createAccount();

@@ -75,12 +75,34 @@ export const fixtures = {
     run(server, apiKey, 'mutation($input: TodoTemplateCreateInput!) { createTodoTemplate(input: $input) { todoTemplate { databaseId } userErrors { message } } }', 'createTodoTemplate.todoTemplate', {
       input: { name: `Fixture template ${unique()}`, ...attrs },
     })) as Fixture,
+  /** A saved search, shared with the account unless `attrs.isShared` says otherwise (a private one is its owner's alone, admins included). */
+  search: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: SavedSearchCreateInput!) { createSearch(input: $input) { search { databaseId } userErrors { message } } }', 'createSearch.search', {
+      input: { name: `Fixture search ${unique()}`, searchType: 'DEALS', isShared: true, ...attrs },
+    })) as Fixture,
   /** An item, in a template made for it unless `attrs.todoTemplateId` names one. */
   todoTemplateItem: (async (server, apiKey, attrs = {}) => {
     const todoTemplateId = (attrs.todoTemplateId as number | undefined) ?? (await fixtures.todoTemplate(server, apiKey));
     lastTodoTemplateId = todoTemplateId;
     return run(server, apiKey, 'mutation($input: TodoTemplateItemCreateInput!) { createTodoTemplateItem(input: $input) { todoTemplateItem { databaseId } userErrors { message } } }', 'createTodoTemplateItem.todoTemplateItem', {
       input: { description: `Fixture task ${unique()}`, dueDate: 2, ...attrs, todoTemplateId },
+    });
+  }) as Fixture,
+  /** A custom field (v3 label) of `attrs.resource` (default DEAL), a dropdown unless `attrs.kind` says otherwise. */
+  customFieldLabel: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: CustomFieldLabelCreateInput!) { createCustomFieldLabel(input: $input) { customFieldLabel { databaseId } userErrors { message } } }', 'createCustomFieldLabel.customFieldLabel', {
+      input: { resource: 'DEAL', name: `Fixture label ${unique()}`, kind: 'DROPDOWN', ...attrs },
+    })) as Fixture,
+  customFieldGroup: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: CustomFieldGroupCreateInput!) { createCustomFieldGroup(input: $input) { customFieldGroup { databaseId } userErrors { message } } }', 'createCustomFieldGroup.customFieldGroup', {
+      input: { resource: 'DEAL', name: `Fixture group ${unique()}`, ...attrs },
+    })) as Fixture,
+  /** A dropdown entry, in a person dropdown made for it unless `attrs.customFieldLabelId` names one. */
+  customFieldEntry: (async (server, apiKey, attrs = {}) => {
+    const customFieldLabelId = (attrs.customFieldLabelId as number | undefined) ?? (await fixtures.customFieldLabel(server, apiKey, { resource: 'PERSON' }));
+    lastCustomFieldLabelId = customFieldLabelId;
+    return run(server, apiKey, 'mutation($input: CustomFieldEntryCreateInput!) { createCustomFieldEntry(input: $input) { customFieldEntry { databaseId } userErrors { message } } }', 'createCustomFieldEntry.customFieldEntry', {
+      input: { name: `Fixture entry ${unique()}`, ...attrs, customFieldLabelId },
     });
   }) as Fixture,
 };
@@ -91,6 +113,9 @@ export const fixtures = {
  * right before asking for the attributes, with the same key.
  */
 let lastTodoTemplateId: number | null = null;
+
+/** The label of the last entry `fixtures.customFieldEntry` made (an entry's v3 attributes name a label of the same account). */
+let lastCustomFieldLabelId: number | null = null;
 
 /** A unique name for an admin list item written through v3. */
 const named = (what: string) => () => ({ name: `V3 ${what} ${unique()}` });
@@ -113,7 +138,16 @@ export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
   calendar_entry_priority: { create: fixtures.calendarEntryPriority, owned: false, v3Attrs: named('priority') },
   deal_stage: { create: fixtures.dealStage, owned: false, v3Attrs: () => ({ ...named('stage')(), percent: 60 }) },
   todo_template: { create: fixtures.todoTemplate, owned: false, v3Attrs: () => ({ ...named('template')(), template_type: 'people' }) },
+  // Shared searches are read by every member of the account (as account-wide records); private ones are pinned in saved-searches.test.ts.
+  search: { create: fixtures.search, owned: false },
   todo_template_item: { create: fixtures.todoTemplateItem, owned: false, v3Attrs: () => ({ description: `V3 task ${unique()}`, todo_template_id: lastTodoTemplateId, due_date: 3 }) },
+  // The generic label route's samples are company labels, the per-resource ones of their resource.
+  custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'COMPANY' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
+  deal_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'DEAL' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
+  person_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'PERSON' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
+  company_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'COMPANY' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
+  custom_field_group: { create: fixtures.customFieldGroup, owned: false, v3Attrs: () => ({ ...named('group')(), type: 'DealCustomFieldGroup' }) },
+  custom_field_label_dropdown_entry: { create: fixtures.customFieldEntry, owned: false, v3Attrs: () => ({ ...named('entry')(), custom_field_label_id: lastCustomFieldLabelId }) },
 };
 
 /**

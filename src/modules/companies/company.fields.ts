@@ -1,4 +1,7 @@
-import { customFieldConditions, CustomFieldFilter } from '../../graphql/filters';
+import { CUSTOM_FIELD_VALUES_INPUT, CUSTOM_FIELDS_INPUT_DOC } from '../custom-fields/custom-field-values';
+import { CustomFieldFilter } from '../../graphql/filters';
+import { customFieldFilter } from '../custom-field-search/custom-field-search';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { Company } from './company.entity';
 
@@ -53,9 +56,10 @@ export const COMPANY = defineResource(
     customFields: {
       kind: 'json',
       write: 'custom',
-      inputDoc: 'Custom field values keyed custom_label_<id> (text, number, YYYY-MM-DD date, entry id or ids); keys of no field are ignored, a key with null clears it.',
-      filter: { input: () => [CustomFieldFilter], build: (value: CustomFieldFilter[], path: string) => customFieldConditions('c.custom_fields', value, path), doc: 'Conditions on custom fields, all of which must hold.' },
+      inputDoc: CUSTOM_FIELDS_INPUT_DOC,
+      filter: { input: () => [CustomFieldFilter], build: customFieldFilter(CustomFieldResource.COMPANY, 'c') as never, doc: 'Conditions on custom fields, all of which must hold.' },
     },
+    customFieldValues: CUSTOM_FIELD_VALUES_INPUT,
     createdAt: { kind: 'datetime', write: 'create', inputDoc: 'For imports: when the record was created (ISO 8601). Ignored on update.', filter: { doc: 'When the company was created.' }, sort: { doc: 'Creation time.' } },
     updatedAt: { kind: 'datetime', write: 'custom', inputDoc: 'For imports: when the record was last changed (ISO 8601); createdAt when absent. Ignored on update.', filter: { doc: 'When the company was last changed.' }, sort: { doc: 'Last change.' } },
     importedAt: { kind: 'datetime', filter: { doc: 'When the company was imported.' } },

@@ -15,6 +15,7 @@ import { Company } from './company.entity';
 import { COMPANY, type CompanyInput } from './company.fields';
 import { CompanyCreateOptions, CompanyUpdateOptions } from './company.inputs';
 import { COMPANIES, CompanyService } from './company.service';
+import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 
 @ObjectType('CompanyConnection', { description: 'A page of companies, with cursors.' })
 export class CompanyConnection extends ConnectionOf(Company, 'Company', 'companies') {}
@@ -45,8 +46,10 @@ export class CompanyResolver {
     @Arg('filter', () => COMPANY.Filter, { nullable: true, description: 'Which companies; all of them when absent.' }) filter?: InstanceType<typeof COMPANY.Filter>,
     @Arg('orderBy', () => [COMPANY.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof COMPANY.Order>>,
     @Info() info?: GraphQLResolveInfo,
+    @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
   ): Promise<Connection<Company>> {
-    const result = await new CompanyService(ctx).list(filter, orderBy, pagingOf(args, COMPANIES_PAGE_SIZE), connectionReads(info));
+    const search = await withSavedSearch(ctx, SavedSearchType.COMPANIES, searchId, filter, orderBy, info);
+    const result = await new CompanyService(ctx).list(search.filter, search.orderBy, pagingOf(args, COMPANIES_PAGE_SIZE), connectionReads(info));
     await preloadPage(ctx, RELATIONS, result.nodes, info);
     return result;
   }

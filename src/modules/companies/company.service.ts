@@ -9,8 +9,8 @@ import { dropUnstorableDates, withoutNul } from '../common/input';
 import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { isValidId } from '../../graphql/ids';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
-import { customFieldDefs } from '../custom-fields/custom-field.loaders';
-import { mergeCustomFields } from '../custom-fields/custom-field-values';
+import { applyCustomFields } from '../custom-fields/custom-field-write';
+import { prepareCustomFieldSearch } from '../custom-field-search';
 import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
@@ -19,7 +19,7 @@ import { COMPANY, type CompanyInput } from './company.fields';
 import type { CompanyCreateOptions, CompanyUpdateOptions } from './company.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (company.fields.ts). */
-const WRITES = COMPANY.writes(['ownerId', 'customFields', 'updatedAt']);
+const WRITES = COMPANY.writes(['ownerId', 'customFields', 'customFieldValues', 'updatedAt']);
 
 /** Company names are varchar(255). */
 const MAX_COMPANY_NAME = 255;
@@ -38,7 +38,8 @@ export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
 
   /** A page of the companies the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: InstanceType<typeof COMPANY.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof COMPANY.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Company>> {
+  async list(filter: InstanceType<typeof COMPANY.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof COMPANY.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Company>> {
+    await prepareCustomFieldSearch(this.ctx, CustomFieldResource.COMPANY, filter);
     const condition = COMPANY.filterSql(this.ctx.em, filter);
     const where = scopeOf(this.ctx, COMPANIES).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, COMPANIES, where, COMPANY.orderKeys(this.ctx.em, orderBy), paging, reads);
@@ -162,9 +163,6 @@ export class CompanyService {
     if (input.createdAt === null) input.createdAt = undefined;
     WRITES.assign(this.ctx.em, company, input, issues, isNew);
     await setRelation(this.ctx, company, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
-    if (input.customFields !== undefined) {
-      const defs = await customFieldDefs(this.ctx, CustomFieldResource.COMPANY).load();
-      company.customFields = mergeCustomFields(defs, company.customFields, input.customFields, issues);
-    }
+    await applyCustomFields(this.ctx, CustomFieldResource.COMPANY, company, input, issues, isNew);
   }
 }

@@ -1,5 +1,12 @@
 import type { CoreModule } from '../module';
 import { CustomField } from './custom-field.entity';
+import { CustomFieldEntry } from './custom-field-entry.entity';
+import { CustomFieldGroup } from './custom-field-group.entity';
+import { CustomFieldLabelFieldsResolver, CustomFieldResolver } from './custom-field.resolver';
 
-/** Custom field definitions; their values live on each record. */
-export const customFieldsModule: CoreModule = { name: 'custom-fields', entities: [CustomField], resolvers: [] };
+/** Custom fields (v3 labels), their groups and dropdown entries; their values live on each record. */
+export const customFieldsModule: CoreModule = {
+  name: 'custom-fields',
+  entities: [CustomField, CustomFieldGroup, CustomFieldEntry],
+  resolvers: [CustomFieldResolver, CustomFieldLabelFieldsResolver],
+};

@@ -1,6 +1,9 @@
+import { CUSTOM_FIELD_VALUES_INPUT, CUSTOM_FIELDS_INPUT_DOC } from '../custom-fields/custom-field-values';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Field, InputType } from 'type-graphql';
-import { customFieldConditions, CustomFieldFilter, IdFilter, linkedIdConditions } from '../../graphql/filters';
+import { CustomFieldFilter, IdFilter, linkedIdConditions } from '../../graphql/filters';
+import { customFieldFilter } from '../custom-field-search/custom-field-search';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { COMPANY } from '../companies/company.fields';
 import { PERSON } from '../people/person.fields';
@@ -128,9 +131,10 @@ export const DEAL = defineResource(
     customFields: {
       kind: 'json',
       write: 'custom',
-      inputDoc: 'Custom field values keyed custom_label_<id> (text, number, YYYY-MM-DD date, entry id or ids); keys of no field are ignored, a key with null clears it.',
-      filter: { input: () => [CustomFieldFilter], build: ((value: CustomFieldFilter[], path: string) => customFieldConditions('d.custom_fields', value, path)) as never, doc: 'Conditions on custom fields, all of which must hold.' },
+      inputDoc: CUSTOM_FIELDS_INPUT_DOC,
+      filter: { input: () => [CustomFieldFilter], build: customFieldFilter(CustomFieldResource.DEAL, 'd') as never, doc: 'Conditions on custom fields, all of which must hold.' },
     },
+    customFieldValues: CUSTOM_FIELD_VALUES_INPUT,
     createdAt: { kind: 'datetime', write: 'custom', inputDoc: 'For imports: when the record was created (ISO 8601). Ignored on update.', filter: { doc: 'When the deal was created.' }, sort: { doc: 'Creation time.' } },
     updatedAt: {
       kind: 'datetime',

@@ -5,6 +5,8 @@ import { keysetPagesByParent } from '../../db/keyset';
 import type { ReadSet } from '../../db/list-query';
 import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
+import { prepareCustomFieldSearch } from '../custom-field-search';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { Person } from '../people/person.entity';
 import { PERSON } from '../people/person.fields';
 import { PEOPLE } from '../people/person.fields';
@@ -56,7 +58,8 @@ type PersonFilter = InstanceType<typeof PERSON.Filter>;
 type PersonOrder = InstanceType<typeof PERSON.Order>;
 
 /** A page of deals per parent (a company, a person), batched across a page of parents. */
-function dealsBy(ctx: RequestContext, parent: 'company' | 'person', parentId: number, nested: NestedArgs<DealFilter, DealOrder>): Promise<Connection<Deal>> {
+async function dealsBy(ctx: RequestContext, parent: 'company' | 'person', parentId: number, nested: NestedArgs<DealFilter, DealOrder>): Promise<Connection<Deal>> {
+  await prepareCustomFieldSearch(ctx, CustomFieldResource.DEAL, nested.filter);
   const paging = pagingOf(nested.args, 100);
   const order = DEAL.orderKeys(ctx.em, nested.orderBy);
   const condition = DEAL.filterSql(ctx.em, nested.filter);
@@ -76,7 +79,8 @@ export const dealsOfCompany = (ctx: RequestContext, companyId: number, nested: N
 export const dealsOfPerson = (ctx: RequestContext, personId: number, nested: NestedArgs<DealFilter, DealOrder>) => dealsBy(ctx, 'person', personId, nested);
 
 /** Deal.people: a page of each deal's people the viewer may see, batched across a page of deals. */
-export function peopleOfDeal(ctx: RequestContext, dealId: number, nested: NestedArgs<PersonFilter, PersonOrder>): Promise<Connection<Person>> {
+export async function peopleOfDeal(ctx: RequestContext, dealId: number, nested: NestedArgs<PersonFilter, PersonOrder>): Promise<Connection<Person>> {
+  await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
   const paging = pagingOf(nested.args, 100);
   const order = PERSON.orderKeys(ctx.em, nested.orderBy);
   const condition = PERSON.filterSql(ctx.em, nested.filter);

@@ -8,12 +8,14 @@ import { readSetSite } from '../../graphql/read-set';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { GraphQLDecimal } from '../../graphql/decimal';
 import { registerNode } from '../../graphql/node';
+import { selectedFields } from '../../graphql/selection';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Currency } from '../accounts/account.resolver';
 import { Company } from '../companies/company.entity';
 import { COMPANIES, COMPANY_NAME_READS, COMPANY_READS } from '../companies/company.service';
 import { findManyVisible, linkable, sharesOf } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
+import { CustomFieldTotal } from '../custom-field-search';
 import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
 import { CustomFieldValue } from '../custom-fields/custom-field-values';
 import { DealStage } from '../deal-stages/deal-stage.entity';
@@ -29,6 +31,7 @@ import { DEAL, type DealInput } from './deal.fields';
 import { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
 import { dealIdsOfPerson, dealsOfCompany, dealsOfPerson, peopleIdsOfDeal, peopleOfDeal } from './deal.loaders';
 import { DEALS, DealService, type DealTotals as Totals } from './deal.service';
+import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 
 type DealFilter = InstanceType<typeof DEAL.Filter>;
 type DealOrder = InstanceType<typeof DEAL.Order>;
@@ -39,6 +42,8 @@ export class DealTotals {
   @Field(() => GraphQLDecimal, { description: 'Sum of the bonuses.' }) bonus!: string;
   @Field(() => GraphQLDecimal, { description: 'Sum of the commissions.' }) commission!: string;
   @Field(() => Int, { description: 'How many deals were summed.' }) count!: number;
+  @Field(() => [CustomFieldTotal], { description: 'Sum of each numeric and currency custom field of deals (v3 `custom_label_<id>` totals), in the fields\' order.' })
+  customFields!: CustomFieldTotal[];
 }
 
 @ObjectType('DealConnection', { description: 'A page of deals, with cursors, and totals over every matching deal when asked for.' })
@@ -83,11 +88,24 @@ const RELATIONS: readonly RelationPreload<Deal>[] = [
 const OPTION_FIELDS = withOptions(['todoTemplateId', 'todoTemplateUserId']);
 
 /** A page of deals whose `totals` are summed in SQL only when the operation reads them. */
-function withTotals(ctx: RequestContext, page: Connection<Deal>, filter: DealFilter | null | undefined): Connection<Deal> {
-  // A nested page is shared by every appearance of its parent (the loader's cache): set up once.
-  if (Object.prototype.hasOwnProperty.call(page, 'totals')) return page;
-  let totals: Promise<Totals> | undefined;
-  Object.defineProperty(page, 'totals', { get: () => (totals ??= new DealService(ctx).totals(filter)), enumerable: false });
+const TOTALS_WANTED = new WeakMap<Connection<Deal>, { customFields: boolean }>();
+
+function withTotals(ctx: RequestContext, page: Connection<Deal>, filter: DealFilter | null | undefined, info?: GraphQLResolveInfo): Connection<Deal> {
+  // Custom field sums only when selected (they read every matching deal's JSON), in the same statement.
+  const wanted = !info || selectedFields(info, ['totals']).has('customFields');
+  // A nested page is shared by every appearance of its parent (the loader's cache): set up once,
+  // and an appearance asking for custom field sums after the plain ones were read gets them too.
+  const state = TOTALS_WANTED.get(page);
+  if (state) {
+    state.customFields ||= wanted;
+    return page;
+  }
+  const wants = { customFields: wanted };
+  TOTALS_WANTED.set(page, wants);
+  let plain: Promise<Totals> | undefined;
+  let full: Promise<Totals> | undefined;
+  const totals = () => (wants.customFields ? (full ??= new DealService(ctx).totals(filter, { customFields: true })) : (plain ??= full ?? new DealService(ctx).totals(filter)));
+  Object.defineProperty(page, 'totals', { get: totals, enumerable: false });
   return page;
 }
 
@@ -100,10 +118,12 @@ export class DealResolver {
     @Arg('filter', () => DEAL.Filter, { nullable: true, description: 'Which deals; all of them when absent.' }) filter?: DealFilter,
     @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
     @Info() info?: GraphQLResolveInfo,
+    @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
   ): Promise<Connection<Deal>> {
-    const result = await new DealService(ctx).list(filter, orderBy, pagingOf(args, DEALS_PAGE_SIZE), connectionReads(info));
+    const search = await withSavedSearch(ctx, SavedSearchType.DEALS, searchId, filter, orderBy, info);
+    const result = await new DealService(ctx).list(search.filter, search.orderBy, pagingOf(args, DEALS_PAGE_SIZE), connectionReads(info));
     await preloadPage(ctx, RELATIONS, result.nodes, info);
-    return withTotals(ctx, result, filter);
+    return withTotals(ctx, result, search.filter, info);
   }
 
   @Query(() => Deal, { nullable: true, description: 'One deal by databaseId; null when it does not exist or the viewer may not see it.' })
@@ -272,7 +292,7 @@ export class CompanyDealsResolver {
     @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
-    return dealsOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { companyId: { eq: company.id } }] } as DealFilter));
+    return dealsOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { companyId: { eq: company.id } }] } as DealFilter, info));
   }
 }
 
@@ -287,7 +307,7 @@ export class PersonDealsResolver {
     @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
-    return dealsOfPerson(ctx, person.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { personIds: { eq: person.id } }] } as DealFilter));
+    return dealsOfPerson(ctx, person.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { personIds: { eq: person.id } }] } as DealFilter, info));
   }
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the deals this person takes part in that the viewer may see.' })

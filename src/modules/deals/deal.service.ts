@@ -12,8 +12,9 @@ import { dropUnstorableDates, withoutNul } from '../common/input';
 import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { CompanyService } from '../companies/company.service';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
+import { applyCustomFields } from '../custom-fields/custom-field-write';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
-import { mergeCustomFields } from '../custom-fields/custom-field-values';
+import { customFieldSums, prepareCustomFieldSearch, type CustomFieldTotal } from '../custom-field-search';
 import { DealStage } from '../deal-stages/deal-stage.entity';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
@@ -31,7 +32,7 @@ import type { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
 const WRITES = DEAL.writes([
   'status', 'probability', 'expectedCloseDate', 'closedTime', 'isArchived', 'value', 'valueInCents', 'bonus', 'commission', 'commissionRate',
   'ownerId', 'companyId', 'companyName', 'primaryContactId', 'personIds', 'sharedUserIds', 'dealStageId', 'dealLossReasonId', 'sourceId',
-  'customFields', 'createdAt', 'updatedAt',
+  'customFields', 'customFieldValues', 'createdAt', 'updatedAt',
 ]);
 
 /**
@@ -59,6 +60,8 @@ export interface DealTotals {
   readonly bonus: string;
   readonly commission: string;
   readonly count: number;
+  /** Numeric and currency custom fields (DECISIONS: Responses), when asked for. */
+  readonly customFields?: CustomFieldTotal[];
 }
 
 /** Deals: tenancy and visibility (owned or shared) on every read and write; v3 §2.5, §3, §4.5 rules. */
@@ -70,23 +73,29 @@ export class DealService {
   }
 
   /** A page of the deals the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: InstanceType<typeof DEAL.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof DEAL.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Deal>> {
+  async list(filter: InstanceType<typeof DEAL.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof DEAL.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Deal>> {
+    await prepareCustomFieldSearch(this.ctx, CustomFieldResource.DEAL, filter);
     const condition = DEAL.filterSql(this.ctx.em, filter);
     const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, DEALS, where, DEAL.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
-  /** v3 `totals=true` (DECISIONS: Responses): sums over every matching deal, in SQL. */
-  async totals(filter: InstanceType<typeof DEAL.Filter> | null | undefined): Promise<DealTotals> {
+  /**
+   * v3 `totals=true` (DECISIONS: Responses): sums over every matching deal, in SQL; with
+   * `customFields`, also of every numeric and currency custom field (in the same statement).
+   */
+  async totals(filter: InstanceType<typeof DEAL.Filter> | null | undefined, options: { customFields?: boolean } = {}): Promise<DealTotals> {
+    await prepareCustomFieldSearch(this.ctx, CustomFieldResource.DEAL, filter);
     const condition = DEAL.filterSql(this.ctx.em, filter);
     const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
+    const sums = options.customFields ? customFieldSums(await customFieldDefs(this.ctx, CustomFieldResource.DEAL).load(), 'd', this.decimals) : null;
     const [row] = await this.ctx.em.execute<Array<{ value: string | null; bonus: string | null; commission: string | null; n: string }>>(
-      `select sum(d.value) as value, sum(d.bonus) as bonus, sum(d.commission) as commission, count(*) as n from ${fromOf(this.ctx, DEALS)} where ${where.sql}`,
+      `select sum(d.value) as value, sum(d.bonus) as bonus, sum(d.commission) as commission, count(*) as n${sums?.columns ?? ''} from ${fromOf(this.ctx, DEALS)} where ${where.sql}`,
       where.params,
       'all',
     );
     const sum = (v: string | null) => showMoney(v ?? '0', this.decimals)!;
-    return { value: sum(row.value), bonus: sum(row.bonus), commission: sum(row.commission), count: Number(row.n) };
+    return { value: sum(row.value), bonus: sum(row.bonus), commission: sum(row.commission), count: Number(row.n), ...(sums ? { customFields: sums.read(row) } : {}) };
   }
 
   get(id: number): Promise<Deal | null> {
@@ -184,10 +193,7 @@ export class DealService {
     await setRelation(this.ctx, deal, 'source', ListItem, input.sourceId, (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_SOURCE), issues);
     await this.applyStage(deal, input, issues, isNew);
 
-    if (input.customFields !== undefined) {
-      const defs = await customFieldDefs(this.ctx, CustomFieldResource.DEAL).load();
-      deal.customFields = mergeCustomFields(defs, deal.customFields, input.customFields, issues);
-    }
+    await applyCustomFields(this.ctx, CustomFieldResource.DEAL, deal, input, issues, isNew);
     const sets: { people?: number[]; shared?: number[] } = {};
     if (input.personIds !== undefined) sets.people = await this.visiblePeople(input.personIds ?? []);
     if (input.sharedUserIds !== undefined) sets.shared = await this.accountUserIds(input.sharedUserIds ?? []);

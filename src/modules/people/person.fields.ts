@@ -1,5 +1,8 @@
+import { CUSTOM_FIELD_VALUES_INPUT, CUSTOM_FIELDS_INPUT_DOC } from '../custom-fields/custom-field-values';
 import { contains } from '../../db/sql';
-import { customFieldConditions, CustomFieldFilter, EnumFilterOf, IdFilter, linkedIdConditions } from '../../graphql/filters';
+import { CustomFieldFilter, EnumFilterOf, IdFilter, linkedIdConditions } from '../../graphql/filters';
+import { customFieldFilter } from '../custom-field-search/custom-field-search';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { InputType } from 'type-graphql';
 import { ownedRecords } from '../../context/visibility';
@@ -137,9 +140,10 @@ export const PERSON = defineResource(
     customFields: {
       kind: 'json',
       write: 'custom',
-      inputDoc: 'Custom field values keyed custom_label_<id> (text, number, YYYY-MM-DD date, entry id or ids); keys of no field are ignored, a key with null clears it.',
-      filter: { input: () => [CustomFieldFilter], build: (value: CustomFieldFilter[], path: string) => customFieldConditions('p.custom_fields', value, path), doc: 'Conditions on custom fields, all of which must hold.' },
+      inputDoc: CUSTOM_FIELDS_INPUT_DOC,
+      filter: { input: () => [CustomFieldFilter], build: customFieldFilter(CustomFieldResource.PERSON, 'p') as never, doc: 'Conditions on custom fields, all of which must hold.' },
     },
+    customFieldValues: CUSTOM_FIELD_VALUES_INPUT,
     workAddress1: { ...text, v3: 'work_address_1' },
     workAddress2: { ...text, v3: 'work_address_2' },
     workCity: { ...text, filter: like('Work address city.'), sort: ci('Work address city.') },

@@ -3,6 +3,8 @@ import type { RequestContext } from '../../context/context';
 import { keysetPagesByParent } from '../../db/keyset';
 import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
+import { prepareCustomFieldSearch } from '../custom-field-search';
+import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { Person } from './person.entity';
 import { PERSON } from './person.fields';
 import { PEOPLE } from './person.service';
@@ -21,7 +23,8 @@ export interface NestedPeopleArgs {
  * Company.people through a per-request batch: one statement for every company of a page asking
  * for the same page of its people (v3 §4.6 `associations=people` uses it too). Visibility applies.
  */
-export function peopleOfCompany(ctx: RequestContext, companyId: number, nested: NestedPeopleArgs): Promise<Connection<Person>> {
+export async function peopleOfCompany(ctx: RequestContext, companyId: number, nested: NestedPeopleArgs): Promise<Connection<Person>> {
+  await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
   const paging = pagingOf(nested.args, 100);
   const order = PERSON.orderKeys(ctx.em, nested.orderBy);
   const condition = PERSON.filterSql(ctx.em, nested.filter);

@@ -19,6 +19,7 @@ import { PERSON, type PersonInput } from './person.fields';
 import { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 import { peopleOfCompany } from './person.loaders';
 import { PEOPLE, PersonService } from './person.service';
+import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 
 @ObjectType('PersonConnection', { description: 'A page of people, with cursors.' })
 export class PersonConnection extends ConnectionOf(Person, 'Person', 'people') {}
@@ -62,8 +63,10 @@ export class PersonResolver {
     @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which people; all of them when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
     @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
+    @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
   ): Promise<Connection<Person>> {
-    const result = await new PersonService(ctx).list(filter, orderBy, pagingOf(args, PEOPLE_PAGE_SIZE), connectionReads(info));
+    const search = await withSavedSearch(ctx, SavedSearchType.PEOPLE, searchId, filter, orderBy, info);
+    const result = await new PersonService(ctx).list(search.filter, search.orderBy, pagingOf(args, PEOPLE_PAGE_SIZE), connectionReads(info));
     await preloadPage(ctx, RELATIONS, result.nodes, info);
     return result;
   }

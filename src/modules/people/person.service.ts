@@ -8,8 +8,8 @@ import { CompanyService } from '../companies/company.service';
 import { dropUnstorableDates, withoutNul } from '../common/input';
 import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
-import { customFieldDefs } from '../custom-fields/custom-field.loaders';
-import { mergeCustomFields } from '../custom-fields/custom-field-values';
+import { applyCustomFields } from '../custom-fields/custom-field-write';
+import { prepareCustomFieldSearch } from '../custom-field-search';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
@@ -24,7 +24,7 @@ import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (person.fields.ts). */
 const WRITES = PERSON.writes([
-  'fullName', 'companyId', 'companyName', 'ownerId', 'type', 'leadStatusId', 'leadSourceId', 'tagIds', 'customFields',
+  'fullName', 'companyId', 'companyName', 'ownerId', 'type', 'leadStatusId', 'leadSourceId', 'tagIds', 'customFields', 'customFieldValues',
   'unsubscribed', 'bounced', 'createdAt', 'updatedAt', 'dealIds',
 ]);
 
@@ -60,7 +60,8 @@ export class PersonService {
   }
 
   /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
-  list(filter: InstanceType<typeof PERSON.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof PERSON.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Person>> {
+  async list(filter: InstanceType<typeof PERSON.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof PERSON.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Person>> {
+    await prepareCustomFieldSearch(this.ctx, CustomFieldResource.PERSON, filter);
     const condition = PERSON.filterSql(this.ctx.em, filter);
     const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, PEOPLE, where, PERSON.orderKeys(this.ctx.em, orderBy), paging, reads);
@@ -182,9 +183,6 @@ export class PersonService {
       const items = await this.ctx.loaders.byId(ListItem).loadMany(wanted);
       person.tagIds = items.filter((i) => i.kind === ListKind.CONTACT_TAG).map((i) => i.id);
     }
-    if (input.customFields !== undefined) {
-      const defs = await customFieldDefs(this.ctx, CustomFieldResource.PERSON).load();
-      person.customFields = mergeCustomFields(defs, person.customFields, input.customFields, issues);
-    }
+    await applyCustomFields(this.ctx, CustomFieldResource.PERSON, person, input, issues, isNew);
   }
 }

@@ -1,0 +1,124 @@
+import { coerceInputValue, GraphQLList, GraphQLNonNull, isInputType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { BadInputError } from '../../common/errors';
+import type { RequestContext } from '../../context/context';
+import type { ConnectionReads, Paging } from '../../db/keyset';
+import { conditionFilter, storedConditions, type ConditionTable } from '../../kit/v3/conditions';
+import { parseSort, sortWhitelist, type SortKey } from '../../kit/v3/sort';
+import { COMPANY_CONDITIONS, COMPANY_SORT } from '../companies/company.conditions';
+import { COMPANY } from '../companies/company.fields';
+import { CompanyService } from '../companies/company.service';
+import { DEAL_CONDITIONS, DEAL_SORT } from '../deals/deal.conditions';
+import { DEAL } from '../deals/deal.fields';
+import { DealService } from '../deals/deal.service';
+import { PERSON_CONDITIONS, PERSON_SORT } from '../people/person.conditions';
+import { PERSON } from '../people/person.fields';
+import { PersonService } from '../people/person.service';
+import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT_KEYS, NOTE_CONDITIONS, NOTE_SORT_KEYS } from './later-lists.conditions';
+import { SavedSearchType } from './saved-search.entity';
+
+/** A list that runs saved searches now: its GraphQL input types and a one-row run of a filter and an order. */
+export interface SearchableList {
+  /** `DealFilter`: a stored query becomes a value of it. */
+  readonly filterType: string;
+  /** `DealOrder`: a stored sort becomes a list of it. */
+  readonly orderType: string;
+  /** Runs the list for one row: what a saved search would run, so a query that cannot run is refused when saved. */
+  probe(ctx: RequestContext, filter: never, orderBy: never): Promise<unknown>;
+}
+
+/** What a kind of list speaks in v3: its conditions and sort keys (the facade's routes use the same tables). */
+export interface SearchVocabulary {
+  readonly type: SavedSearchType;
+  /** How its searches are named in errors: `deals`. */
+  readonly what: string;
+  readonly conditions: ConditionTable;
+  /** v3 sort key → order enum value name. */
+  readonly sort: Readonly<Record<string, string>>;
+  /** The table a `table.column` sort key must name (`-companies.updated_at`). */
+  readonly sortTable: string;
+  /** Absent for a list that has not arrived yet (notes, calendar entries): their searches are checked, not run. */
+  readonly list?: SearchableList;
+}
+
+const ONE_ROW: Paging = { kind: 'offset', page: 1, perPage: 1, offset: 0 };
+const NOTHING_MORE: ConnectionReads = { total: false, cursors: false };
+
+let vocabularies: Readonly<Record<SavedSearchType, SearchVocabulary>> | undefined;
+
+/** Built on first use: the field tables (and their order enums) are complete by then, whatever the import order. */
+export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
+  vocabularies ??= {
+    [SavedSearchType.DEALS]: {
+      type: SavedSearchType.DEALS,
+      what: 'deals',
+      conditions: DEAL_CONDITIONS,
+      sort: sortWhitelist(Object.keys(DEAL.OrderField), DEAL_SORT),
+      sortTable: 'deals',
+      list: { filterType: 'DealFilter', orderType: 'DealOrder', probe: (ctx, filter, orderBy) => new DealService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+    },
+    [SavedSearchType.PEOPLE]: {
+      type: SavedSearchType.PEOPLE,
+      what: 'people',
+      conditions: PERSON_CONDITIONS,
+      sort: sortWhitelist(Object.keys(PERSON.OrderField), PERSON_SORT),
+      sortTable: 'people',
+      list: { filterType: 'PersonFilter', orderType: 'PersonOrder', probe: (ctx, filter, orderBy) => new PersonService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+    },
+    [SavedSearchType.COMPANIES]: {
+      type: SavedSearchType.COMPANIES,
+      what: 'companies',
+      conditions: COMPANY_CONDITIONS,
+      sort: sortWhitelist(Object.keys(COMPANY.OrderField), COMPANY_SORT),
+      sortTable: 'companies',
+      list: { filterType: 'CompanyFilter', orderType: 'CompanyOrder', probe: (ctx, filter, orderBy) => new CompanyService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+    },
+    [SavedSearchType.NOTES]: { type: SavedSearchType.NOTES, what: 'notes', conditions: NOTE_CONDITIONS, sort: sortWhitelist(NOTE_SORT_KEYS), sortTable: 'notes' },
+    [SavedSearchType.CALENDAR_ENTRIES]: {
+      type: SavedSearchType.CALENDAR_ENTRIES,
+      what: 'calendar entries',
+      conditions: CALENDAR_ENTRY_CONDITIONS,
+      sort: sortWhitelist(CALENDAR_ENTRY_SORT_KEYS),
+      sortTable: 'calendar_entries',
+    },
+  };
+  return vocabularies[type];
+}
+
+/** A saved search in GraphQL's words (variables form: enum names, ISO datetimes), before the schema reads it. */
+export interface SearchVariables {
+  readonly filter: Record<string, unknown>;
+  readonly orderBy: SortKey[];
+}
+
+/**
+ * A stored query and sort as the list's GraphQL variables: the same translation the facade applies
+ * to `conditions[...]` and `sort` (src/kit/v3/conditions.ts, sort.ts), in the time zone `tz`.
+ * Throws FacadeInputError naming `query[<condition>]` (or `sort`).
+ */
+export function searchVariables(vocabulary: SearchVocabulary, query: unknown, sort: string | null | undefined, tz: string): SearchVariables {
+  const conditions = storedConditions(query, vocabulary.conditions, { prefix: 'query', what: `${vocabulary.what} searches` });
+  const filter = conditionFilter(conditions, vocabulary.conditions, tz, { prefix: 'query' });
+  const orderBy = parseSort(sort ?? undefined, vocabulary.sort, { table: vocabulary.sortTable });
+  return { filter, orderBy };
+}
+
+function inputType(schema: GraphQLSchema, name: string): GraphQLInputType {
+  const type = schema.getType(name);
+  if (!type || !isInputType(type)) throw new Error(`The schema has no input type ${name}`);
+  return type;
+}
+
+/**
+ * Variables read through the schema's own input types, as GraphQL reads a client's variables
+ * (enum values, DateTime scalars, defaults): the resolvers then get exactly what a client sending
+ * that filter and order would give them. A value the type refuses is a BAD_USER_INPUT naming `argument`.
+ */
+export function asArguments(schema: GraphQLSchema, list: SearchableList, variables: SearchVariables, argument: string): { filter: unknown; orderBy: unknown } {
+  const problems: string[] = [];
+  const read = (value: unknown, type: GraphQLInputType, name: string) =>
+    coerceInputValue(value, type, (path, _invalid, error) => problems.push(`${[name, ...path].join('.')}: ${error.message}`));
+  const filter = read(variables.filter, inputType(schema, list.filterType), 'filter');
+  const orderBy = read(variables.orderBy, new GraphQLList(new GraphQLNonNull(inputType(schema, list.orderType))), 'orderBy');
+  if (problems.length > 0) throw new BadInputError(argument, problems[0]);
+  return { filter, orderBy };
+}
