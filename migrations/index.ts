@@ -8,6 +8,8 @@ import { Migration20261125000003DealOwnerStageIndex } from './20261125000003-dea
 import { Migration20261126000001CustomFields } from './20261126000001-custom-fields';
 import { Migration20261126000002SavedSearches } from './20261126000002-saved-searches';
 import { Migration20261126000003CustomFieldIndexes } from './20261126000003-custom-field-indexes';
+import { Migration20261127000001Notes } from './20261127000001-notes';
+import { Migration20261127000004AccountNotifications } from './20261127000004-account-notifications';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -20,4 +22,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261126000001CustomFields', class: Migration20261126000001CustomFields },
   { name: 'Migration20261126000002SavedSearches', class: Migration20261126000002SavedSearches },
   { name: 'Migration20261126000003CustomFieldIndexes', class: Migration20261126000003CustomFieldIndexes },
+  { name: 'Migration20261127000001Notes', class: Migration20261127000001Notes },
+  { name: 'Migration20261127000004AccountNotifications', class: Migration20261127000004AccountNotifications },
 ];

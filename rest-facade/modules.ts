@@ -1,8 +1,12 @@
 import { accountResource } from './resources/account';
+import { accountNotificationResource, accountNotificationUpdateResource } from './resources/account-notification';
 import { companyResource } from './resources/company';
+import { conversationCreatedResource, conversationResource } from './resources/conversation';
 import { CUSTOM_FIELD_RESOURCES } from './resources/custom-field';
 import { dealResource } from './resources/deal';
 import { dealStageResource } from './resources/deal-stage';
+import { commentResource } from './resources/comment';
+import { noteResource } from './resources/note';
 import {
   calendarEntryPriorityResource,
   dealLossReasonResource,
@@ -19,10 +23,13 @@ import { savedSearchResource } from './resources/saved-search';
 import { todoTemplateItemResource, todoTemplateResource } from './resources/todo-template';
 import type { ResourceSpec } from './resources/resource-spec';
 import { userResource } from './resources/user';
+import { ACCOUNT_NOTIFICATION_ROUTES } from './routes/account-notifications.routes';
 import { ADMIN_ROUTES } from './routes/admin.routes';
 import { COMPANY_ROUTES } from './routes/companies.routes';
+import { CONVERSATION_ROUTES } from './routes/conversations.routes';
 import { CUSTOM_FIELD_ROUTES } from './routes/custom-fields.routes';
 import { DEAL_ROUTES } from './routes/deals.routes';
+import { NOTE_ROUTES } from './routes/notes.routes';
 import { PEOPLE_ROUTES } from './routes/people.routes';
 import { SEARCH_ROUTES } from './routes/searches.routes';
 import type { RouteSpec } from './routes/route-spec';
@@ -45,6 +52,7 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'companies', resources: [companyResource], routes: COMPANY_ROUTES },
   { name: 'people', resources: [personResource], routes: PEOPLE_ROUTES },
   { name: 'deals', resources: [dealResource], routes: DEAL_ROUTES },
+  { name: 'notes and comments', resources: [noteResource, commentResource], routes: NOTE_ROUTES },
   {
     name: 'admin lists',
     resources: [
@@ -56,4 +64,6 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'users and account', resources: [userResource, accountResource], routes: USER_ROUTES },
   { name: 'custom fields', resources: CUSTOM_FIELD_RESOURCES, routes: CUSTOM_FIELD_ROUTES },
   { name: 'saved searches', resources: [savedSearchResource], routes: SEARCH_ROUTES },
+  { name: 'conversations', resources: [conversationCreatedResource, conversationResource], routes: CONVERSATION_ROUTES },
+  { name: 'account notifications', resources: [accountNotificationResource, accountNotificationUpdateResource], routes: ACCOUNT_NOTIFICATION_ROUTES },
 ];

@@ -1,7 +1,9 @@
 import type { CoreModule } from './module';
+import { accountNotificationsModule } from './account-notifications';
 import { accountsModule } from './accounts';
 import { appsModule } from './apps';
 import { companiesModule } from './companies';
+import { conversationsModule } from './conversations';
 import { customFieldsModule } from './custom-fields';
 import { customFieldSearchModule } from './custom-field-search';
 import { dealsModule } from './deals';
@@ -10,6 +12,8 @@ import { listsModule } from './lists';
 import { outboxModule } from './outbox';
 import { peopleModule } from './people';
 import { savedSearchesModule } from './saved-searches';
+import { timelineModule } from './timeline';
+import { notesModule } from './notes';
 import { todoTemplatesModule } from './todo-templates';
 import { usersModule } from './users';
 
@@ -21,4 +25,4 @@ export type { CoreModule } from './module';
  * rest-facade/modules.ts: it imports nothing of the core but the v3 vocabulary, src/kit/v3/ and
  * the `*.conditions.ts` tables.)
  */
-export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, customFieldSearchModule, companiesModule, peopleModule, dealsModule, savedSearchesModule, outboxModule];
+export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, customFieldSearchModule, companiesModule, peopleModule, dealsModule, notesModule, conversationsModule, timelineModule, savedSearchesModule, accountNotificationsModule, outboxModule];

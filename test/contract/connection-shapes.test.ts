@@ -2,6 +2,7 @@ import {
   getNamedType,
   isEnumType,
   isInputObjectType,
+  isInterfaceType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -270,7 +271,25 @@ describe('every connection, every selection shape, every paging', () => {
     return fields[`${key}Ids`] && !fields[`${key}Id`] ? { [`${key}Ids`]: [id] } : { [`${key}Id`]: id };
   }
 
-  async function seed(nodeType: string, extra: Record<string, unknown> = {}): Promise<{ ids: number[]; perList: number }> {
+  /** Node types seeded at the root with a link to a record of another type (a note on a deal): `<node>:<parent>`. */
+  const linkedAtRoot = new Set<string>();
+
+  async function seed(nodeType: string, extra: Record<string, unknown> = {}): Promise<{ ids: number[]; perList: number; type?: string }> {
+    // A connection of an interface (a timeline of events): records of an implementing type whose
+    // create mutation takes the link to the parent.
+    const abstract = schema.getType(nodeType);
+    if (abstract && isInterfaceType(abstract)) {
+      for (const impl of schema.getImplementations(abstract).objects) {
+        const create = schema.getMutationType()!.getFields()[`create${impl.name}`];
+        const input = create?.args.find((a) => a.name === 'input' && isInputObjectType(getNamedType(a.type)));
+        const fields = input ? (getNamedType(input.type) as any).getFields() : {};
+        if (!create || !Object.keys(extra).every((k) => k in fields)) continue;
+        const made = await seed(impl.name, extra);
+        seeded.set(nodeType, [...(seeded.get(nodeType) ?? []), ...made.ids]);
+        return { ...made, type: impl.name };
+      }
+      throw new Error(`connection-shapes: no type implementing ${nodeType} has a create mutation taking ${JSON.stringify(extra)}`);
+    }
     const mutation = Object.values(schema.getMutationType()!.getFields()).find(
       (f) => f.name.startsWith('create') && isObjectType(getNamedType(f.type)) && Object.values((getNamedType(f.type) as GraphQLObjectType).getFields()).some((p) => getNamedType(p.type).name === nodeType),
     );
@@ -323,6 +342,23 @@ describe('every connection, every selection shape, every paging', () => {
             if (m.userErrors.length === 0) break;
           }
           if (m.userErrors.length === 0) break;
+        }
+        // A record that needs one of several optional references (a note: a deal, a person or a
+        // company): each optional `<type>Id` is tried with a record of that type, seeded if need be.
+        if (inputArg && m.userErrors.length) {
+          const fields = Object.values((getNamedType(inputArg.type) as any).getFields() as Record<string, { name: string; type: GraphQLInputType }>);
+          for (const f of fields) {
+            const referenced = /^(.+)Id$/.exec(f.name)?.[1];
+            if (!referenced || isNonNullType(f.type) || f.name in extra || getNamedType(f.type).name !== 'Int') continue;
+            const type = `${referenced[0].toUpperCase()}${referenced.slice(1)}`;
+            if (type === nodeType || !schema.getType(type)) continue;
+            if (!seeded.get(type)?.length) await seed(type);
+            ({ m } = await ok(document, { ...variables, [inputArg.name]: { ...(variables[inputArg.name] as object), [f.name]: seeded.get(type)![0] } }));
+            if (m.userErrors.length === 0) {
+              linkedAtRoot.add(`${nodeType}:${type}`);
+              break;
+            }
+          }
         }
         expect(m.userErrors).toEqual([]);
         ids.push(m.r.databaseId);
@@ -379,11 +415,20 @@ describe('every connection, every selection shape, every paging', () => {
       const made = [];
       for (const id of ids.slice(0, 2)) {
         const link = parentLink(n.nodeType, n.parent, id);
-        const { ids: children, perList } = await seed(n.nodeType, link);
-        gained.set(n.nodeType, (gained.get(n.nodeType) ?? 0) + perList);
+        const { ids: children, perList, type } = await seed(n.nodeType, link);
+        // Records of an interface's list are records of their own type, in that type's root list.
+        for (const t of new Set([n.nodeType, type ?? n.nodeType])) gained.set(t, (gained.get(t) ?? 0) + perList);
         // A many-to-many parent may hold children attached from the other side too (a deal seeded
         // under a person): then the seeded ones must be among its children, not all of them.
-        made.push({ id, children: new Set(children), exclusive: !Object.keys(link)[0].endsWith('Ids') });
+        // So may a parent that records seeded at the root were linked to (a note on a deal), and
+        // a list of an interface (a timeline holds every kind of event about the parent).
+        const kinds = (t: string) => {
+          const type = schema.getType(t);
+          return type && isInterfaceType(type) ? schema.getImplementations(type).objects.map((o) => o.name) : [t];
+        };
+        const overlapping = NESTED.some((o) => o !== n && o.parent === n.parent && kinds(o.nodeType).some((k) => kinds(n.nodeType).includes(k)));
+        const shared = Object.keys(link)[0].endsWith('Ids') || isInterfaceType(schema.getType(n.nodeType)) || overlapping || [...linkedAtRoot].some((l) => l.endsWith(`:${n.parent}`));
+        made.push({ id, children: new Set(children), exclusive: !shared });
       }
       parents.set(n.label, made.map((p) => ({ ...p, index: 0, all: [], total: 0 })));
     }

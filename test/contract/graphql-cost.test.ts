@@ -185,7 +185,9 @@ describe('the cost rule', () => {
   it('introspection costs what it returns; the full query of code generators and the explorer fits a user burst', () => {
     const full = costOf(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
     expect(full).toBeGreaterThanOrEqual(1);
-    expect(full).toBeLessThanOrEqual(3);
+    // It grows with the schema (4 with issue 12's types): within half a user's burst of 10, so a
+    // code generator and the explorer still run under the default limits.
+    expect(full).toBeLessThanOrEqual(5);
     const one = costOf('{ __schema { types { fields { name description } } } }');
     expect(one).toBeGreaterThanOrEqual(1);
     const aliased = `{ ${Array.from({ length: 399 }, (_, i) => `a${i}: __schema { types { fields { name description } } }`).join(' ')} }`;

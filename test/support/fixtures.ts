@@ -88,6 +88,31 @@ export const fixtures = {
       input: { description: `Fixture task ${unique()}`, dueDate: 2, ...attrs, todoTemplateId },
     });
   }) as Fixture,
+  /** A conversation (a note on a deal), on a deal made for it unless `attrs.dealId` names one. */
+  conversation: (async (server, apiKey, attrs = {}) => {
+    const dealId = (attrs.dealId as number | undefined) ?? (await fixtures.deal(server, apiKey));
+    lastConversationDealId = dealId;
+    return run(server, apiKey, 'mutation($input: ConversationCreateInput!) { createConversation(input: $input) { conversation { databaseId } userErrors { message } } }', 'createConversation.conversation', {
+      input: { sentence: `Fixture conversation ${unique()}`, ...attrs, dealId },
+    });
+  }) as Fixture,
+  /** A note, on a person made for it unless `attrs` names a deal, person or company. */
+  note: (async (server, apiKey, attrs = {}) => {
+    const personId = attrs.dealId || attrs.companyId || attrs.personId ? attrs.personId : await fixtures.person(server, apiKey);
+    lastNotePersonId = (personId as number | undefined) ?? lastNotePersonId;
+    return run(server, apiKey, 'mutation($input: NoteCreateInput!) { createNote(input: $input) { note { databaseId } userErrors { message } } }', 'createNote.note', {
+      input: { content: `Fixture note ${unique()}`, ...attrs, ...(personId ? { personId } : {}) },
+    });
+  }) as Fixture,
+  /** A comment, on a note made for it unless `attrs.noteId` names one. */
+  comment: (async (server, apiKey, attrs = {}) => {
+    const noteId = (attrs.noteId as number | undefined) ?? (await fixtures.note(server, apiKey));
+    const id = await run(server, apiKey, 'mutation($input: CommentCreateInput!) { createComment(input: $input) { comment { databaseId } userErrors { message } } }', 'createComment.comment', {
+      input: { comment: `Fixture comment ${unique()}`, ...attrs, noteId },
+    });
+    COMMENT_NOTES.set(id, noteId);
+    return id;
+  }) as Fixture,
   /** A custom field (v3 label) of `attrs.resource` (default DEAL), a dropdown unless `attrs.kind` says otherwise. */
   customFieldLabel: ((server, apiKey, attrs = {}) =>
     run(server, apiKey, 'mutation($input: CustomFieldLabelCreateInput!) { createCustomFieldLabel(input: $input) { customFieldLabel { databaseId } userErrors { message } } }', 'createCustomFieldLabel.customFieldLabel', {
@@ -96,6 +121,11 @@ export const fixtures = {
   customFieldGroup: ((server, apiKey, attrs = {}) =>
     run(server, apiKey, 'mutation($input: CustomFieldGroupCreateInput!) { createCustomFieldGroup(input: $input) { customFieldGroup { databaseId } userErrors { message } } }', 'createCustomFieldGroup.customFieldGroup', {
       input: { resource: 'DEAL', name: `Fixture group ${unique()}`, ...attrs },
+    })) as Fixture,
+  /** An account notification for the key's own user unless `attrs.userId` names another. */
+  accountNotification: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: AccountNotificationCreateInput!) { createAccountNotification(input: $input) { accountNotification { databaseId } userErrors { message } } }', 'createAccountNotification.accountNotification', {
+      input: { text: `Fixture notification ${unique()}`, ...attrs },
     })) as Fixture,
   /** A dropdown entry, in a person dropdown made for it unless `attrs.customFieldLabelId` names one. */
   customFieldEntry: (async (server, apiKey, attrs = {}) => {
@@ -113,6 +143,16 @@ export const fixtures = {
  * right before asking for the attributes, with the same key.
  */
 let lastTodoTemplateId: number | null = null;
+
+/** The deal of the last conversation `fixtures.conversation` made (a conversation's v3 attributes name a deal the key's user sees). */
+let lastConversationDealId: number | null = null;
+
+/** The person of the last note `fixtures.note` made (a note's v3 attributes name a record the key's user sees). */
+let lastNotePersonId: number | null = null;
+
+
+/** The note of each comment the fixtures made: routePath puts it in `/notes/:noteId/comments/:id`. */
+const COMMENT_NOTES = new Map<number, number>();
 
 /** The label of the last entry `fixtures.customFieldEntry` made (an entry's v3 attributes name a label of the same account). */
 let lastCustomFieldLabelId: number | null = null;
@@ -147,6 +187,13 @@ export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
   person_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'PERSON' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
   company_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'COMPANY' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
   custom_field_group: { create: fixtures.customFieldGroup, owned: false, v3Attrs: () => ({ ...named('group')(), type: 'DealCustomFieldGroup' }) },
+  // Seen by its user and the account's admins; `read_at` makes the attributes good for an update too (create ignores it).
+  account_notification: { create: fixtures.accountNotification, owned: true, v3Attrs: () => ({ text: `V3 notification ${unique()}`, read_at: '2014-05-19 08:54:59 -0400' }) },
+  // A conversation is seen by whoever sees its deal (the fixture's deal is the creator's own).
+  conversation: { create: fixtures.conversation, owned: true, v3Attrs: () => ({ deal_id: lastConversationDealId, sentence: `V3 conversation ${unique()}` }) },
+  // A note is seen by whoever sees its record (the fixture's person is the creator's own).
+  note: { create: fixtures.note, owned: true, v3Attrs: () => ({ content: `V3 note ${unique()}`, person_id: lastNotePersonId }) },
+  comment: { create: fixtures.comment, owned: true, v3Attrs: () => ({ comment: `V3 comment ${unique()}` }) },
   custom_field_label_dropdown_entry: { create: fixtures.customFieldEntry, owned: false, v3Attrs: () => ({ ...named('entry')(), custom_field_label_id: lastCustomFieldLabelId }) },
 };
 
@@ -158,6 +205,9 @@ export const CHILD_FIXTURES: Readonly<Record<string, (server: TestServer, apiKey
   '/companies/:id/people': (server, apiKey, companyId) => fixtures.person(server, apiKey, { companyId }),
   '/companies/:id/deals': (server, apiKey, companyId) => fixtures.deal(server, apiKey, { companyId }),
   '/people/:id/deals': (server, apiKey, personId) => fixtures.deal(server, apiKey, { personIds: [personId] }),
+  '/deals/:id/notes': (server, apiKey, dealId) => fixtures.note(server, apiKey, { dealId }),
+  '/people/:id/notes': (server, apiKey, personId) => fixtures.note(server, apiKey, { personId }),
+  '/companies/:id/notes': (server, apiKey, companyId) => fixtures.note(server, apiKey, { companyId }),
   '/deals/:id/people': async (server, apiKey, dealId) => fixtures.person(server, apiKey, { dealIds: [dealId] }),
 };
 
@@ -197,6 +247,13 @@ export interface RouteSample {
  * a child in it) and returns the path to call, e.g. `/api/v3/companies/12/people.json`.
  */
 export async function sampleRoute(server: TestServer, apiKey: string, route: RouteSpec, routes: readonly RouteSpec[]): Promise<RouteSample> {
+  // Comment routes name their note in the path (`/notes/:noteId/comments/:id`; the association id is ignored).
+  if (route.path.includes(':noteId')) {
+    const id = await FIXTURES.comment.create(server, apiKey);
+    // By the comment, not "the last one made": samples are made concurrently.
+    const noteId = COMMENT_NOTES.get(id)!;
+    return { path: `/api/v3${route.path.replace(':associationId', String(noteId)).replace(':noteId', String(noteId)).replace(':id', String(id))}.json`, id, parentId: noteId };
+  }
   const parent = parentRoute(route, routes);
   if (parent) {
     const parentId = await FIXTURES[parent.resource.root].create(server, apiKey);
@@ -209,5 +266,9 @@ export async function sampleRoute(server: TestServer, apiKey: string, route: Rou
 
 /** `/companies/:id` with id 12 → `/api/v3/companies/12.json`. */
 export function routePath(route: RouteSpec, id: number | string): string {
+  const noteId = COMMENT_NOTES.get(Number(id));
+  if (route.path.includes(':noteId') && noteId !== undefined) {
+    return `/api/v3${route.path.replace(':associationId', String(noteId)).replace(':noteId', String(noteId)).replace(/:id\b/, String(id))}.json`;
+  }
   return `/api/v3${route.path.replace(/:[a-zA-Z]+/g, String(id))}.json`;
 }

@@ -36,15 +36,7 @@ export const CALENDAR_ENTRY_CONDITIONS: ConditionTable = {
 /** v3 §4.1 sort values: due_date, start_time, created_at, updated_at (each with `-`). */
 export const CALENDAR_ENTRY_SORT_KEYS: readonly string[] = ['DUE_DATE', 'START_TIME', 'CREATED_AT', 'UPDATED_AT'];
 
-/** v3 §4.2: notes are listed by association (deal_id, person_id, company_id), and `activity_modified`. */
-export const NOTE_CONDITIONS: ConditionTable = {
-  deal_id: { to: 'dealId', kind: 'ids' },
-  person_id: { to: 'personId', kind: 'ids' },
-  company_id: { to: 'companyId', kind: 'ids' },
-  activity_modified: { to: 'updatedAt', kind: 'datetimeRange' },
-};
-
-/** The spec shows no sort for notes: the two every list has (a choice; see README "Saved searches"). */
-export const NOTE_SORT_KEYS: readonly string[] = ['CREATED_AT', 'UPDATED_AT'];
+/** Notes have arrived: their table lives with them (src/modules/notes/note.conditions.ts). */
+export { NOTE_CONDITIONS } from '../notes/note.conditions';
 
 export const LATER_SORT: V3SortSpec = {};

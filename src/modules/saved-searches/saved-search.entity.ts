@@ -21,7 +21,7 @@ registerEnumType(SavedSearchType, {
     DEALS: { description: 'Deals (`deals(searchId:)`, v3 `/deals.json?search_id=`).' },
     PEOPLE: { description: 'People (`people(searchId:)`, v3 `/people.json?search_id=`).' },
     COMPANIES: { description: 'Companies (`companies(searchId:)`, v3 `/companies.json?search_id=`).' },
-    NOTES: { description: 'Notes: stored and validated now; run when the notes list arrives.' },
+    NOTES: { description: 'Notes (run by the notes list and v3 `/notes.json?search_id=`).' },
     CALENDAR_ENTRIES: { description: 'Calendar entries: stored and validated now; run when the calendar list arrives.' },
   },
 });

@@ -13,7 +13,10 @@ import { DealService } from '../deals/deal.service';
 import { PERSON_CONDITIONS, PERSON_SORT } from '../people/person.conditions';
 import { PERSON } from '../people/person.fields';
 import { PersonService } from '../people/person.service';
-import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT_KEYS, NOTE_CONDITIONS, NOTE_SORT_KEYS } from './later-lists.conditions';
+import { NOTE_CONDITIONS, NOTE_SORT } from '../notes/note.conditions';
+import { NOTE } from '../notes/note.fields';
+import { NoteService } from '../notes/note.service';
+import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT_KEYS } from './later-lists.conditions';
 import { SavedSearchType } from './saved-search.entity';
 
 /** A list that runs saved searches now: its GraphQL input types and a one-row run of a filter and an order. */
@@ -72,7 +75,14 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       sortTable: 'companies',
       list: { filterType: 'CompanyFilter', orderType: 'CompanyOrder', probe: (ctx, filter, orderBy) => new CompanyService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
     },
-    [SavedSearchType.NOTES]: { type: SavedSearchType.NOTES, what: 'notes', conditions: NOTE_CONDITIONS, sort: sortWhitelist(NOTE_SORT_KEYS), sortTable: 'notes' },
+    [SavedSearchType.NOTES]: {
+      type: SavedSearchType.NOTES,
+      what: 'notes',
+      conditions: NOTE_CONDITIONS,
+      sort: sortWhitelist(Object.keys(NOTE.OrderField), NOTE_SORT),
+      sortTable: 'notes',
+      list: { filterType: 'NoteFilter', orderType: 'NoteOrder', probe: (ctx, filter, orderBy) => new NoteService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+    },
     [SavedSearchType.CALENDAR_ENTRIES]: {
       type: SavedSearchType.CALENDAR_ENTRIES,
       what: 'calendar entries',

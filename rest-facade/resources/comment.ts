@@ -1,0 +1,33 @@
+import { toId } from '../request/coerce';
+import { dateTime, id, read, recordId, text, type FieldSpec } from './field-table';
+import { defineResource } from './resource-spec';
+
+/** v3 §2.3 user convenience object: {id, first_name, last_name, avatar_thumb_url} (plus full_name). */
+const userWithAvatar = (from: string): FieldSpec =>
+  read(from, (user: Record<string, unknown> | null) => (user ? { ...user, avatar_thumb_url: null } : null), '{ ...UserRefV3 }');
+
+/**
+ * v3 §2.3. `note_id` comes from the path (`/notes/:note_id/comments`), so it is shown, not written.
+ * `edited_by_person_id` is accepted on update (a user id) and shown as `edited_by_user_id`.
+ */
+export const commentResource = defineResource({
+  root: 'comment',
+  type: 'Comment',
+  fragment: 'CommentV3',
+  requiredOnCreate: ['noteId', 'comment'],
+  fields: {
+    id: recordId(),
+    note_id: read('noteId'),
+    user_id: id('userId'),
+    user: userWithAvatar('user'),
+    comment: text('comment'),
+    created_at: read('createdAt', 'dateTime'),
+    updated_at: dateTime('updatedAt'),
+    edited_by_user_id: read('editedByUserId'),
+  },
+  derive: (input, attributes) => {
+    // v3 §2.3: the editor is written as edited_by_person_id (a user's id).
+    if (attributes.edited_by_person_id !== undefined) input.editedByUserId = toId(attributes.edited_by_person_id, 'edited_by_person_id');
+  },
+  errorFields: { editedByUserId: 'edited_by_person_id', noteId: 'note_id', userId: 'user_id' },
+});

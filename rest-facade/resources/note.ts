@@ -1,0 +1,54 @@
+import { envelope } from '../response/envelope';
+import { id, ids, nameRef, read, recordId, text, type FieldSpec } from './field-table';
+import { commentResource } from './comment';
+import { defineResource, type Formatter } from './resource-spec';
+
+/** v3 §2.2 user convenience object: {id, first_name, last_name, avatar_thumb_url} (plus full_name, DECISIONS: Responses). */
+export const userWithAvatar = (from: string): FieldSpec =>
+  read(from, (user: Record<string, unknown> | null) => (user ? { ...user, avatar_thumb_url: null } : null), '{ ...UserRefV3 }');
+
+/**
+ * v3 §4.2: the show embeds the note's comments as a paginated envelope (DECISIONS: comments 5 a
+ * page); selected by ShowNote only, so a list of notes does not read comments.
+ */
+const comments: FieldSpec = {
+  ...read('comments', (page: { nodes: Record<string, unknown>[]; totalCount: number } | undefined, fmt: Formatter) =>
+    page ? envelope(page.nodes.map((c) => commentResource.serialize(c, fmt)), { page: 1, perPage: 5, total: page.totalCount }) : undefined,
+  ),
+  optional: true,
+};
+
+/** v3 §2.2 (issue 12 §1). Keys in the order v3 shows them; `mime` is always null (v3 shows it null). */
+export const noteResource = defineResource({
+  root: 'note',
+  type: 'Note',
+  fragment: 'NoteV3',
+  requiredOnCreate: ['content'],
+  fields: {
+    id: recordId(),
+    deal_id: id('dealId'),
+    person_id: id('personId'),
+    company_id: id('companyId'),
+    title: text('title'),
+    content: text('content'),
+    user_id: id('userId'),
+    user: userWithAvatar('user'),
+    note_category_id: id('noteCategoryId'),
+    note_category: nameRef('noteCategory'),
+    created_at: read('createdAt', 'dateTime'),
+    updated_at: read('updatedAt', 'dateTime'),
+    possible_notify_user_ids: read('possibleNotifyUserIds'),
+    notify_user_ids: ids('notifyUserIds'),
+    is_sent_message: { from: 'isSentMessage', write: { type: 'boolean' }, show: 'plain' },
+    primary_association_id: read('primaryAssociationId'),
+    primary_association_type: read('primaryAssociationType'),
+    company: nameRef('company'),
+    deal: nameRef('deal'),
+    person: read('person', 'plain', '{ id: databaseId first_name: firstName last_name: lastName }'),
+    // v3 §2.2: list entries carry `mime`, null in every example; read from nothing that costs.
+    mime: read('databaseId', () => null),
+    comments,
+  },
+  errorFields: { dealId: 'deal_id', personId: 'person_id', companyId: 'company_id', userId: 'user_id', noteCategoryId: 'note_category_id', notifyUserIds: 'notify_user_ids' },
+});
+
