@@ -1,0 +1,240 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { FetchRefused } from './fetch-refused';
+import { isPublicAddress } from './public-address';
+
+/**
+ * Fetching a URL a user typed, for a document (issue 13 §3), without letting that user reach
+ * anything the service can reach and they cannot (SSRF):
+ * - http and https only, no credentials in the URL, a bounded URL length;
+ * - the host is resolved once per hop and every address checked; the connection is pinned to the
+ *   checked addresses through the socket's `lookup`, so DNS cannot answer differently between the
+ *   check and the connect (rebinding). Host header and TLS SNI stay the URL's host name;
+ * - redirects are followed by hand, each hop checked again, at most `maxRedirects`;
+ * - a total deadline and an idle timeout; the size cap holds while streaming;
+ * - nothing is sent but the request line, Host, Accept, Accept-Encoding: identity and User-Agent
+ *   (no cookies, no credentials, nothing carried over from one hop to the next).
+ */
+
+export interface SafeFetchOptions {
+  /** Largest body accepted, in bytes (issue 13: 25 MB by default). */
+  readonly maxBytes?: number;
+  /** Whole fetch, DNS and redirects included. */
+  readonly timeoutMs?: number;
+  /** Longest silence on a socket (connecting, waiting for headers, between body chunks). */
+  readonly idleTimeoutMs?: number;
+  readonly maxRedirects?: number;
+  readonly maxUrlLength?: number;
+  readonly userAgent?: string;
+  /**
+   * Lets a non-public address through. Tests pass it to reach the server they start on loopback;
+   * the service's only other use is the operator's named allow-list. Never a blanket `() => true`.
+   */
+  readonly allowAddress?: (address: string, host: string) => boolean;
+  /** Replaces `dns.lookup` (all addresses); its answers are checked like any other. */
+  readonly resolve?: (host: string) => Promise<readonly LookupAddress[]>;
+  /** Cancels the fetch (a worker shutting down). */
+  readonly signal?: AbortSignal;
+}
+
+export interface SafeFetchResult {
+  readonly bytes: Buffer;
+  readonly contentType: string | null;
+  /** The URL the bytes came from, after redirects. */
+  readonly finalUrl: string;
+  readonly sizeBytes: number;
+}
+
+export const SAFE_FETCH_DEFAULTS = {
+  maxBytes: 25 * 1024 * 1024,
+  timeoutMs: 15_000,
+  idleTimeoutMs: 10_000,
+  maxRedirects: 5,
+  maxUrlLength: 2048,
+  userAgent: 'crm-service document fetcher',
+} as const;
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+type Settings = Required<Omit<SafeFetchOptions, 'allowAddress' | 'resolve' | 'signal'>> & Pick<SafeFetchOptions, 'allowAddress'> & { resolve: (host: string) => Promise<readonly LookupAddress[]> };
+
+function defaultResolve(host: string): Promise<readonly LookupAddress[]> {
+  return new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+}
+
+/** Parses and vets one URL (the first, or a redirect's target). */
+export function checkUrl(raw: string, maxUrlLength: number = SAFE_FETCH_DEFAULTS.maxUrlLength, base?: URL): URL {
+  if (raw.length > maxUrlLength) throw FetchRefused.of('url_too_long');
+  let url: URL;
+  try {
+    url = new URL(raw, base);
+  } catch {
+    throw FetchRefused.of(base ? 'bad_redirect' : 'invalid_url');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw FetchRefused.of('unsupported_scheme');
+  if (url.username !== '' || url.password !== '') throw FetchRefused.of('credentials_in_url');
+  if (url.hostname === '') throw FetchRefused.of(base ? 'bad_redirect' : 'invalid_url');
+  if (url.href.length > maxUrlLength) throw FetchRefused.of('url_too_long');
+  return url;
+}
+
+/** The URL's host without IPv6 brackets, as DNS and sockets take it. */
+function bareHost(url: URL): string {
+  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+}
+
+/** Every address the host resolves to, refused unless all of them are public (or allowed). */
+async function checkedAddresses(host: string, settings: Settings): Promise<readonly LookupAddress[]> {
+  const family = isIP(host);
+  let addresses: readonly LookupAddress[];
+  if (family !== 0) addresses = [{ address: host, family }];
+  else {
+    try {
+      addresses = await settings.resolve(host);
+    } catch {
+      throw FetchRefused.of('dns_failed');
+    }
+  }
+  if (addresses.length === 0) throw FetchRefused.of('dns_failed');
+  const allowed = (a: LookupAddress) => isPublicAddress(a.address) || (settings.allowAddress?.(a.address, host) ?? false);
+  if (!addresses.every(allowed)) throw FetchRefused.of('address_not_public');
+  return addresses;
+}
+
+/** A socket `lookup` that answers only with addresses already checked: no second DNS query. */
+function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+    const first = wanted[0];
+    if (first === undefined) {
+      callback(Object.assign(new Error('no checked address of that family'), { code: 'ENOTFOUND' }), '', 0);
+      return;
+    }
+    if (options.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+    else callback(null, first.address, first.family);
+  };
+}
+
+type HopOutcome = { kind: 'redirect'; location: string } | { kind: 'body'; result: SafeFetchResult };
+
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
+
+/** One request to one checked URL; settles once, and tears the socket down on any refusal. */
+function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, abort: AbortSignal): Promise<HopOutcome> {
+  return new Promise<HopOutcome>((resolve, reject) => {
+    const host = bareHost(url);
+    let req: ClientRequest | undefined;
+    let res: IncomingMessage | undefined;
+    let settled = false;
+
+    const finish = (err: FetchRefused | null, outcome?: HopOutcome) => {
+      if (settled) return;
+      settled = true;
+      abort.removeEventListener('abort', onAbort);
+      if (err) {
+        res?.destroy();
+        req?.destroy();
+        reject(err);
+      } else resolve(outcome!);
+    };
+    const onAbort = () => finish(abort.reason instanceof FetchRefused ? abort.reason : FetchRefused.of('cancelled'));
+    if (abort.aborted) return onAbort();
+    abort.addEventListener('abort', onAbort);
+
+    const options: RequestOptions & { servername?: string } = {
+      method: 'GET',
+      host,
+      port: url.port === '' ? undefined : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      headers: { Host: url.host, Accept: '*/*', 'Accept-Encoding': 'identity', 'User-Agent': settings.userAgent },
+      lookup: pinnedLookup(addresses),
+      // A fresh socket per hop: a pooled one could be connected to an address checked for another URL.
+      agent: false,
+    };
+    if (url.protocol === 'https:' && isIP(host) === 0) options.servername = host;
+
+    req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, (response) => {
+      res = response;
+      const status = response.statusCode ?? 0;
+      if (REDIRECTS.has(status) && typeof response.headers.location === 'string') {
+        finish(null, { kind: 'redirect', location: response.headers.location });
+        response.destroy();
+        req?.destroy();
+        return;
+      }
+      if (status < 200 || status > 299) return finish(FetchRefused.httpStatus(status));
+      const encoding = response.headers['content-encoding'];
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return finish(FetchRefused.of('unsupported_encoding'));
+      const announced = response.headers['content-length'];
+      if (announced !== undefined && /^\d+$/.test(announced) && Number(announced) > settings.maxBytes) return finish(FetchRefused.tooLarge(settings.maxBytes));
+
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > settings.maxBytes) return finish(FetchRefused.tooLarge(settings.maxBytes));
+        chunks.push(chunk);
+      });
+      response.on('end', () => {
+        if (!response.complete) return finish(FetchRefused.of('connection_failed'));
+        const contentType = response.headers['content-type'] ?? null;
+        finish(null, { kind: 'body', result: { bytes: Buffer.concat(chunks, size), contentType, finalUrl: url.href, sizeBytes: size } });
+      });
+      response.on('error', () => finish(FetchRefused.of('connection_failed')));
+      response.on('close', () => finish(FetchRefused.of('connection_failed')));
+    });
+    req.setTimeout(settings.idleTimeoutMs, () => finish(FetchRefused.of('timed_out')));
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const tls = url.protocol === 'https:' && (TLS_CODES.test(err.code ?? '') || err.code === 'EPROTO');
+      finish(FetchRefused.of(tls ? 'tls_failed' : 'connection_failed'));
+    });
+    req.end();
+  });
+}
+
+/**
+ * Fetches `rawUrl` under the rules above. Resolves with the body, or rejects with a
+ * `FetchRefused` whose message is safe to show and store.
+ */
+export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> {
+  const settings: Settings = {
+    maxBytes: options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes,
+    timeoutMs: options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? SAFE_FETCH_DEFAULTS.idleTimeoutMs,
+    maxRedirects: options.maxRedirects ?? SAFE_FETCH_DEFAULTS.maxRedirects,
+    maxUrlLength: options.maxUrlLength ?? SAFE_FETCH_DEFAULTS.maxUrlLength,
+    userAgent: options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent,
+    allowAddress: options.allowAddress,
+    resolve: options.resolve ?? defaultResolve,
+  };
+
+  // One abort for everything: the total deadline and the caller's signal both end the current hop.
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(FetchRefused.of('timed_out')), settings.timeoutMs);
+  const onCallerAbort = () => controller.abort(FetchRefused.of('cancelled'));
+  if (options.signal?.aborted) onCallerAbort();
+  options.signal?.addEventListener('abort', onCallerAbort);
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = () => reject(controller.signal.reason);
+    if (controller.signal.aborted) fail();
+    else controller.signal.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => undefined); // only ever awaited through Promise.race
+
+  try {
+    let url = checkUrl(rawUrl, settings.maxUrlLength);
+    for (let redirects = 0; ; redirects++) {
+      // dns.lookup cannot be cancelled: race it against the deadline instead.
+      const addresses = await Promise.race([checkedAddresses(bareHost(url), settings), aborted]);
+      const outcome = await hop(url, addresses, settings, controller.signal);
+      if (outcome.kind === 'body') return outcome.result;
+      if (redirects >= settings.maxRedirects) throw FetchRefused.of('too_many_redirects');
+      url = checkUrl(outcome.location, settings.maxUrlLength, url);
+    }
+  } finally {
+    clearTimeout(deadline);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
