@@ -18,6 +18,8 @@ export interface Config {
   readonly redisPrefix: string;
   readonly mongoUrl: string | undefined;
   readonly smtpUrl: string | undefined;
+  /** `From` of outbox mail (`MAIL_FROM`, e.g. `CRM <crm@example.com>`); its domain names the Message-IDs. */
+  readonly mailFrom: string;
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
   readonly maxBodyBytes: number;
   /** Failed authentications per client address: a bucket of `burst`, refilled at `perSecond`. */
@@ -62,6 +64,16 @@ function optionalUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/** `MAIL_FROM`: one address, bare or `Name <address>`; a line break would forge headers. */
+function mailFrom(env: Env): string {
+  const raw = env.MAIL_FROM?.trim();
+  if (raw === undefined || raw === '') return 'CRM <crm@localhost>';
+  if (/[\r\n]/.test(raw) || !/^(?:[^<>@]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(raw)) {
+    throw new ConfigError(`MAIL_FROM must be one address, "crm@example.com" or "CRM <crm@example.com>", got "${raw}"`);
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /**
@@ -101,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: env.REDIS_PREFIX ?? 'crm:',
     mongoUrl: optionalUrl(env, 'MONGODB_URL'),
     smtpUrl: optionalUrl(env, 'SMTP_URL'),
+    mailFrom: mailFrom(env),
     rateLimit: {
       user: { perSecond: positiveNumber(env, 'RATE_LIMIT_PER_SECOND', 5), burst: positiveNumber(env, 'RATE_LIMIT_BURST', 10) },
       app: { perSecond: positiveNumber(env, 'APP_RATE_LIMIT_PER_SECOND', 10), burst: positiveNumber(env, 'APP_RATE_LIMIT_BURST', 20) },

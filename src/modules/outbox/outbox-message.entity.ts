@@ -18,7 +18,7 @@ export enum OutboxStatus {
 @Index({ properties: ['status', 'createdAt'] })
 @Index({ properties: ['account', 'recipient'] })
 export class OutboxMessage {
-  [OptionalProps]?: 'payload' | 'status' | 'createdAt';
+  [OptionalProps]?: 'payload' | 'status' | 'createdAt' | 'attempts';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -50,4 +50,16 @@ export class OutboxMessage {
 
   @Property({ type: 'datetime', nullable: true })
   sentAt: Date | null = null;
+
+  /** Deliveries started (deliver.ts): counted when claimed, so a worker killed mid-send still counts. */
+  @Property({ type: 'integer', default: 0 })
+  attempts: number = 0;
+
+  /** Not before then: the backoff after a failure, or the lease of a delivery in flight. Null: due now. */
+  @Property({ type: 'datetime', nullable: true })
+  nextAttemptAt: Date | null = null;
+
+  /** The last failure, short and sanitised (never a credential of the SMTP server). */
+  @Property({ type: 'string', length: 500, nullable: true })
+  lastError: string | null = null;
 }

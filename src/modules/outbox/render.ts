@@ -1,0 +1,213 @@
+import type { EntityManager } from '@mikro-orm/core';
+import { Company } from '../companies/company.entity';
+import { Comment, Note } from '../notes/note.entity';
+import { Person } from '../people/person.entity';
+import { User } from '../users/user.entity';
+import type { MailIntent } from './mail-intent';
+import type { OutboxMessage } from './outbox-message.entity';
+
+/** A mail ready for the transport: every string here is final (HTML already escaped). */
+export interface RenderedMail {
+  readonly to: { readonly name: string; readonly address: string };
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/** What rendering reads of an outbox row (an entity, or the row a delivery claimed). */
+export type MailToRender = Pick<OutboxMessage, 'id' | 'kind' | 'subjectType' | 'subjectId' | 'payload' | 'createdAt'> & {
+  readonly accountId: number;
+  readonly recipientId: number;
+};
+
+/** The row's recipient is gone (users cascade to their outbox rows, so only between read and render). */
+export class MailRecipientMissing extends Error {}
+
+/** A row whose payload does not match its kind: a bug or a hand-edited row; never retried. */
+export class MailIntentInvalid extends Error {}
+
+export function mailToRender(message: OutboxMessage): MailToRender {
+  return { id: message.id, kind: message.kind, subjectType: message.subjectType, subjectId: message.subjectId, payload: message.payload, createdAt: message.createdAt, accountId: message.account.id, recipientId: message.recipient.id };
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Names are user input: a header must stay one line, and a subject stays readable. */
+const oneLine = (s: string, max = 200): string => {
+  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+/** A note without a title is named by its first words. */
+const firstWords = (s: string, words = 8): string => {
+  const all = oneLine(s, 10_000).split(' ');
+  return all.length > words ? `${all.slice(0, words).join(' ')}…` : all.join(' ');
+};
+
+/**
+ * "Nov 28, 2026, 14:05 (Europe/Berlin)": the zone is spelled out, as abbreviations are ambiguous. A
+ * zone the runtime does not know (stored before validation existed) falls back to UTC.
+ */
+export function formatInZone(at: Date, timeZone: string): string {
+  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+  try {
+    return `${new Intl.DateTimeFormat('en-US', { ...options, timeZone }).format(at)} (${timeZone})`;
+  } catch {
+    return `${new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' }).format(at)} (UTC)`;
+  }
+}
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/** The stored row back to its typed intent; the compiler then checks each kind is handled. */
+function intentOf(message: MailToRender): MailIntent {
+  const { kind, subjectType: type, subjectId: id, payload } = message;
+  const byUserId = payload.byUserId;
+  if (!isId(byUserId) || !isId(id)) throw new MailIntentInvalid(`outbox row ${message.id}: payload or subject is not of kind ${kind}`);
+  switch (kind) {
+    case 'person_assignment':
+    case 'person_reassignment':
+      if (type === 'Person') return { kind, subject: { type, id }, payload: { byUserId } };
+      break;
+    case 'company_reassignment':
+      if (type === 'Company') return { kind, subject: { type, id }, payload: { byUserId } };
+      break;
+    case 'note_comment':
+      if (type === 'Note' && isId(payload.commentId)) return { kind, subject: { type, id }, payload: { byUserId, commentId: payload.commentId } };
+      break;
+    default:
+      return unhandled(kind);
+  }
+  throw new MailIntentInvalid(`outbox row ${message.id}: payload or subject is not of kind ${kind}`);
+}
+
+/** Compile-time exhaustiveness: a new MailIntent kind without a case here does not type-check. */
+function unhandled(kind: never): never {
+  throw new MailIntentInvalid(`no template for mail kind ${String(kind)}`);
+}
+
+/** One paragraph of a mail, written once for both bodies: text parts, or values to escape in HTML. */
+type Part = string | { readonly value: string; readonly strong?: boolean };
+type Paragraph = readonly Part[];
+
+interface Body {
+  readonly subject: string;
+  readonly paragraphs: readonly Paragraph[];
+  /** Quoted user text (a comment), shown as is in text and escaped in HTML. */
+  readonly quote?: string;
+}
+
+const v = (value: string): Part => ({ value, strong: true });
+
+function assemble(greeting: string, body: Body): { subject: string; text: string; html: string } {
+  const all: Paragraph[] = [[`Hello `, { value: greeting }, `,`], ...body.paragraphs];
+  const asText = (p: Paragraph) => p.map((part) => (typeof part === 'string' ? part : part.value)).join('');
+  const asHtml = (p: Paragraph) =>
+    p.map((part) => (typeof part === 'string' ? escapeHtml(part) : part.strong ? `<strong>${escapeHtml(part.value)}</strong>` : escapeHtml(part.value))).join('');
+  const quoteText = body.quote === undefined ? [] : [body.quote.split(/\r?\n/).map((l) => `> ${l}`).join('\n')];
+  const quoteHtml = body.quote === undefined ? [] : [`<blockquote style="margin:0 0 1em;padding-left:1em;border-left:3px solid #ccc">${escapeHtml(body.quote).replace(/\r?\n/g, '<br>')}</blockquote>`];
+  const footer = 'You receive this mail because of your work in the CRM.';
+  const [hello, first, ...rest] = all;
+  const text = [asText(hello!), ...(first ? [asText(first)] : []), ...quoteText, ...rest.map(asText), '--', footer].join('\n\n') + '\n';
+  const html = [
+    '<!doctype html>',
+    '<html><head><meta charset="utf-8"><title>' + escapeHtml(body.subject) + '</title></head><body style="font-family:sans-serif">',
+    `<p>${asHtml(hello!)}</p>`,
+    ...(first ? [`<p>${asHtml(first)}</p>`] : []),
+    ...quoteHtml,
+    ...rest.map((p) => `<p>${asHtml(p)}</p>`),
+    `<p style="color:#777;font-size:smaller">${escapeHtml(footer)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject: oneLine(body.subject), text, html };
+}
+
+const userName = (user: User | null): string => (user ? oneLine(user.fullName) || oneLine(user.email) : 'A former user');
+
+/**
+ * The mail an outbox row stands for, addressed to its recipient, in the recipient's time zone (their
+ * own, else the account's). It names the record and who made the change, reads only the fields it
+ * shows (never a user's key hash: it is lazy and hidden, and nothing here asks for it), and escapes
+ * every user-written value in the HTML.
+ *
+ * A record deleted since the row was written still gets a (short) mail saying so: the row was owed
+ * when its change committed, the recipient learns that something was handed to them and is gone,
+ * and the outbox keeps three states (pending, sent, failed) with no "skipped" rows to explain.
+ */
+export async function renderMail(em: EntityManager, message: OutboxMessage | MailToRender): Promise<RenderedMail> {
+  const row = 'recipientId' in message ? message : mailToRender(message);
+  const intent = intentOf(row);
+  const account = row.accountId;
+  const recipient = await em.findOne(User, { id: row.recipientId, account }, { populate: ['account'] });
+  if (!recipient) throw new MailRecipientMissing(`outbox row ${row.id}: its recipient is gone`);
+  const by = await em.findOne(User, { id: intent.payload.byUserId, account });
+  const zone = recipient.timeZone || recipient.account.timeZone || 'UTC';
+  const when = (at: Date) => formatInZone(at, zone);
+  const actor = userName(by);
+  const changedAt = when(row.createdAt);
+
+  let body: Body;
+  switch (intent.kind) {
+    case 'person_assignment':
+    case 'person_reassignment': {
+      const person = await em.findOne(Person, { id: intent.subject.id, account });
+      const verb = intent.kind === 'person_assignment' ? 'assigned' : 'reassigned';
+      if (!person) {
+        body = { subject: `A person ${verb} to you has been deleted`, paragraphs: [[v(actor), ` ${verb} a person to you on ${changedAt}, but it has since been deleted.`]] };
+      } else {
+        const name = oneLine(person.fullName) || `Person #${person.id}`;
+        const company = person.company ? await em.findOne(Company, { id: person.company.id, account }) : null;
+        body = {
+          subject: `${actor} ${verb} ${name} to you`,
+          paragraphs: [
+            [v(actor), ` ${verb} the person `, v(name), ...(company ? [' (', { value: oneLine(company.name) }, ')'] : []), ` to you on ${changedAt}.`],
+            [`You are now their owner in the CRM (person #${person.id}).`],
+          ],
+        };
+      }
+      break;
+    }
+    case 'company_reassignment': {
+      const company = await em.findOne(Company, { id: intent.subject.id, account });
+      if (!company) {
+        body = { subject: 'A company reassigned to you has been deleted', paragraphs: [[v(actor), ` reassigned a company to you on ${changedAt}, but it has since been deleted.`]] };
+      } else {
+        const name = oneLine(company.name) || `Company #${company.id}`;
+        body = {
+          subject: `${actor} reassigned ${name} to you`,
+          paragraphs: [[v(actor), ' reassigned the company ', v(name), ` to you on ${changedAt}.`], [`You are now its owner in the CRM (company #${company.id}).`]],
+        };
+      }
+      break;
+    }
+    case 'note_comment': {
+      const note = await em.findOne(Note, { id: intent.subject.id, account }, { populate: ['deal', 'person', 'company'] });
+      if (!note) {
+        body = { subject: 'A note you follow has been deleted', paragraphs: [[v(actor), ` commented on a note you follow on ${changedAt}, but the note has since been deleted.`]] };
+        break;
+      }
+      const comment = await em.findOne(Comment, { id: intent.payload.commentId, note: note.id, account });
+      const title = note.title && oneLine(note.title) ? oneLine(note.title) : firstWords(note.content) || `Note #${note.id}`;
+      const about: Part[] = [];
+      const add = (label: string, name: string | undefined) => {
+        if (!name) return;
+        about.push(about.length === 0 ? ` about ${label} ` : ` and ${label} `, { value: name });
+      };
+      add('the deal', note.deal ? oneLine(note.deal.name) : undefined);
+      add('the person', note.person ? oneLine(note.person.fullName) : undefined);
+      add('the company', note.company ? oneLine(note.company.name) : undefined);
+      body = {
+        subject: `${actor} commented on "${title}"`,
+        paragraphs: comment
+          ? [[v(actor), ' commented on the note ', v(title), ...about, ` on ${when(comment.createdAt)}:`]]
+          : [[v(actor), ' commented on the note ', v(title), ...about, ` on ${changedAt}, but the comment has since been deleted.`]],
+        quote: comment?.comment,
+      };
+      break;
+    }
+    default:
+      return unhandled(intent);
+  }
+  return { to: { name: oneLine(recipient.fullName), address: recipient.email }, ...assemble(oneLine(recipient.firstName ?? '') || oneLine(recipient.fullName) || 'there', body) };
+}
