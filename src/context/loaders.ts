@@ -67,6 +67,11 @@ export class SettledLoader<V> {
   settled(id: number): V | undefined {
     return this.arrived.get(id);
   }
+
+  /** A field's answer from the value of `id` (or `map` of it): synchronous once it has arrived. */
+  answer<R = V>(id: number, map?: (value: V) => R | Promise<R>): R | Promise<R> {
+    return sooner(this.settled(id), () => this.load(id), map) as R | Promise<R>;
+  }
 }
 
 /** Found records of `ids`, in order, from a settled lookup; undefined when any is not loaded. */

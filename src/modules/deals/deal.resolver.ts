@@ -2,7 +2,6 @@ import { Arg, Args, Ctx, Field, FieldResolver, Float, Info, Int, Mutation, Objec
 import type { GraphQLResolveInfo } from 'graphql';
 import { centsOf, showMoney } from '../../common/money';
 import type { RequestContext } from '../../context/context';
-import { sooner } from '../../context/loaders';
 import { preloadPage, relationField, relationListField, relationReadSet, type RelationPreload, type RelationReads } from '../../context/relations';
 import { readSetSite } from '../../graphql/read-set';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
@@ -231,27 +230,22 @@ export class DealFieldsResolver {
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the users the deal is shared with.' })
   sharedUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    const shares = sharesOf(ctx, DEALS);
-    return sooner(shares.settled(deal.id), () => shares.load(deal.id));
+    return sharesOf(ctx, DEALS).answer(deal.id);
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether the deal is shared with any user.' })
   isShared(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    const shares = sharesOf(ctx, DEALS);
-    return sooner(shares.settled(deal.id), () => shares.load(deal.id), (users) => users.length > 0);
+    return sharesOf(ctx, DEALS).answer(deal.id, (users) => users.length > 0);
   }
 
   @FieldResolver(() => [User], { description: 'The users the deal is shared with (they see it as its owner does).' })
   collaborators(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    const shares = sharesOf(ctx, DEALS);
-    const settled = shares.settled(deal.id);
-    return settled ? relationListField(ctx, Users, settled) : shares.load(deal.id).then((ids) => relationListField(ctx, Users, ids));
+    return sharesOf(ctx, DEALS).answer(deal.id, (ids) => relationListField(ctx, Users, ids));
   }
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the people taking part in the deal whom the viewer may see.' })
   personIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    const ids = peopleIdsOfDeal(ctx);
-    return sooner(ids.settled(deal.id), () => ids.load(deal.id));
+    return peopleIdsOfDeal(ctx).answer(deal.id);
   }
 
   @FieldResolver(() => PersonConnection, { description: 'The people taking part in the deal whom the viewer may see. Default order: last name, then first name.' })
@@ -274,9 +268,7 @@ export class DealFieldsResolver {
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the users who can see this deal (admins, `all` users, its owner and collaborators), and so may be notified about it.' })
   possibleNotifyUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    const shares = sharesOf(ctx, DEALS);
-    const settled = shares.settled(deal.id);
-    return settled ? notifyUserIdsField(ctx, DEALS.visibility, deal, settled) : shares.load(deal.id).then((shared) => notifyUserIdsField(ctx, DEALS.visibility, deal, shared));
+    return sharesOf(ctx, DEALS).answer(deal.id, (shared) => notifyUserIdsField(ctx, DEALS.visibility, deal, shared));
   }
 }
 
