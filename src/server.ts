@@ -11,6 +11,7 @@ import { applyRateLimit, createRateLimiter, MemoryBuckets, RedisBuckets, type Ra
 import { createSchema } from './graphql/schema';
 import { logger } from './common/logger';
 import { createApp } from './http/app';
+import { NO_QUEUE } from './jobs/queue';
 import { AuthFailureLimiter } from './http/auth';
 
 export interface RunningServer {
@@ -43,7 +44,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource(schema));
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, isReady: () => ready && (options.isReady?.() ?? true) });
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: NO_QUEUE, isReady: () => ready && (options.isReady?.() ?? true) });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** The only reader of process.env: validated, typed and frozen once at start. */
 export interface RateLimitTier {
@@ -20,6 +20,36 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** `From` of outbox mail (`MAIL_FROM`, e.g. `CRM <crm@example.com>`); its domain names the Message-IDs. */
   readonly mailFrom: string;
+  /**
+   * Absolute origin clients reach this service at (`PUBLIC_URL`, e.g. `https://crm.example.com`),
+   * used in links the service hands out (a document's `public_link`). Unset: the request's own.
+   */
+  readonly publicUrl: string | undefined;
+  /** Whether this process runs the job worker (`RUN_WORKER`, default true; false in API-only processes). */
+  readonly runWorker: boolean;
+  readonly jobs: {
+    /** Jobs one worker runs at once (`JOB_CONCURRENCY`). */
+    readonly concurrency: number;
+    /** A running job's lock: a worker killed mid-job leaves it to another after this (`JOB_LOCK_LIFETIME_MS`). */
+    readonly lockLifetimeMs: number;
+    /** How often the sweep enqueues due work that has no job (`JOB_SWEEP_INTERVAL_MS`). */
+    readonly sweepIntervalMs: number;
+    /** How often an idle worker looks for jobs besides the database's notifications (`JOB_POLL_INTERVAL_MS`). */
+    readonly pollIntervalMs: number;
+  };
+  readonly documents: {
+    /** Where fetched bytes are stored (`DOCUMENTS_DIR`, default `<data folder>/documents`). */
+    readonly dir: string;
+    /** Largest document fetched, bytes (`DOCUMENT_MAX_BYTES`, 25 MB). */
+    readonly maxBytes: number;
+    /** Whole fetch, redirects included (`DOCUMENT_FETCH_TIMEOUT_MS`). */
+    readonly fetchTimeoutMs: number;
+    /**
+     * Host names fetched even when they resolve to a non-public address
+     * (`DOCUMENT_FETCH_ALLOWED_HOSTS`, comma-separated: tests, trusted intranets).
+     */
+    readonly allowedHosts: readonly string[];
+  };
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
   readonly maxBodyBytes: number;
   /** Failed authentications per client address: a bucket of `burst`, refilled at `perSecond`. */
@@ -74,6 +104,39 @@ function mailFrom(env: Env): string {
   return raw;
 }
 
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** `PUBLIC_URL`: an http(s) origin, a trailing slash dropped; a path is refused (links are built from the root). */
+function publicUrl(env: Env): string | undefined {
+  const raw = env.PUBLIC_URL?.trim().replace(/\/+$/, '');
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL is not a valid URL');
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== raw) throw new ConfigError(`PUBLIC_URL must be an origin like https://crm.example.com, got "${raw}"`);
+  return raw;
+}
+
+/** `DOCUMENT_FETCH_ALLOWED_HOSTS`: host names, lower-cased; no wildcards (each trusted host named). */
+function hostList(env: Env, name: string): readonly string[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return Object.freeze([]);
+  const hosts = raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  for (const host of hosts) {
+    if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$|^[0-9.]+$/.test(host)) throw new ConfigError(`${name}: "${host}" is not a host name`);
+  }
+  return Object.freeze(hosts);
+}
+
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /**
@@ -114,6 +177,20 @@ export function loadConfig(env: Env = process.env): Config {
     mongoUrl: optionalUrl(env, 'MONGODB_URL'),
     smtpUrl: optionalUrl(env, 'SMTP_URL'),
     mailFrom: mailFrom(env),
+    publicUrl: publicUrl(env),
+    runWorker: flag(env, 'RUN_WORKER', true),
+    jobs: {
+      concurrency: Math.ceil(positiveNumber(env, 'JOB_CONCURRENCY', 5)),
+      lockLifetimeMs: positiveNumber(env, 'JOB_LOCK_LIFETIME_MS', 120_000),
+      sweepIntervalMs: positiveNumber(env, 'JOB_SWEEP_INTERVAL_MS', 30_000),
+      pollIntervalMs: positiveNumber(env, 'JOB_POLL_INTERVAL_MS', 5_000),
+    },
+    documents: {
+      dir: resolve(projectRoot, env.DOCUMENTS_DIR ?? join(env.DATA_DIR ?? '.data', 'documents')),
+      maxBytes: Math.ceil(positiveNumber(env, 'DOCUMENT_MAX_BYTES', 25 * 1024 * 1024)),
+      fetchTimeoutMs: positiveNumber(env, 'DOCUMENT_FETCH_TIMEOUT_MS', 30_000),
+      allowedHosts: hostList(env, 'DOCUMENT_FETCH_ALLOWED_HOSTS'),
+    },
     rateLimit: {
       user: { perSecond: positiveNumber(env, 'RATE_LIMIT_PER_SECOND', 5), burst: positiveNumber(env, 'RATE_LIMIT_BURST', 10) },
       app: { perSecond: positiveNumber(env, 'APP_RATE_LIMIT_PER_SECOND', 10), burst: positiveNumber(env, 'APP_RATE_LIMIT_BURST', 20) },

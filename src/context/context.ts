@@ -1,4 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { JobName, JobPayloads } from '../jobs/job-names';
+import { NO_QUEUE, type JobQueue } from '../jobs/queue';
 import { Loaders } from './loaders';
 import { registerAfterCommit, type AfterCommitTask } from './transaction';
 import type { Viewer } from './viewer';
@@ -27,6 +29,10 @@ export interface RequestContext {
    * after a successful commit, dropped on rollback. Throws outside a mutation.
    */
   afterCommit(task: AfterCommitTask): void;
+  /** Where jobs go (a worker runs them); use `enqueueAfterCommit`, never directly inside a mutation. */
+  readonly jobs: JobQueue;
+  /** Absolute origin of this service as its clients reach it (`PUBLIC_URL`, else the request's), no trailing slash. */
+  readonly origin: string;
   /** Filled by the rate limiter when the operation is charged. */
   rate: RateState | null;
   /** Set once the operation has been charged (its whole cost at once), so no root field charges again. */
@@ -37,7 +43,12 @@ export interface RequestContext {
  * A fresh unit of work for one request or job: never the global EntityManager. Needs no HTTP, so
  * a job builds the same context as a request does (see viewerForUser in the users module).
  */
-export function createContext(orm: MikroORM, viewer: Viewer, requestId: string): RequestContext {
+export interface ContextOptions {
+  readonly jobs?: JobQueue;
+  readonly origin?: string;
+}
+
+export function createContext(orm: MikroORM, viewer: Viewer, requestId: string, options: ContextOptions = {}): RequestContext {
   const em = orm.em.fork();
   const ctx: RequestContext = {
     em,
@@ -45,8 +56,19 @@ export function createContext(orm: MikroORM, viewer: Viewer, requestId: string):
     loaders: new Loaders(em, viewer),
     requestId,
     afterCommit: (task) => registerAfterCommit(ctx, task),
+    jobs: options.jobs ?? NO_QUEUE,
+    origin: options.origin ?? 'http://localhost',
     rate: null,
     rateCharge: null,
   };
   return ctx;
+}
+
+/**
+ * Enqueues a job once the current mutation commits (dropped on rollback), so a worker never sees
+ * a row that is not there yet. If the enqueue itself fails the row's state stays due, and the
+ * worker's sweep enqueues it later: nothing is lost, it is only late.
+ */
+export function enqueueAfterCommit<N extends JobName>(ctx: RequestContext, name: N, data: () => JobPayloads[N]): void {
+  ctx.afterCommit(() => ctx.jobs.enqueue(name, data()));
 }

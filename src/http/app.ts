@@ -18,6 +18,7 @@ import { authenticate, type AuthFailureLimiter } from './auth';
 import { cors } from './cors';
 import { explorerRouter } from './explorer/explorer';
 import { requestIdOf } from './request-id';
+import type { JobQueue } from '../jobs/queue';
 
 export interface AppDeps {
   readonly orm: MikroORM;
@@ -28,6 +29,8 @@ export interface AppDeps {
   /** Failed authentications per client address (429 once exhausted). */
   readonly authFailures: AuthFailureLimiter;
   readonly runOperation: OperationRunner;
+  /** Where jobs go (Agenda, or none: the worker's sweep picks the work up from the rows). */
+  readonly jobs: JobQueue;
   /** False until migrations are applied and start-up is done (demo key written): /healthz answers 503 until then. */
   readonly isReady: () => boolean;
 }
@@ -72,6 +75,15 @@ export function fullPathOf(req: express.Request): string {
   return end < 0 ? raw : raw.slice(0, end);
 }
 
+/**
+ * The origin a client reached us at, for links handed back to it when `PUBLIC_URL` is unset. The
+ * Host header is the client's own; one that is not a plain host[:port] is replaced by localhost.
+ */
+export function requestOrigin(req: express.Request, port: number): string {
+  const host = req.get('host') ?? '';
+  return `${req.protocol}://${/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(host) ? host : `localhost:${port}`}`;
+}
+
 export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: ApolloServer<RequestContext> }> {
   const { orm, config } = deps;
   const app = express();
@@ -113,7 +125,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
 
   const contextFor = async (req: express.Request, requestId: string): Promise<RequestContext> => {
     const viewer = await authenticate(orm, req, deps.authFailures);
-    return createContext(orm, viewer, requestId);
+    return createContext(orm, viewer, requestId, { jobs: deps.jobs, origin: config.publicUrl ?? requestOrigin(req, config.port) });
   };
 
   app.use(
