@@ -1,10 +1,13 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config/config';
 import { DomainError, ValidationFailed } from '../common/errors';
 import { logger, setLogLevel } from '../common/logger';
 import { migrate, openOrm } from '../db/orm';
 import { AccountAdmin } from '../modules/accounts/account.service';
+import { OutboxStatus } from '../modules/outbox/outbox-message.entity';
+import { listOutbox, OUTBOX_LIST_DEFAULT, OUTBOX_LIST_MAX } from '../modules/outbox/outbox.service';
 import { Visibility } from '../modules/users/user.entity';
 import { resolveDatabase } from './database';
 
@@ -12,7 +15,8 @@ const USAGE = `usage: npm run --silent crm -- <command> [options]
   accounts:create --name N --email E [--first-name F] [--last-name L] [--time-zone TZ] [--currency USD]
   users:create --account ID --email E --first-name F --last-name L [--time-zone TZ] [--admin] [--visibility all|own]
   users:reset-key --user ID
-  apps:create --name N`;
+  apps:create --name N
+  outbox:list --account ID [--status pending|sent|failed] [--limit N]   (newest first; N from 1 to ${OUTBOX_LIST_MAX}, default ${OUTBOX_LIST_DEFAULT})`;
 
 class UsageError extends Error {}
 
@@ -27,6 +31,8 @@ const OPTIONS = {
   user: { type: 'string' },
   admin: { type: 'boolean' },
   visibility: { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -44,7 +50,18 @@ function id(values: Values, name: 'account' | 'user'): number {
   return Number(raw);
 }
 
-async function run(command: string, values: Values, admin: AccountAdmin): Promise<Record<string, unknown>> {
+const STATUSES: ReadonlyMap<string, OutboxStatus> = new Map(Object.values(OutboxStatus).map((s) => [s, s]));
+
+/** `--limit`: how many outbox rows, 1..OUTBOX_LIST_MAX (each renders its subject line). */
+function limit(values: Values): number {
+  const raw = values.limit;
+  if (raw === undefined) return OUTBOX_LIST_DEFAULT;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > OUTBOX_LIST_MAX) throw new UsageError(`--limit must be an integer from 1 to ${OUTBOX_LIST_MAX}`);
+  return Number(raw);
+}
+
+async function run(command: string, values: Values, em: EntityManager): Promise<Record<string, unknown>> {
+  const admin = new AccountAdmin(em);
   switch (command) {
     case 'accounts:create': {
       const { account, user, apiKey } = await admin.createAccount({
@@ -72,6 +89,12 @@ async function run(command: string, values: Values, admin: AccountAdmin): Promis
       return { api_key: await admin.resetKey(id(values, 'user')) };
     case 'apps:create':
       return { app_key: await admin.createApp(required(values, 'name')) };
+    case 'outbox:list': {
+      // Issue 13: without SMTP the outbox stays readable; this is the operator's view of it.
+      const status = values.status === undefined ? null : STATUSES.get(values.status);
+      if (status === undefined) throw new UsageError('--status must be pending, sent or failed');
+      return { messages: await listOutbox(em, id(values, 'account'), { status, limit: limit(values) }) };
+    }
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
   }
@@ -97,7 +120,7 @@ async function main(): Promise<number> {
   const orm = await openOrm({ clientUrl: url, poolMax: 2 });
   try {
     await migrate(orm);
-    const result = await run(command, parsed.values, new AccountAdmin(orm.em.fork()));
+    const result = await run(command, parsed.values, orm.em.fork());
     process.stdout.write(JSON.stringify(result) + '\n');
     return 0;
   } catch (error) {

@@ -55,7 +55,11 @@ export function createContext(orm: MikroORM, viewer: Viewer, requestId: string, 
     viewer,
     loaders: new Loaders(em, viewer),
     requestId,
-    afterCommit: (task) => registerAfterCommit(ctx, task),
+    // `this`, not the object made here: Apollo hands resolvers a shallow copy of the context, and
+    // mutation() opens its transaction on the copy it is given.
+    afterCommit(task) {
+      registerAfterCommit(this, task);
+    },
     jobs: options.jobs ?? NO_QUEUE,
     origin: options.origin ?? 'http://localhost',
     rate: null,

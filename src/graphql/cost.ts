@@ -50,11 +50,22 @@ export interface ListSize {
   readonly max?: number;
 }
 
+/**
+ * A field that reads records of its own each time it is resolved, beyond its row and the
+ * convenience objects that cost nothing (e.g. a mail rendered from current rows), declared with
+ * `@Extensions({ rowCost: { rows } })`: charged as `rows` records per resolution, like a page of
+ * that many.
+ */
+export interface RowCost {
+  readonly rows: number;
+}
+
 type AnyField = GraphQLField<unknown, unknown>;
 type Fields = Map<string, FieldNode[]>;
 type Variables = Readonly<Record<string, unknown>>;
 
 const listSizeOf = (field: AnyField): ListSize | undefined => (field.extensions as { listSize?: ListSize } | undefined)?.listSize;
+const rowCostOf = (field: AnyField): RowCost | undefined => (field.extensions as { rowCost?: RowCost } | undefined)?.rowCost;
 
 /** A connection: a paged list of records (`first`/`last`/`perPage`), resolved as one page. */
 const isConnection = (field: AnyField): boolean => field.args.some((a) => a.name === 'first');
@@ -68,6 +79,8 @@ const isConnection = (field: AnyField): boolean => field.args.some((a) => a.name
  * - Each connection or `nodes(ids:)` below a root field costs ceil(N × size / ROWS_PER_UNIT), N
  *   being how many times it is resolved: the product of the lengths of every list above it
  *   (connection pages by their page size, `nodes(ids:)` by its ids, other lists by their bound).
+ * - A field declaring a `RowCost` (it reads records of its own) costs like a page of that many,
+ *   N times.
  * - The page size is `first`, `last` or `perPage` as asked, clamped to 1..200, else the list's
  *   default; fields skipped by `@skip`/`@include` cost nothing; `__typename` costs nothing.
  * - `__schema` and `__type` cost what they return: ceil(objects / INTROSPECTION_OBJECTS_PER_UNIT).
@@ -157,6 +170,8 @@ class CostWalker {
    * size; the ids of a list sized by an argument), else null.
    */
   rowSource(field: AnyField, node: FieldNode): number | null {
+    const rowCost = rowCostOf(field);
+    if (rowCost) return rowCost.rows;
     const declared = listSizeOf(field);
     if (declared?.argument) {
       const value = this.args(field, node)[declared.argument];

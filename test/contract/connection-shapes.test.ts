@@ -252,6 +252,14 @@ describe('every connection, every selection shape, every paging', () => {
   /** Records of a node type made outside the API (users are created by account admins): how to seed one. */
   const outsideTheApi: Record<string, () => Promise<number>> = {
     User: async () => (await account.addUser({ email: `shape-${++serial}@shapes.test` })).id,
+    // Outbox rows are written by the changes that owe mail (read-only over GraphQL): stored as a change would.
+    OutboxMessage: async () =>
+      (
+        await server.sql<{ id: number }>(
+          `insert into outbox_messages (account_id, recipient_id, kind, subject_type, subject_id, payload, created_at) values (?, ?, 'person_assignment', 'Person', ?, ?, now()) returning id`,
+          [account.accountId, account.admin.id, ++serial, JSON.stringify({ byUserId: account.admin.id })],
+        )
+      )[0].id,
   };
 
   /**
