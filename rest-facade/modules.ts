@@ -5,6 +5,7 @@ import { conversationCreatedResource, conversationResource } from './resources/c
 import { CUSTOM_FIELD_RESOURCES } from './resources/custom-field';
 import { dealResource } from './resources/deal';
 import { dealStageResource } from './resources/deal-stage';
+import { documentResource } from './resources/document';
 import { commentResource } from './resources/comment';
 import { noteResource } from './resources/note';
 import {
@@ -29,6 +30,7 @@ import { COMPANY_ROUTES } from './routes/companies.routes';
 import { CONVERSATION_ROUTES } from './routes/conversations.routes';
 import { CUSTOM_FIELD_ROUTES } from './routes/custom-fields.routes';
 import { DEAL_ROUTES } from './routes/deals.routes';
+import { DOCUMENT_ROUTES } from './routes/documents.routes';
 import { NOTE_ROUTES } from './routes/notes.routes';
 import { PEOPLE_ROUTES } from './routes/people.routes';
 import { SEARCH_ROUTES } from './routes/searches.routes';
@@ -53,6 +55,7 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'people', resources: [personResource], routes: PEOPLE_ROUTES },
   { name: 'deals', resources: [dealResource], routes: DEAL_ROUTES },
   { name: 'notes and comments', resources: [noteResource, commentResource], routes: NOTE_ROUTES },
+  { name: 'documents', resources: [documentResource], routes: DOCUMENT_ROUTES },
   {
     name: 'admin lists',
     resources: [

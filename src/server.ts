@@ -12,6 +12,7 @@ import { createSchema } from './graphql/schema';
 import { logger } from './common/logger';
 import { createApp } from './http/app';
 import { NO_QUEUE } from './jobs/queue';
+import { createDocumentStorage, setDocumentStorage } from './modules/documents/storage';
 import { AuthFailureLimiter } from './http/auth';
 
 export interface RunningServer {
@@ -38,13 +39,16 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   let limiter: RateLimiter | null = null;
   try {
     await migrate(orm);
+    const documentStorage = createDocumentStorage(config);
+    // A deleted document's bytes are removed after its commit, by the service that deletes it.
+    setDocumentStorage(documentStorage);
     ready = true;
     const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`) : new MemoryBuckets();
     limiter = createRateLimiter(backend, config.rateLimit);
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource(schema));
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: NO_QUEUE, isReady: () => ready && (options.isReady?.() ?? true) });
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: NO_QUEUE, documentStorage, isReady: () => ready && (options.isReady?.() ?? true) });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));

@@ -4,9 +4,11 @@ const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30,
 
 const SECRET_PARAM = /((?:api_key|app_key|apikey|password|token)=)[^&\s"]+/gi;
 const SECRET_HEADER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
+/** A document's public link carries its credential in the path (src/modules/documents/document.public-link.ts). */
+const SECRET_PATH = /(\/documents\/public\/)[A-Za-z0-9_-]+/g;
 
 export function redact(text: string): string {
-  return text.replace(SECRET_PARAM, '$1[REDACTED]').replace(SECRET_HEADER, '$1[REDACTED]');
+  return text.replace(SECRET_PARAM, '$1[REDACTED]').replace(SECRET_HEADER, '$1[REDACTED]').replace(SECRET_PATH, '$1[REDACTED]');
 }
 
 let threshold = ORDER[(process.env.LOG_LEVEL as Level) ?? 'info'] ?? ORDER.info;

@@ -19,6 +19,8 @@ import { cors } from './cors';
 import { explorerRouter } from './explorer/explorer';
 import { requestIdOf } from './request-id';
 import type { JobQueue } from '../jobs/queue';
+import { documentLinkRouter } from '../modules/documents/document.public-link';
+import type { DocumentStorage } from '../modules/documents/storage';
 
 export interface AppDeps {
   readonly orm: MikroORM;
@@ -29,6 +31,8 @@ export interface AppDeps {
   /** Failed authentications per client address (429 once exhausted). */
   readonly authFailures: AuthFailureLimiter;
   readonly runOperation: OperationRunner;
+  /** Where fetched documents are stored: their public links are served from it. */
+  readonly documentStorage: DocumentStorage;
   /** Where jobs go (Agenda, or none: the worker's sweep picks the work up from the rows). */
   readonly jobs: JobQueue;
   /** False until migrations are applied and start-up is done (demo key written): /healthz answers 503 until then. */
@@ -122,6 +126,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
       res.status(503).json({ status: 'unavailable' });
     }
   });
+
+  // Documents' public links: no API key (the unguessable token is the credential), no CORS.
+  app.use(documentLinkRouter({ orm, storage: deps.documentStorage }));
 
   const contextFor = async (req: express.Request, requestId: string): Promise<RequestContext> => {
     const viewer = await authenticate(orm, req, deps.authFailures);

@@ -8,6 +8,7 @@ import { customFieldsModule } from './custom-fields';
 import { customFieldSearchModule } from './custom-field-search';
 import { dealsModule } from './deals';
 import { dealStagesModule } from './deal-stages';
+import { documentsModule } from './documents';
 import { listsModule } from './lists';
 import { outboxModule } from './outbox';
 import { peopleModule } from './people';
@@ -25,4 +26,4 @@ export type { CoreModule } from './module';
  * rest-facade/modules.ts: it imports nothing of the core but the v3 vocabulary, src/kit/v3/ and
  * the `*.conditions.ts` tables.)
  */
-export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, customFieldSearchModule, companiesModule, peopleModule, dealsModule, notesModule, conversationsModule, timelineModule, savedSearchesModule, accountNotificationsModule, outboxModule];
+export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, customFieldSearchModule, companiesModule, peopleModule, dealsModule, notesModule, documentsModule, conversationsModule, timelineModule, savedSearchesModule, accountNotificationsModule, outboxModule];

@@ -74,7 +74,8 @@ function sample(type: GraphQLInputType, serial: number): unknown {
   if (isEnumType(type)) return type.getValues()[0].name; // variables take enum names
   if (isInputObjectType(type)) {
     const out: Record<string, unknown> = {};
-    for (const f of Object.values(type.getFields())) if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = sample(f.type, serial);
+    // A required `url` (a document's) must be one: any text would be refused as a user error.
+    for (const f of Object.values(type.getFields())) if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = f.name === 'url' ? `https://files.example.test/shape-${serial}.pdf` : sample(f.type, serial);
     return out;
   }
   if (isScalarType(type)) {

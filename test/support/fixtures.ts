@@ -104,6 +104,11 @@ export const fixtures = {
       input: { content: `Fixture note ${unique()}`, ...attrs, ...(personId ? { personId } : {}) },
     });
   }) as Fixture,
+  /** A document (pending: nothing fetches it in tests unless a test runs the fetch), owned by the key's user. */
+  document: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: DocumentCreateInput!) { createDocument(input: $input) { document { databaseId } userErrors { message } } }', 'createDocument.document', {
+      input: { url: `https://files.example.test/fixture-${unique()}.pdf`, ...attrs },
+    })) as Fixture,
   /** A comment, on a note made for it unless `attrs.noteId` names one. */
   comment: (async (server, apiKey, attrs = {}) => {
     const noteId = (attrs.noteId as number | undefined) ?? (await fixtures.note(server, apiKey));
@@ -194,6 +199,8 @@ export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
   // A note is seen by whoever sees its record (the fixture's person is the creator's own).
   note: { create: fixtures.note, owned: true, v3Attrs: () => ({ content: `V3 note ${unique()}`, person_id: lastNotePersonId }) },
   comment: { create: fixtures.comment, owned: true, v3Attrs: () => ({ comment: `V3 comment ${unique()}` }) },
+  // A document is seen by its owner (the key's user) and whoever sees a record it is linked to.
+  document: { create: fixtures.document, owned: true, v3Attrs: () => ({ url: `https://files.example.test/v3-${unique()}.pdf`, title: `V3 document ${unique()}` }) },
   custom_field_label_dropdown_entry: { create: fixtures.customFieldEntry, owned: false, v3Attrs: () => ({ ...named('entry')(), custom_field_label_id: lastCustomFieldLabelId }) },
 };
 
@@ -209,6 +216,9 @@ export const CHILD_FIXTURES: Readonly<Record<string, (server: TestServer, apiKey
   '/people/:id/notes': (server, apiKey, personId) => fixtures.note(server, apiKey, { personId }),
   '/companies/:id/notes': (server, apiKey, companyId) => fixtures.note(server, apiKey, { companyId }),
   '/deals/:id/people': async (server, apiKey, dealId) => fixtures.person(server, apiKey, { dealIds: [dealId] }),
+  '/deals/:id/documents': (server, apiKey, dealId) => fixtures.document(server, apiKey, { dealId }),
+  '/people/:id/documents': (server, apiKey, personId) => fixtures.document(server, apiKey, { personId }),
+  '/companies/:id/documents': (server, apiKey, companyId) => fixtures.document(server, apiKey, { companyId }),
 };
 
 /** A nested route's parent: the show route of the collection before `/:id` (`/companies/:id/people` → `/companies/:id`). */

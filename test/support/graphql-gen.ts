@@ -243,7 +243,8 @@ export async function seedThroughMutations(
       case 'DateTimeISO':
         return new Date(Date.UTC(2026, 0, 1 + (serial++ % 28))).toISOString();
       case 'String':
-        return /date/i.test(name) ? '2026-01-31' : `Seed ${name} ${++serial}`;
+        // A document's `url` must be an http(s) URL (nothing fetches it in tests).
+        return /date/i.test(name) ? '2026-01-31' : name === 'url' ? `https://files.example.test/seed-${++serial}.pdf` : `Seed ${name} ${++serial}`;
       default:
         return {};
     }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/config';
 import { AccountAdmin, type NewUser } from '../../src/modules/accounts/account.service';
 import { startServer, type RunningServer } from '../../src/server';
@@ -59,6 +61,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     APP_RATE_LIMIT_BURST: '10000',
     AUTH_FAILURE_PER_SECOND: '10000',
     AUTH_FAILURE_BURST: '10000',
+    DOCUMENTS_DIR: join(tmpdir(), `crm-test-documents-${process.pid}`),
     ...overrides,
   });
 }

@@ -1,0 +1,14 @@
+import type { CoreModule } from '../module';
+import { Document, DocumentTag } from './document.entity';
+import { CompanyDocumentsResolver, DealDocumentsResolver, DocumentFieldsResolver, DocumentResolver, PersonDocumentsResolver } from './document.resolver';
+
+export { documentLinkRouter, PUBLIC_LINK_PATH } from './document.public-link';
+export { dueDocumentIds, documentFetchOptions, fetchDocument, type DocumentFetchDeps, type DocumentFetchOutcome } from './document.fetch-job';
+export { createDocumentStorage, documentStorage, LocalDiskStorage, setDocumentStorage, type DocumentStorage } from './storage';
+
+/** Documents (v3 files): fetched from a URL in the background, stored, served at a public link. */
+export const documentsModule: CoreModule = {
+  name: 'documents',
+  entities: [Document, DocumentTag],
+  resolvers: [DocumentResolver, DocumentFieldsResolver, DealDocumentsResolver, PersonDocumentsResolver, CompanyDocumentsResolver],
+};
