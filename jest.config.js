@@ -13,6 +13,9 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.(t|j)s$': ['@swc/jest', swc] },
+  // Agenda 6 and its backends are ES modules only: compiled to CommonJS like our own code
+  // (node itself loads them with require() since Node 20.19; Jest's module system does not).
+  transformIgnorePatterns: ['/node_modules/(?!(agenda|@agendajs)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],

@@ -12,6 +12,7 @@ import { Migration20261127000001Notes } from './20261127000001-notes';
 import { Migration20261127000004AccountNotifications } from './20261127000004-account-notifications';
 import { Migration20261128000001OutboxDelivery } from './20261128000001-outbox-delivery';
 import { Migration20261129000001Documents } from './20261129000001-documents';
+import { Migration20261129000002Jobs } from './20261129000002-jobs';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261127000004AccountNotifications', class: Migration20261127000004AccountNotifications },
   { name: 'Migration20261128000001OutboxDelivery', class: Migration20261128000001OutboxDelivery },
   { name: 'Migration20261129000001Documents', class: Migration20261129000001Documents },
+  { name: 'Migration20261129000002Jobs', class: Migration20261129000002Jobs },
 ];

@@ -11,13 +11,14 @@ import { applyRateLimit, createRateLimiter, MemoryBuckets, RedisBuckets, type Ra
 import { createSchema } from './graphql/schema';
 import { logger } from './common/logger';
 import { createApp } from './http/app';
-import { NO_QUEUE } from './jobs/queue';
+import { startJobs, type Jobs } from './jobs';
 import { createDocumentStorage, setDocumentStorage } from './modules/documents/storage';
 import { AuthFailureLimiter } from './http/auth';
 
 export interface RunningServer {
   readonly url: string;
   readonly orm: MikroORM;
+  readonly jobs: Jobs;
   close(): Promise<void>;
 }
 
@@ -37,18 +38,20 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   const orm = await openOrm({ clientUrl: databaseUrl, statementTimeoutMs: config.statementTimeoutMs });
   let ready = false;
   let limiter: RateLimiter | null = null;
+  let jobs: Jobs | null = null;
   try {
     await migrate(orm);
     const documentStorage = createDocumentStorage(config);
     // A deleted document's bytes are removed after its commit, by the service that deletes it.
     setDocumentStorage(documentStorage);
+    jobs = await startJobs(config, databaseUrl, orm, config.runWorker ? 'api+worker' : 'api');
     ready = true;
     const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`) : new MemoryBuckets();
     limiter = createRateLimiter(backend, config.rateLimit);
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource(schema));
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: NO_QUEUE, documentStorage, isReady: () => ready && (options.isReady?.() ?? true) });
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: jobs.queue, documentStorage, isReady: () => ready && (options.isReady?.() ?? true) });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
@@ -60,14 +63,18 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     return {
       url: `http://${host}:${address.port}`,
       orm,
+      jobs,
       async close() {
         await drain();
+        // After the last request (nothing enqueues any more); running jobs get the same grace.
+        await jobs?.close(config.shutdownGraceMs);
         await apollo.stop();
         await limiter?.close();
         await orm.close(true);
       },
     };
   } catch (error) {
+    await jobs?.close(0).catch(() => undefined);
     await limiter?.close().catch(() => undefined);
     await orm.close(true);
     throw error;

@@ -205,6 +205,11 @@ export function loadConfig(env: Env = process.env): Config {
     development: env.NODE_ENV !== 'production',
     projectRoot,
   };
+  // A job's lock (and the lease of the row it works on) must outlast the longest fetch, or a
+  // second worker would take a document whose fetch is still running.
+  if (config.jobs.lockLifetimeMs < config.documents.fetchTimeoutMs + 5_000) {
+    throw new ConfigError(`JOB_LOCK_LIFETIME_MS (${config.jobs.lockLifetimeMs}) must exceed DOCUMENT_FETCH_TIMEOUT_MS (${config.documents.fetchTimeoutMs}) by at least 5000`);
+  }
   return Object.freeze(config);
 }
 

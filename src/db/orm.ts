@@ -35,6 +35,9 @@ export function ormConfig(options: OrmOptions): Options {
       silent: true,
     },
     discovery: { warnWhenNoEntities: true },
+    // The job queue's table belongs to Agenda's backend (made by migrations/20261129000002-jobs.ts,
+    // read and written by @agendajs/postgres-backend): no entity declares it, and no schema diff may drop it.
+    schemaGenerator: { skipTables: ['agenda_jobs'] },
   };
 }
 
@@ -58,10 +61,16 @@ export async function openOrm(options: OrmOptions): Promise<MikroORM> {
  * in one transaction without the pool's statement_timeout: building an index on a large table
  * may rightly take longer than any request should.
  */
+/** Advisory lock key held while migrating (any constant no other code uses). */
+const MIGRATION_LOCK = 7_301_337_001;
+
 export async function migrate(orm: MikroORM): Promise<string[]> {
   const connection = orm.em.getConnection();
   const applied = await connection.transactional(async (trx) => {
     await connection.execute('set local statement_timeout = 0', [], 'run', trx);
+    // Several processes (API processes, workers) may start at once on one database: one migrates,
+    // the others wait here and then find nothing left to apply.
+    await connection.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK], 'run', trx);
     return orm.getMigrator().up({ transaction: trx });
   });
   return applied.map((m) => m.name);

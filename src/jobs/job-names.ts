@@ -16,3 +16,15 @@ export interface JobPayloads {
 export type JobName = keyof JobPayloads;
 
 export const JOB_NAMES: readonly JobName[] = ['deliver-mail', 'fetch-document', 'sweep'];
+
+/**
+ * The one queued job a record may have: enqueueing again while one waits updates that job instead
+ * of adding another (the sweep and a request may both ask). Null: no key (the sweep is a single
+ * recurring job of its own).
+ */
+export function jobKey<N extends JobName>(name: N, data: JobPayloads[N]): string | null {
+  if ('outboxMessageId' in data) return `mail:${data.outboxMessageId}`;
+  if ('documentId' in data) return `document:${data.documentId}`;
+  void name;
+  return null;
+}

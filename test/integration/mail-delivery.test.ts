@@ -1,58 +1,15 @@
 import { createServer, type AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../../src/config/config';
 import { deliverOutboxMessage, outboxMessageId, type DeliveryPolicy } from '../../src/modules/outbox/deliver';
 import { mailTransportFromConfig, smtpMailTransport, type MailTransport } from '../../src/modules/outbox/mail-transport';
 import { formatInZone } from '../../src/modules/outbox/render';
+import { startSmtp } from '../support/smtp';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
  * Issue 13 §2: outbox rows written by real v3 changes, rendered and delivered over SMTP to a real
  * in-process SMTP server (smtp-server), read back with mailparser.
  */
-
-interface Received {
-  readonly rcptTo: string[];
-  readonly raw: string;
-  readonly mail: ParsedMail;
-}
-
-type SmtpMode = 'accept' | 'reject-rcpt' | 'reject-data';
-
-const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
-
-async function startSmtp(): Promise<{ server: SMTPServer; port: number; received: Received[]; setMode(mode: SmtpMode): void }> {
-  const received: Received[] = [];
-  let mode: SmtpMode = 'accept';
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(_address, _session, callback) {
-      if (mode === 'reject-rcpt') return callback(smtpError('Mailbox unavailable', 550));
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        simpleParser(raw).then(
-          (mail) => {
-            received.push({ rcptTo: session.envelope.rcptTo.map((r) => r.address), raw, mail });
-            // A server that read the whole mail and still refuses it: the next attempt sends it again.
-            callback(mode === 'reject-data' ? smtpError('Try again later', 451) : null);
-          },
-          (err: Error) => callback(err),
-        );
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
-  return { server, port, received, setMode: (m) => (mode = m) };
-}
 
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {

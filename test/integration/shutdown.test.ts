@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { startChild, type Child } from '../support/child-process';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -12,64 +12,6 @@ import { startTestServer, type TestServer } from '../support/test-server';
  */
 
 const root = join(__dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  readonly port: number;
-  readonly process: ChildProcess;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  /** Resolves with the first stderr log line matching `pattern` (already written or still to come). */
-  logLine(pattern: RegExp): Promise<string>;
-}
-
-async function startChild(env: Record<string, string> = {}): Promise<Child> {
-  const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_STATEMENT_TIMEOUT_MS: '120000', ...env };
-  // As `npm start` runs it: jest's NODE_ENV=test would change what libraries do on signals (Apollo).
-  delete childEnv.NODE_ENV;
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
-  const lines: string[] = [];
-  const watchers: Array<() => void> = [];
-  let buffered = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString('utf8');
-    const parts = buffered.split('\n');
-    buffered = parts.pop() ?? '';
-    lines.push(...parts);
-    for (const wake of watchers.splice(0)) wake();
-  });
-  const logLine = async (pattern: RegExp): Promise<string> => {
-    for (;;) {
-      const found = lines.find((l) => pattern.test(l));
-      if (found) return found;
-      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) without logging ${pattern}:\n${lines.join('\n')}`);
-      await new Promise<void>((wake) => {
-        watchers.push(wake);
-        child.once('exit', wake);
-      });
-    }
-  };
-  let stdout = '';
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (stdout.includes('CRM listening on')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${lines.join('\n')}`)));
-  });
-  return { port, process: child, exited, logLine };
-}
 
 interface Reply {
   readonly status: number;

@@ -1,0 +1,21 @@
+import { dueDocumentIds } from '../../modules/documents/document.fetch-job';
+import { dueOutboxMessageIds } from '../../modules/outbox';
+import type { JobHandler } from '../job-run';
+
+/** Rows one sweep enqueues at most, per kind; a larger backlog takes several sweeps. */
+export const SWEEP_BATCH = 500;
+
+/**
+ * The safety net under enqueue-after-commit: everything whose state says it is due and that no
+ * worker holds (a mail whose backoff ended, a row whose enqueue failed after its commit, work a
+ * killed worker held until its lease ran out) is enqueued again. A record's job is unique, so a
+ * row with a job waiting is not doubled.
+ */
+export const sweep: JobHandler<'sweep'> = async (deps) => {
+  const em = deps.orm.em.fork();
+  const mail = deps.transport ? await dueOutboxMessageIds(em, SWEEP_BATCH) : [];
+  for (const outboxMessageId of mail) await deps.queue.enqueue('deliver-mail', { outboxMessageId });
+  const documents = await dueDocumentIds(em, SWEEP_BATCH);
+  for (const documentId of documents) await deps.queue.enqueue('fetch-document', { documentId });
+  return { status: 'swept', mail: mail.length, documents: documents.length };
+};

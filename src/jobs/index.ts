@@ -1,0 +1,83 @@
+import { Agenda } from 'agenda';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { logger } from '../common/logger';
+import type { Config } from '../config/config';
+import { createDocumentStorage } from '../modules/documents/storage';
+import { DEFAULT_DELIVERY_POLICY, mailTransportFromConfig } from '../modules/outbox';
+import { AgendaQueue } from './agenda-queue';
+import { connectJobBackend, jobStoreOf } from './backend';
+import { JOB_HANDLERS } from './handlers';
+import type { JobDeps } from './job-run';
+import type { JobQueue } from './queue';
+import { startWorker, type RunningWorker } from './worker';
+
+export type { JobQueue } from './queue';
+export { NO_QUEUE } from './queue';
+export type { JobName, JobPayloads } from './job-names';
+
+export interface Jobs {
+  readonly queue: JobQueue;
+  /** Null in an API-only process (`RUN_WORKER=false`). */
+  readonly worker: RunningWorker | null;
+  /** Stops the worker (running jobs get `graceMs`), then disconnects from the queue's store. */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * The jobs of one process: always a queue to enqueue on; a worker too unless `RUN_WORKER=false`.
+ * Several processes (API processes, `npm run worker`) may share one store: a job is locked by the
+ * one worker that runs it, and the sweep is a single recurring job among them.
+ */
+export async function startJobs(config: Config, databaseUrl: string, orm: MikroORM, role: string): Promise<Jobs> {
+  const name = `${role}:${process.pid}`;
+  const backend = await connectJobBackend(jobStoreOf(config, databaseUrl), name);
+  const agenda = new Agenda({
+    backend,
+    name,
+    processEvery: config.jobs.pollIntervalMs,
+    defaultLockLifetime: config.jobs.lockLifetimeMs,
+    maxConcurrency: Math.max(config.jobs.concurrency * 2, 4),
+  });
+  agenda.on('error', (error: Error) => logger.error('job queue error', { error: error.message }));
+  const queue = new AgendaQueue(agenda);
+  const transport = mailTransportFromConfig(config);
+  let worker: RunningWorker | null = null;
+  try {
+    await agenda.ready;
+    if (config.runWorker) {
+      const deps: JobDeps = {
+        orm,
+        config,
+        transport,
+        deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, leaseSeconds: Math.ceil(config.jobs.lockLifetimeMs / 1000) },
+        storage: createDocumentStorage(config),
+        queue,
+      };
+      worker = await startWorker(agenda, deps, JOB_HANDLERS, config.jobs);
+    } else {
+      // Without a worker nothing connects the notification channel, and Agenda only publishes the
+      // NOTIFY that wakes workers elsewhere when it is connected.
+      await backend.notificationChannel?.connect();
+    }
+  } catch (error) {
+    transport?.close();
+    await backend.disconnect().catch(() => undefined);
+    throw error;
+  }
+  logger.info('jobs ready', { store: jobStoreOf(config, databaseUrl).kind, worker: worker !== null, smtp: transport !== null });
+
+  let closing: Promise<void> | null = null;
+  return {
+    queue,
+    worker,
+    close(graceMs) {
+      closing ??= (async () => {
+        if (worker) await worker.stop(graceMs);
+        else await backend.notificationChannel?.disconnect();
+        transport?.close();
+        await backend.disconnect();
+      })();
+      return closing;
+    },
+  };
+}

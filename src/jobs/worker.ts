@@ -1,0 +1,91 @@
+import { Agenda, backoffStrategies, type Job } from 'agenda';
+import { logger } from '../common/logger';
+import { JOB_NAMES, type JobName, type JobPayloads } from './job-names';
+import type { JobDeps, JobHandlers } from './job-run';
+
+export interface WorkerOptions {
+  readonly concurrency: number;
+  readonly lockLifetimeMs: number;
+  readonly sweepIntervalMs: number;
+}
+
+export interface RunningWorker {
+  /**
+   * Stops taking jobs, lets running ones finish for `graceMs`, then aborts what is left (its rows
+   * stay claimed until their lease ends, then the sweep hands them to a worker again).
+   */
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * Runs the jobs on `agenda` (already connected, see backend.ts): one definition per job name, the
+ * recurring sweep, and the bookkeeping that lets shutdown abort what outlives the grace period.
+ * Jobs are removed once they succeed; one that throws (the database unreachable) is retried with
+ * exponential backoff (1 s, 2 s, 4 s … 5 retries), and its rows are found by the sweep after that.
+ */
+export async function startWorker(agenda: Agenda, deps: JobDeps, handlers: JobHandlers, options: WorkerOptions): Promise<RunningWorker> {
+  const running = new Set<AbortController>();
+  const define = <N extends JobName>(name: N) => {
+    agenda.define(
+      name,
+      async (job: Job<JobPayloads[N]>) => {
+        const controller = new AbortController();
+        running.add(controller);
+        const jobId = String(job.attrs._id);
+        const started = Date.now();
+        try {
+          const outcome = await handlers[name](deps, job.attrs.data, { jobId, signal: controller.signal });
+          logger.info('job done', { job: name, jobId, ms: Date.now() - started, ...outcome });
+        } catch (error) {
+          logger.error('job failed', { job: name, jobId, ms: Date.now() - started, error: error instanceof Error ? error.message : String(error) });
+          throw error;
+        } finally {
+          running.delete(controller);
+        }
+      },
+      {
+        concurrency: name === 'sweep' ? 1 : options.concurrency,
+        lockLifetime: options.lockLifetimeMs,
+        removeOnComplete: name !== 'sweep',
+        backoff: name === 'sweep' ? undefined : backoffStrategies.exponential({ delay: 1000, maxRetries: 5 }),
+      },
+    );
+  };
+  for (const name of JOB_NAMES) define(name);
+  await agenda.start();
+  // One recurring job among all workers (a single row by name); it first runs now, which finds
+  // work left by a worker that died before this one started.
+  await agenda.every(`${Math.max(1, Math.round(options.sweepIntervalMs / 1000))} seconds`, 'sweep', {});
+
+  let stopping: Promise<void> | null = null;
+  return {
+    stop(graceMs) {
+      stopping ??= (async () => {
+        // Agenda's drain stops taking jobs, but its wait for the running ones (6.2.6) misses their
+        // end and always runs to its timeout: the handlers this worker runs are counted here, and
+        // the drain is released once they are done or the grace period is over.
+        const release = new AbortController();
+        const drained = agenda.drain({ signal: release.signal, closeConnection: false });
+        const settled = (deadline: number) => settle(running, deadline);
+        if (!(await settled(Date.now() + graceMs))) {
+          logger.warn('worker grace period over: aborting running jobs', { running: running.size, graceMs });
+          for (const controller of running) controller.abort(new Error('worker shutting down'));
+          // Aborted handlers settle quickly (their fetch or send is cut, their claim given back).
+          await settled(Date.now() + 2_000);
+        }
+        release.abort();
+        await drained;
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Waits until `running` is empty (true) or `deadline` passes (false). */
+async function settle(running: ReadonlySet<unknown>, deadline: number): Promise<boolean> {
+  while (running.size > 0) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}
