@@ -12,6 +12,7 @@ import { createSchema } from './graphql/schema';
 import { logger } from './common/logger';
 import { createApp } from './http/app';
 import { startJobs, type Jobs } from './jobs';
+import { systemClock, type Clock } from './common/clock';
 import { createDocumentStorage, setDocumentStorage } from './modules/documents/storage';
 import { AuthFailureLimiter } from './http/auth';
 
@@ -31,6 +32,8 @@ export interface StartOptions {
    * answers 503 until this says true (a script waiting for health must find what start-up announces).
    */
   readonly isReady?: () => boolean;
+  /** The time of the service's rules; tests pin it (src/common/clock.ts). */
+  readonly clock?: Clock;
 }
 
 /** Boot order: orm → migrations → schema (rate-limited) → compiled facade operations → http. */
@@ -51,7 +54,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource(schema));
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: jobs.queue, documentStorage, isReady: () => ready && (options.isReady?.() ?? true) });
+    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: jobs.queue, documentStorage, clock: options.clock ?? systemClock, isReady: () => ready && (options.isReady?.() ?? true) });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));

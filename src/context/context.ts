@@ -1,6 +1,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { JobName, JobPayloads } from '../jobs/job-names';
 import { NO_QUEUE, type JobQueue } from '../jobs/queue';
+import { systemClock, type Clock } from '../common/clock';
 import { Loaders } from './loaders';
 import { registerAfterCommit, type AfterCommitTask } from './transaction';
 import type { Viewer } from './viewer';
@@ -31,6 +32,8 @@ export interface RequestContext {
   afterCommit(task: AfterCommitTask): void;
   /** Where jobs go (a worker runs them); use `enqueueAfterCommit`, never directly inside a mutation. */
   readonly jobs: JobQueue;
+  /** The time of this request's rules ("today", "late", a series' horizon): a test may pin it. */
+  readonly clock: Clock;
   /** Absolute origin of this service as its clients reach it (`PUBLIC_URL`, else the request's), no trailing slash. */
   readonly origin: string;
   /** Filled by the rate limiter when the operation is charged. */
@@ -45,6 +48,7 @@ export interface RequestContext {
  */
 export interface ContextOptions {
   readonly jobs?: JobQueue;
+  readonly clock?: Clock;
   readonly origin?: string;
 }
 
@@ -61,6 +65,7 @@ export function createContext(orm: MikroORM, viewer: Viewer, requestId: string, 
       registerAfterCommit(this, task);
     },
     jobs: options.jobs ?? NO_QUEUE,
+    clock: options.clock ?? systemClock,
     origin: options.origin ?? 'http://localhost',
     rate: null,
     rateCharge: null,

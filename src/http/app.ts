@@ -19,6 +19,7 @@ import { cors } from './cors';
 import { explorerRouter } from './explorer/explorer';
 import { requestIdOf } from './request-id';
 import type { JobQueue } from '../jobs/queue';
+import type { Clock } from '../common/clock';
 import { documentLinkRouter } from '../modules/documents/document.public-link';
 import type { DocumentStorage } from '../modules/documents/storage';
 
@@ -33,6 +34,8 @@ export interface AppDeps {
   readonly runOperation: OperationRunner;
   /** Where fetched documents are stored: their public links are served from it. */
   readonly documentStorage: DocumentStorage;
+  /** The time of the service's rules (the system clock; tests pin it). */
+  readonly clock: Clock;
   /** Where jobs go (Agenda, or none: the worker's sweep picks the work up from the rows). */
   readonly jobs: JobQueue;
   /** False until migrations are applied and start-up is done (demo key written): /healthz answers 503 until then. */
@@ -132,7 +135,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
 
   const contextFor = async (req: express.Request, requestId: string): Promise<RequestContext> => {
     const viewer = await authenticate(orm, req, deps.authFailures);
-    return createContext(orm, viewer, requestId, { jobs: deps.jobs, origin: config.publicUrl ?? requestOrigin(req, config.port) });
+    return createContext(orm, viewer, requestId, { jobs: deps.jobs, clock: deps.clock, origin: config.publicUrl ?? requestOrigin(req, config.port) });
   };
 
   app.use(

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/config';
 import { AccountAdmin, type NewUser } from '../../src/modules/accounts/account.service';
 import { startServer, type RunningServer } from '../../src/server';
+import type { Clock } from '../../src/common/clock';
 import { Visibility } from '../../src/modules/users/user.entity';
 
 export interface TestServer extends RunningServer {
@@ -68,10 +69,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `clock`: pins the time of the server's rules ("today", "late", a series' horizon), e.g. a FixedClock. */
+export async function startTestServer(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run through jest (global setup creates it)');
-  const server = await startServer(testConfig(env), url, { port: 0, host: '127.0.0.1' });
+  const server = await startServer(testConfig(env), url, { port: 0, host: '127.0.0.1', clock: options.clock });
 
   const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
     const target = new URL(path, server.url);
