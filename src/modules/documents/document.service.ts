@@ -2,12 +2,12 @@ import { Issues, NotFoundError } from '../../common/errors';
 import { enqueueAfterCommit, type RequestContext } from '../../context/context';
 import { SettledLoader } from '../../context/loaders';
 import { mutation } from '../../context/transaction';
-import { Visibility } from '../../context/viewer';
-import { ownerTerm, VisibilityRule, type Seer, type VisibilityTerm } from '../../context/visibility';
+import { ownerTerm, VisibilityRule } from '../../context/visibility';
 import type { ConnectionReads, Paging } from '../../db/keyset';
-import { storableInstant, Where, withoutNul } from '../../db/sql';
+import { storableInstant, withoutNul } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
+import { linkedRecordsTerm } from '../common/linked-records';
 import { findVisible, fromOf, listConnection, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { Company } from '../companies/company.entity';
 import { COMPANIES } from '../companies/company.service';
@@ -31,34 +31,8 @@ type DocumentOrder = InstanceType<typeof DOCUMENT.Order>;
 
 const DOCUMENT_WRITES = DOCUMENT.writes(['title', 'url', 'ownerId', 'dealId', 'personId', 'companyId', 'tagIds', 'updatedAt']);
 
-/** The records a document may be linked to, each visible under its own rule. */
-const ASSOCIATIONS = [
-  { column: 'deal_id', table: 'deals', alias: 'docd', def: DEALS },
-  { column: 'person_id', table: 'people', alias: 'docp', def: PEOPLE },
-  { column: 'company_id', table: 'companies', alias: 'docc', def: COMPANIES },
-] as const;
-
-/**
- * A document is visible through one of its linked records, as a note is (issue 12 §1): an
- * `exists` per link under that record's own rule. Decided in SQL only (`visibleDocumentIds` for
- * single records), never in memory: the term has no predicate of its own to drift from it.
- */
-const linkedTerm: VisibilityTerm<Document> = {
-  sql: (alias, userId) => {
-    const seer: Seer = { userId, isAdmin: false, visibility: Visibility.OWN };
-    const sql: string[] = [];
-    const params: unknown[] = [];
-    for (const a of ASSOCIATIONS) {
-      const inner = (a.def.visibility as VisibilityRule<object>).restrict(new Where(), a.alias, seer);
-      sql.push(`exists (select 1 from "${a.table}" ${a.alias} where ${a.alias}.id = ${alias}.${a.column} and ${inner.sql})`);
-      params.push(...inner.params);
-    }
-    return { sql: sql.join(' or '), params };
-  },
-  holds: () => {
-    throw new Error('Document visibility is decided in SQL (visibleDocumentIds), not in memory');
-  },
-};
+/** Visible through a linked record it is about (issue 12 §1). */
+const linkedTerm = linkedRecordsTerm<Document>('doc', 'Document');
 
 /**
  * Documents: visible to admins and `all` users; to an `own` user when they own the document or may

@@ -2,14 +2,14 @@ import { Issues, NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { SettledLoader } from '../../context/loaders';
 import { mutation } from '../../context/transaction';
-import { Visibility } from '../../context/viewer';
 import { seesEverything, VisibilityRule, type Seer, type VisibilityTerm } from '../../context/visibility';
 import type { ConnectionReads, Paging } from '../../db/keyset';
-import { storableInstant, Where } from '../../db/sql';
+import { storableInstant } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
 import { withoutNul } from '../common/input';
+import { linkedRecordsTerm } from '../common/linked-records';
 import { findVisible, fromOf, listConnection, scopeOf, setRelation, sharesOf, type ResourceDef } from '../common/resource';
 import { Company } from '../companies/company.entity';
 import { COMPANIES } from '../companies/company.service';
@@ -33,35 +33,8 @@ type CommentOrder = InstanceType<typeof COMMENT.Order>;
 const NOTE_WRITES = NOTE.writes(['content', 'dealId', 'personId', 'companyId', 'userId', 'noteCategoryId', 'notifyUserIds', 'isSentMessage']);
 const COMMENT_WRITES = COMMENT.writes(['noteId', 'comment', 'userId', 'editedByUserId', 'updatedAt']);
 
-/** The records a note may be about, in the order the primary association is chosen (README "Notes and comments"). */
-const ASSOCIATIONS = [
-  { column: 'deal_id', table: 'deals', alias: 'nd', def: DEALS },
-  { column: 'person_id', table: 'people', alias: 'np', def: PEOPLE },
-  { column: 'company_id', table: 'companies', alias: 'nc', def: COMPANIES },
-] as const;
-
-/**
- * A note is visible exactly when one of its associated records is (issue 12 §1): in SQL, an
- * `exists` per association under that record's own rule (a deal's owner or collaborators, a
- * person's or company's owner). Single records are judged by the same SQL (`visibleNoteIds`), never
- * in memory: the term has no predicate of its own to drift from it.
- */
-const associatedTerm: VisibilityTerm<Note> = {
-  sql: (alias, userId) => {
-    const seer: Seer = { userId, isAdmin: false, visibility: Visibility.OWN };
-    const sql: string[] = [];
-    const params: unknown[] = [];
-    for (const a of ASSOCIATIONS) {
-      const inner = (a.def.visibility as VisibilityRule<object>).restrict(new Where(), a.alias, seer);
-      sql.push(`exists (select 1 from "${a.table}" ${a.alias} where ${a.alias}.id = ${alias}.${a.column} and ${inner.sql})`);
-      params.push(...inner.params);
-    }
-    return { sql: sql.join(' or '), params };
-  },
-  holds: () => {
-    throw new Error('Note visibility is decided in SQL (visibleNoteIds), not in memory');
-  },
-};
+/** Visible through a linked record it is about (issue 12 §1). */
+const associatedTerm = linkedRecordsTerm<Note>('n', 'Note');
 
 export const NOTES: ResourceDef<Note> = { entity: Note, alias: 'n', name: 'Note', visibility: new VisibilityRule<Note>([associatedTerm]) };
 

@@ -1,0 +1,39 @@
+import { Visibility } from '../../context/viewer';
+import type { Seer, VisibilityRule, VisibilityTerm } from '../../context/visibility';
+import { Where } from '../../db/sql';
+import { COMPANIES } from '../companies/company.service';
+import { DEALS } from '../deals/deal.service';
+import { PEOPLE } from '../people/person.fields';
+
+/** The records an activity (a note, a document, a calendar entry) may be linked to, each visible under its own rule. */
+const LINKS = [
+  { column: 'deal_id', table: 'deals', def: DEALS },
+  { column: 'person_id', table: 'people', def: PEOPLE },
+  { column: 'company_id', table: 'companies', def: COMPANIES },
+] as const;
+
+/**
+ * Visible through a linked record: an `exists` per link column (`deal_id`, `person_id`,
+ * `company_id` of the row) under that record's own rule (a deal's owner or collaborators, a
+ * person's or company's owner). Decided in SQL only, never in memory (the term has no predicate of
+ * its own to drift from it): single records are judged by the same SQL. `prefix` keeps the inner
+ * aliases apart from the outer query's; `what` names the resource in the error of a misuse.
+ */
+export function linkedRecordsTerm<T>(prefix: string, what: string): VisibilityTerm<T> {
+  return {
+    sql: (alias, userId) => {
+      const seer: Seer = { userId, isAdmin: false, visibility: Visibility.OWN };
+      const sql: string[] = [];
+      const params: unknown[] = [];
+      for (const link of LINKS) {
+        const inner = (link.def.visibility as VisibilityRule<object>).restrict(new Where(), `${prefix}${link.table[0]}`, seer);
+        sql.push(`exists (select 1 from "${link.table}" ${prefix}${link.table[0]} where ${prefix}${link.table[0]}.id = ${alias}.${link.column} and ${inner.sql})`);
+        params.push(...inner.params);
+      }
+      return { sql: sql.join(' or '), params };
+    },
+    holds: () => {
+      throw new Error(`${what} visibility is decided in SQL, not in memory`);
+    },
+  };
+}
