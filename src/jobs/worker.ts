@@ -45,7 +45,8 @@ export async function startWorker(agenda: Agenda, deps: JobDeps, handlers: JobHa
       },
       {
         concurrency: name === 'sweep' ? 1 : options.concurrency,
-        lockLifetime: options.lockLifetimeMs,
+        // A sweep takes milliseconds: a worker that dies holding it delays the next one only briefly.
+        lockLifetime: name === 'sweep' ? Math.min(options.lockLifetimeMs, 30_000) : options.lockLifetimeMs,
         removeOnComplete: name !== 'sweep',
         backoff: name === 'sweep' ? undefined : backoffStrategies.exponential({ delay: 1000, maxRetries: 5 }),
       },
@@ -56,25 +57,29 @@ export async function startWorker(agenda: Agenda, deps: JobDeps, handlers: JobHa
   // One recurring job among all workers (a single row by name); it first runs now, which finds
   // work left by a worker that died before this one started.
   await agenda.every(`${Math.max(1, Math.round(options.sweepIntervalMs / 1000))} seconds`, 'sweep', {});
+  // And one sweep of this worker's own at once: the shared one may be held by a worker that died
+  // holding it (until its short lock expires). Two workers sweeping together only double-check.
+  try {
+    await handlers.sweep(deps, {}, { jobId: 'start', signal: new AbortController().signal });
+  } catch (error) {
+    logger.warn('start-up sweep failed: the recurring sweep will do it', { error: error instanceof Error ? error.message : String(error) });
+  }
 
   let stopping: Promise<void> | null = null;
   return {
     stop(graceMs) {
       stopping ??= (async () => {
-        // Agenda's drain stops taking jobs, but its wait for the running ones (6.2.6) misses their
-        // end and always runs to its timeout: the handlers this worker runs are counted here, and
-        // the drain is released once they are done or the grace period is over.
-        const release = new AbortController();
-        const drained = agenda.drain({ signal: release.signal, closeConnection: false });
-        const settled = (deadline: number) => settle(running, deadline);
-        if (!(await settled(Date.now() + graceMs))) {
+        // Stop taking jobs and give back the ones this worker locked ahead but has not started
+        // (the recurring sweep, typically: left locked, no other worker could run it until its
+        // lock expired). Running jobs go on; they are counted here (Agenda 6.2.6's drain misses
+        // their end and always waits its full timeout).
+        await agenda.stop(false);
+        if (!(await settle(running, Date.now() + graceMs))) {
           logger.warn('worker grace period over: aborting running jobs', { running: running.size, graceMs });
           for (const controller of running) controller.abort(new Error('worker shutting down'));
           // Aborted handlers settle quickly (their fetch or send is cut, their claim given back).
-          await settled(Date.now() + 2_000);
+          await settle(running, Date.now() + 2_000);
         }
-        release.abort();
-        await drained;
       })();
       return stopping;
     },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startChild, type Child } from '../support/child-process';
+import { ownDatabase } from '../support/own-database';
 import { eventually, startSmtp } from '../support/smtp';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
@@ -63,7 +64,7 @@ describeWithRedis('several processes on one database and one Redis', () => {
   let worker: Child;
 
   const common = () => ({
-    DATABASE_URL: process.env.TEST_DATABASE_URL!,
+    DATABASE_URL: database.url,
     REDIS_URL: redisUrl!,
     // One prefix for this run: both APIs share its buckets, nothing else does.
     REDIS_PREFIX: `crm-mp-${randomBytes(4).toString('hex')}:`,
@@ -78,6 +79,7 @@ describeWithRedis('several processes on one database and one Redis', () => {
     LOG_LEVEL: 'info',
   });
   let env: Record<string, string>;
+  let database: Awaited<ReturnType<typeof ownDatabase>>;
 
   const startWorker = async (extra: Record<string, string> = {}) => {
     const child = await startChild({ ...env, ...extra }, { entry: 'dist/src/worker.js', ready: 'CRM worker running' });
@@ -104,11 +106,13 @@ describeWithRedis('several processes on one database and one Redis', () => {
   beforeAll(async () => {
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
     if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+    // The worker acts on every due row of its database: this file's own (see own-database.ts).
+    database = await ownDatabase('multi_process');
     smtp = await startSmtp();
     target = await startTarget();
     env = common();
     // Accounts are made in-process (the CLI's code path) on the same database.
-    admin = await startTestServer();
+    admin = await startTestServer({}, { databaseUrl: database.url });
     account = await admin.createAccount();
     rita = await account.addUser({ firstName: 'Rita', lastName: 'Levi', email: 'rita@example.test' });
     [api1, api2] = await Promise.all([startApi({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '60' }), startApi({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '60' })]);
@@ -119,6 +123,7 @@ describeWithRedis('several processes on one database and one Redis', () => {
     for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
     await Promise.all(children.map((c) => c.exited));
     await admin?.close();
+    await database?.drop();
     await new Promise<void>((resolve) => (smtp ? smtp.server.close(() => resolve()) : resolve()));
     await new Promise<void>((resolve) => (target ? target.server.close(() => resolve()) : resolve()));
   });

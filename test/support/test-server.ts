@@ -69,9 +69,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
-/** `clock`: pins the time of the server's rules ("today", "late", a series' horizon), e.g. a FixedClock. */
-export async function startTestServer(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestServer> {
-  const url = process.env.TEST_DATABASE_URL;
+/** `databaseUrl`: another database than the run's (see own-database.ts). `clock`: pins the time of the server's rules ("today", "late", a series' horizon), e.g. a FixedClock. */
+export async function startTestServer(env: Record<string, string> = {}, options: { clock?: Clock; databaseUrl?: string } = {}): Promise<TestServer> {
+  const url = options.databaseUrl ?? process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run through jest (global setup creates it)');
   const server = await startServer(testConfig(env), url, { port: 0, host: '127.0.0.1', clock: options.clock });
 
