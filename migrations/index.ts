@@ -13,6 +13,7 @@ import { Migration20261127000004AccountNotifications } from './20261127000004-ac
 import { Migration20261128000001OutboxDelivery } from './20261128000001-outbox-delivery';
 import { Migration20261129000001Documents } from './20261129000001-documents';
 import { Migration20261129000002Jobs } from './20261129000002-jobs';
+import { Migration20261130000001CalendarEntries } from './20261130000001-calendar-entries';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261128000001OutboxDelivery', class: Migration20261128000001OutboxDelivery },
   { name: 'Migration20261129000001Documents', class: Migration20261129000001Documents },
   { name: 'Migration20261129000002Jobs', class: Migration20261129000002Jobs },
+  { name: 'Migration20261130000001CalendarEntries', class: Migration20261130000001CalendarEntries },
 ];

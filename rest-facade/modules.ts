@@ -1,4 +1,5 @@
 import { accountResource } from './resources/account';
+import { calendarEntryResource } from './resources/calendar-entry';
 import { accountNotificationResource, accountNotificationUpdateResource } from './resources/account-notification';
 import { companyResource } from './resources/company';
 import { conversationCreatedResource, conversationResource } from './resources/conversation';
@@ -26,6 +27,7 @@ import type { ResourceSpec } from './resources/resource-spec';
 import { userResource } from './resources/user';
 import { ACCOUNT_NOTIFICATION_ROUTES } from './routes/account-notifications.routes';
 import { ADMIN_ROUTES } from './routes/admin.routes';
+import { CALENDAR_ENTRY_ROUTES } from './routes/calendar-entries.routes';
 import { COMPANY_ROUTES } from './routes/companies.routes';
 import { CONVERSATION_ROUTES } from './routes/conversations.routes';
 import { CUSTOM_FIELD_ROUTES } from './routes/custom-fields.routes';
@@ -56,6 +58,7 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'deals', resources: [dealResource], routes: DEAL_ROUTES },
   { name: 'notes and comments', resources: [noteResource, commentResource], routes: NOTE_ROUTES },
   { name: 'documents', resources: [documentResource], routes: DOCUMENT_ROUTES },
+  { name: 'calendar entries', resources: [calendarEntryResource], routes: CALENDAR_ENTRY_ROUTES },
   {
     name: 'admin lists',
     resources: [

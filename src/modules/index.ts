@@ -2,6 +2,7 @@ import type { CoreModule } from './module';
 import { accountNotificationsModule } from './account-notifications';
 import { accountsModule } from './accounts';
 import { appsModule } from './apps';
+import { calendarModule } from './calendar';
 import { companiesModule } from './companies';
 import { conversationsModule } from './conversations';
 import { customFieldsModule } from './custom-fields';
@@ -26,4 +27,4 @@ export type { CoreModule } from './module';
  * rest-facade/modules.ts: it imports nothing of the core but the v3 vocabulary, src/kit/v3/ and
  * the `*.conditions.ts` tables.)
  */
-export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, customFieldSearchModule, companiesModule, peopleModule, dealsModule, notesModule, documentsModule, conversationsModule, timelineModule, savedSearchesModule, accountNotificationsModule, outboxModule];
+export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, customFieldSearchModule, companiesModule, peopleModule, dealsModule, notesModule, documentsModule, calendarModule, conversationsModule, timelineModule, savedSearchesModule, accountNotificationsModule, outboxModule];

@@ -277,8 +277,34 @@ describe('every connection, every selection shape, every paging', () => {
     const create = Object.values(schema.getMutationType()!.getFields()).find((f) => f.name === `create${nodeType}`);
     const input = create?.args.find((a) => a.name === 'input' && isInputObjectType(getNamedType(a.type)));
     const fields = input ? (getNamedType(input.type) as any).getFields() : {};
+    if (!fields[`${key}Id`] && !fields[`${key}Ids`]) {
+      // A polymorphic link (a calendar entry's `associationType: DEAL` with `associationId`).
+      const upper = parent.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+      for (const name of Object.keys(fields)) {
+        const prefix = /^(.+)Type$/.exec(name)?.[1];
+        const type = getNamedType(fields[name].type);
+        if (prefix && fields[`${prefix}Id`] && isEnumType(type) && type.getValue(upper)) return { [name]: upper, [`${prefix}Id`]: id };
+      }
+    }
     return fields[`${key}Ids`] && !fields[`${key}Id`] ? { [`${key}Ids`]: [id] } : { [`${key}Id`]: id };
   }
+
+  /**
+   * Nested connections whose children are not attached on create but made by a change of the
+   * parent: how to make at least SEEDED of them under `parentId`, answering their ids.
+   */
+  const madeByParent: Record<string, (parentId: number) => Promise<number[]>> = {
+    // A series' occurrences: the parent (a task or an event) becomes the base of a daily series of six, starting next month.
+    'CalendarEntry.recurrences': async (id) => {
+      const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+      const { e } = await ok(`query($id: Int!) { e: calendarEntry(id: $id) { kind } }`, { id });
+      const times = e.kind === 'EVENT' ? { startTime: `${day}T09:00:00Z`, endTime: `${day}T09:30:00Z` } : { dueDate: day };
+      const { m } = await ok(`mutation($id: Int!, $input: CalendarEntryUpdateInput!) { m: updateCalendarEntry(id: $id, input: $input) { userErrors { message } } }`, { id, input: { ...times, rrule: `FREQ=DAILY;COUNT=${SEEDED + 1}` } });
+      expect(m.userErrors).toEqual([]);
+      const { c } = await ok(`query($id: Int!) { c: calendarEntries(first: 200, filter: { baseEntryId: { eq: $id } }) { nodes { databaseId } } }`, { id });
+      return c.nodes.map((n: { databaseId: number }) => n.databaseId);
+    },
+  };
 
   /** Node types seeded at the root with a link to a record of another type (a note on a deal): `<node>:<parent>`. */
   const linkedAtRoot = new Set<string>();
@@ -335,7 +361,7 @@ describe('every connection, every selection shape, every paging', () => {
       const type = getNamedType(a.type);
       if (isEnumType(type)) combos = combos.flatMap((c) => type.getValues().map((v) => ({ ...c, [a.name]: v.name })));
     }
-    const document = `mutation(${args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ')}) { m: ${mutation.name}(${args.map((a) => `${a.name}: $${a.name}`).join(', ')}) { r: ${recordField.name} { databaseId } userErrors { message } } }`;
+    const document = `mutation(${args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ')}) { m: ${mutation.name}(${args.map((a) => `${a.name}: $${a.name}`).join(', ')}) { r: ${recordField.name} { databaseId } userErrors { field code message } } }`;
     const ids: number[] = [];
     for (const combo of combos) {
       for (let i = 0; i < SEEDED; i++) {
@@ -351,6 +377,16 @@ describe('every connection, every selection shape, every paging', () => {
             if (m.userErrors.length === 0) break;
           }
           if (m.userErrors.length === 0) break;
+        }
+        // A kind of record that makes optional fields required (an event's start and end): the
+        // fields its user errors name blank are filled with samples, and it is tried again.
+        if (inputArg && m.userErrors.length) {
+          const fields = (getNamedType(inputArg.type) as any).getFields() as Record<string, { type: GraphQLInputType }>;
+          const blanks = (m.userErrors as Array<{ field: string[] | null; code: string }>).filter((e) => e.code === 'BLANK' && e.field?.length === 2 && e.field[0] === inputArg.name && fields[e.field[1]]);
+          if (blanks.length === m.userErrors.length) {
+            const filled = Object.fromEntries(blanks.map((e) => [e.field![1], sample(fields[e.field![1]].type, ++serial)]));
+            ({ m } = await ok(document, { ...variables, [inputArg.name]: { ...(variables[inputArg.name] as object), ...filled } }));
+          }
         }
         // A record that needs one of several optional references (a note: a deal, a person or a
         // company): each optional `<type>Id` is tried with a record of that type, seeded if need be.
@@ -369,7 +405,7 @@ describe('every connection, every selection shape, every paging', () => {
             }
           }
         }
-        expect(m.userErrors).toEqual([]);
+        expect(m.userErrors.map((e: { message: string }) => ({ message: e.message }))).toEqual([]);
         ids.push(m.r.databaseId);
       }
     }
@@ -423,8 +459,9 @@ describe('every connection, every selection shape, every paging', () => {
       if (ids.length < 2) throw new Error(`connection-shapes: fewer than two ${n.parent} records to hang ${n.label} on`);
       const made = [];
       for (const id of ids.slice(0, 2)) {
-        const link = parentLink(n.nodeType, n.parent, id);
-        const { ids: children, perList, type } = await seed(n.nodeType, link);
+        const byParent: ((parentId: number) => Promise<number[]>) | undefined = Object.hasOwn(madeByParent, n.label) ? madeByParent[n.label] : undefined;
+        const link: Record<string, unknown> = byParent ? { made: true } : parentLink(n.nodeType, n.parent, id);
+        const { ids: children, perList, type } = byParent ? await byParent(id).then((made) => ({ ids: made, perList: made.length, type: undefined })) : await seed(n.nodeType, link);
         // Records of an interface's list are records of their own type, in that type's root list.
         for (const t of new Set([n.nodeType, type ?? n.nodeType])) gained.set(t, (gained.get(t) ?? 0) + perList);
         // A many-to-many parent may hold children attached from the other side too (a deal seeded

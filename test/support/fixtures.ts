@@ -109,6 +109,11 @@ export const fixtures = {
     run(server, apiKey, 'mutation($input: DocumentCreateInput!) { createDocument(input: $input) { document { databaseId } userErrors { message } } }', 'createDocument.document', {
       input: { url: `https://files.example.test/fixture-${unique()}.pdf`, ...attrs },
     })) as Fixture,
+  /** A calendar entry: a task owned by the key's user, due on a fixed day, unless `attrs` say otherwise (`kind: 'EVENT'` with times). */
+  calendarEntry: ((server, apiKey, attrs = {}) =>
+    run(server, apiKey, 'mutation($input: CalendarEntryCreateInput!) { createCalendarEntry(input: $input) { calendarEntry { databaseId } userErrors { message } } }', 'createCalendarEntry.calendarEntry', {
+      input: { kind: 'TASK', name: `Fixture entry ${unique()}`, ...(attrs.kind === 'EVENT' ? {} : { dueDate: '2026-04-01' }), ...attrs },
+    })) as Fixture,
   /** A comment, on a note made for it unless `attrs.noteId` names one. */
   comment: (async (server, apiKey, attrs = {}) => {
     const noteId = (attrs.noteId as number | undefined) ?? (await fixtures.note(server, apiKey));
@@ -201,6 +206,8 @@ export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
   comment: { create: fixtures.comment, owned: true, v3Attrs: () => ({ comment: `V3 comment ${unique()}` }) },
   // A document is seen by its owner (the key's user) and whoever sees a record it is linked to.
   document: { create: fixtures.document, owned: true, v3Attrs: () => ({ url: `https://files.example.test/v3-${unique()}.pdf`, title: `V3 document ${unique()}` }) },
+  // A calendar entry is seen by its owner (the key's user) and whoever sees a record it is about or tied to.
+  calendar_entry: { create: fixtures.calendarEntry, owned: true, v3Attrs: () => ({ type: 'CalendarTask', name: `V3 task ${unique()}`, due_date: '2026/04/02' }) },
   custom_field_label_dropdown_entry: { create: fixtures.customFieldEntry, owned: false, v3Attrs: () => ({ ...named('entry')(), custom_field_label_id: lastCustomFieldLabelId }) },
 };
 
@@ -219,6 +226,9 @@ export const CHILD_FIXTURES: Readonly<Record<string, (server: TestServer, apiKey
   '/deals/:id/documents': (server, apiKey, dealId) => fixtures.document(server, apiKey, { dealId }),
   '/people/:id/documents': (server, apiKey, personId) => fixtures.document(server, apiKey, { personId }),
   '/companies/:id/documents': (server, apiKey, companyId) => fixtures.document(server, apiKey, { companyId }),
+  '/people/:id/calendar_entries': (server, apiKey, personId) => fixtures.calendarEntry(server, apiKey, { associationType: 'PERSON', associationId: personId }),
+  '/deals/:id/calendar_entries': (server, apiKey, dealId) => fixtures.calendarEntry(server, apiKey, { associationType: 'DEAL', associationId: dealId }),
+  '/companies/:id/calendar_entries': (server, apiKey, companyId) => fixtures.calendarEntry(server, apiKey, { associationType: 'COMPANY', associationId: companyId }),
 };
 
 /** A nested route's parent: the show route of the collection before `/:id` (`/companies/:id/people` → `/companies/:id`). */

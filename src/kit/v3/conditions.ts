@@ -43,6 +43,8 @@ export interface ConditionSpec {
   readonly map?: Readonly<Record<string, string>>;
   /** A value meaning "no condition" (v3 §4.5 `conditions[deal_owner]=all`). */
   readonly any?: string;
+  /** flag: what a set flag feeds its filter field (default `true`), e.g. `{ eq: 'TODAY' }` (v3 §4.1 `conditions[today]`). */
+  readonly feeds?: unknown;
 }
 
 export type ConditionTable = Readonly<Record<string, ConditionSpec>>;
@@ -225,7 +227,7 @@ function translate(spec: ConditionSpec, value: unknown, name: string, tz: string
     case 'boolean':
       return toBoolean(value, name) ?? undefined;
     case 'flag':
-      return flag(value);
+      return flag(value) && (spec.feeds ?? true);
     case 'enum':
       return enumValue(value, name, spec);
     case 'customLabel':

@@ -16,7 +16,9 @@ import { PersonService } from '../people/person.service';
 import { NOTE_CONDITIONS, NOTE_SORT } from '../notes/note.conditions';
 import { NOTE } from '../notes/note.fields';
 import { NoteService } from '../notes/note.service';
-import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT_KEYS } from './later-lists.conditions';
+import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT } from '../calendar/calendar-entry.conditions';
+import { CALENDAR_ENTRY } from '../calendar/calendar-entry.fields';
+import { CalendarEntryService } from '../calendar/calendar-entry.service';
 import { SavedSearchType } from './saved-search.entity';
 
 /** A list that runs saved searches now: its GraphQL input types and a one-row run of a filter and an order. */
@@ -39,7 +41,7 @@ export interface SearchVocabulary {
   readonly sort: Readonly<Record<string, string>>;
   /** The table a `table.column` sort key must name (`-companies.updated_at`). */
   readonly sortTable: string;
-  /** Absent for a list that has not arrived yet (notes, calendar entries): their searches are checked, not run. */
+  /** How a saved search of this list runs: its GraphQL input types and a one-row run of the list. */
   readonly list?: SearchableList;
 }
 
@@ -87,8 +89,13 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       type: SavedSearchType.CALENDAR_ENTRIES,
       what: 'calendar entries',
       conditions: CALENDAR_ENTRY_CONDITIONS,
-      sort: sortWhitelist(CALENDAR_ENTRY_SORT_KEYS),
+      sort: sortWhitelist(Object.keys(CALENDAR_ENTRY.OrderField), CALENDAR_ENTRY_SORT),
       sortTable: 'calendar_entries',
+      list: {
+        filterType: 'CalendarEntryFilter',
+        orderType: 'CalendarEntryOrder',
+        probe: (ctx, filter, orderBy) => new CalendarEntryService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
+      },
     },
   };
   return vocabularies[type];

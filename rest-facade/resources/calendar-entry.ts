@@ -1,0 +1,48 @@
+import { boolean, date, dateTime, enumOf, id, nameRef, read, recordId, text, userRef } from './field-table';
+import { defineResource } from './resource-spec';
+
+/**
+ * v3 §2.1, keys in the spec's order, then the priority (the issue's "priorities"; todo template
+ * items name it `calendar_entry_priority_id`). `owner` is the union of the user shapes (DECISIONS:
+ * Responses); `owner_id` is read-only (§2.1 N). `type` is required on create and kept on update.
+ * `google_calendar_id` is always null (§2.1: no longer used); read from nothing that costs.
+ */
+export const calendarEntryResource = defineResource({
+  root: 'calendar_entry',
+  type: 'CalendarEntry',
+  fragment: 'CalendarEntryV3',
+  requiredOnCreate: ['kind'],
+  fields: {
+    id: recordId(),
+    type: enumOf('kind', { CalendarTask: 'TASK', CalendarEvent: 'EVENT' }),
+    owner_id: read('ownerId'),
+    owner: userRef('owner'),
+    category_id: id('categoryId'),
+    category: nameRef('category'),
+    name: text('name'),
+    description: text('description'),
+    start_time: dateTime('startTime'),
+    end_time: dateTime('endTime'),
+    all_day: boolean('allDay'),
+    due_date: date('dueDate'),
+    complete: boolean('complete'),
+    completed_at: read('completedAt', 'dateTime'),
+    association_id: id('associationId'),
+    association_type: enumOf('associationType', { Deal: 'DEAL', Company: 'COMPANY', Person: 'PERSON' }),
+    base_entry_id: read('baseEntryId'),
+    active: boolean('active'),
+    created_at: read('createdAt', 'dateTime'),
+    updated_at: read('updatedAt', 'dateTime'),
+    google_calendar_id: read('databaseId', () => null),
+    company_id: id('companyId'),
+    rrule: text('rrule'),
+    rdate: text('rdate'),
+    exrule: text('exrule'),
+    exdate: text('exdate'),
+    part_of_recurring_series: read('partOfRecurringSeries'),
+    recurrence_end: read('recurrenceEnd', 'date'),
+    calendar_entry_priority_id: id('calendarEntryPriorityId'),
+    calendar_entry_priority: nameRef('calendarEntryPriority'),
+  },
+  errorFields: { ownerId: 'owner_id' },
+});

@@ -1,0 +1,52 @@
+import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_QUERY_FILTERS, CALENDAR_ENTRY_SORT } from '../../src/modules/calendar/calendar-entry.conditions';
+import { FacadeInputError } from '../errors/facade-error';
+import { calendarEntryResource } from '../resources/calendar-entry';
+import type { RouteHooks, RouteSpec } from './route-spec';
+
+// v3 §7: calendar entry validation errors are a bare array.
+const base = { resource: calendarEntryResource, errorShape: 'array' } as const;
+// DECISIONS (Paging): every list the spec does not name, 100 a page by default and at most (v3 §8).
+const list = {
+  ...base,
+  method: 'GET',
+  kind: 'list',
+  paging: { default: 100, max: 100 },
+  conditions: CALENDAR_ENTRY_CONDITIONS,
+  sort: CALENDAR_ENTRY_SORT,
+  sortTable: 'calendar_entries',
+  searchId: true,
+} as const;
+
+/**
+ * DECISIONS (Status codes and bodies): a calendar entry's delete answers 200 with a JSON array of
+ * the deleted entry ids: the entry's own, or every id of its series (base first), deactivated.
+ */
+const answersSeriesIds: RouteHooks = {
+  reply: (_reply, payload) => ({ status: 200, body: (payload as { affectedDatabaseIds: number[] }).affectedDatabaseIds }),
+};
+
+/**
+ * v3 §2.1: `type` is required on create. The create input requires it (a blank one is filled in as
+ * '' so that the request is not refused as a whole): answered as the v3 422 naming `type`.
+ */
+const requiresType: RouteHooks = {
+  variables: (variables) => {
+    const input = variables.input as { kind?: unknown } | undefined;
+    if (input && (input.kind === '' || input.kind == null)) throw new FacadeInputError('type', "can't be blank");
+    return variables;
+  },
+};
+
+export const CALENDAR_ENTRY_ROUTES: readonly RouteSpec[] = [
+  { ...list, path: '/calendar_entries', op: 'ListCalendarEntries', result: 'calendarEntries', queryFilters: CALENDAR_ENTRY_QUERY_FILTERS },
+  // v3 §4.1: the entries of a person, deal, company (a parent the viewer cannot see is a 404).
+  { ...list, path: '/people/:id/calendar_entries', op: 'PersonCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'personId' } },
+  { ...list, path: '/deals/:id/calendar_entries', op: 'DealCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'dealId' } },
+  { ...list, path: '/companies/:id/calendar_entries', op: 'CompanyCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'companyId' } },
+  // Inactive entries (of deleted series) are not found (v3 §3: "gone from shows").
+  { ...base, method: 'GET', path: '/calendar_entries/:id', op: 'ShowCalendarEntry', kind: 'show', result: 'calendarEntry' },
+  // v3 §4.1: type is required; a recurrence rule stores the series' occurrences as entries.
+  { ...base, method: 'POST', path: '/calendar_entries', op: 'CreateCalendarEntry', kind: 'create', result: 'createCalendarEntry.calendarEntry', hooks: requiresType },
+  { ...base, method: 'PUT', path: '/calendar_entries/:id', op: 'UpdateCalendarEntry', kind: 'update', result: 'updateCalendarEntry.calendarEntry' },
+  { ...base, method: 'DELETE', path: '/calendar_entries/:id', op: 'DeleteCalendarEntry', kind: 'delete', result: 'deleteCalendarEntry', deleteBody: 'ids', hooks: answersSeriesIds },
+];
