@@ -14,6 +14,7 @@ import { Migration20261128000001OutboxDelivery } from './20261128000001-outbox-d
 import { Migration20261129000001Documents } from './20261129000001-documents';
 import { Migration20261129000002Jobs } from './20261129000002-jobs';
 import { Migration20261130000001CalendarEntries } from './20261130000001-calendar-entries';
+import { Migration20261130000002TodoTemplatePending } from './20261130000002-todo-template-pending';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129000001Documents', class: Migration20261129000001Documents },
   { name: 'Migration20261129000002Jobs', class: Migration20261129000002Jobs },
   { name: 'Migration20261130000001CalendarEntries', class: Migration20261130000001CalendarEntries },
+  { name: 'Migration20261130000002TodoTemplatePending', class: Migration20261130000002TodoTemplatePending },
 ];

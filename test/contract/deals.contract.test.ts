@@ -170,13 +170,13 @@ describe('todo templates on deals and people (v3 §3, §4.4, §4.5)', () => {
   }, 60_000);
   afterAll(() => server.close());
 
-  it('a template of the right type is recorded as pending; another type or an unknown id is a 422 and writes nothing', async () => {
+  it('a template of the right type is applied (recorded as applied); another type or an unknown id is a 422 and writes nothing', async () => {
     const template = (type: string) => server.v3(key).post('/admin/todo_templates.json', { todo_template: { name: `T ${type} ${Math.random()}`, template_type: type } });
     const deals = (await template('deals')).body.id;
     const people = (await template('people')).body.id;
     const deal = await server.v3(key).post('/deals.json', { deal: { name: 'With tasks' }, todo_template_id: deals });
     expect(deal.status).toBe(200);
-    expect(await server.sql('select record_type, record_id, status from todo_template_applications where template_id = ?', [deals])).toEqual([{ record_type: 'Deal', record_id: deal.body.id, status: 'pending' }]);
+    expect(await server.sql('select record_type, record_id, status from todo_template_applications where template_id = ?', [deals])).toEqual([{ record_type: 'Deal', record_id: deal.body.id, status: 'applied' }]);
     const wrong = await server.v3(key).post('/deals.json', { deal: { name: 'Wrong type' }, todo_template_id: people });
     expect(wrong).toMatchObject({ status: 422, body: [expect.objectContaining({ field: 'todo_template_id' })] });
     expect(await server.sql(`select id from deals where name = 'Wrong type'`)).toEqual([]);

@@ -5,12 +5,17 @@ import { COMPANIES } from '../companies/company.service';
 import { DEALS } from '../deals/deal.service';
 import { PEOPLE } from '../people/person.fields';
 
-/** The records an activity (a note, a document, a calendar entry) may be linked to, each visible under its own rule. */
-const LINKS = [
-  { column: 'deal_id', table: 'deals', def: DEALS },
-  { column: 'person_id', table: 'people', def: PEOPLE },
-  { column: 'company_id', table: 'companies', def: COMPANIES },
-] as const;
+/**
+ * The records an activity (a note, a document, a calendar entry) may be linked to, each visible
+ * under its own rule. Read when a query is built, not when this module loads: the deals module
+ * reaches the calendar (todo templates) which reaches this, so DEALS may not exist yet at load time.
+ */
+const links = () =>
+  [
+    { column: 'deal_id', table: 'deals', def: DEALS },
+    { column: 'person_id', table: 'people', def: PEOPLE },
+    { column: 'company_id', table: 'companies', def: COMPANIES },
+  ] as const;
 
 /**
  * Visible through a linked record: an `exists` per link column (`deal_id`, `person_id`,
@@ -25,7 +30,7 @@ export function linkedRecordsTerm<T>(prefix: string, what: string): VisibilityTe
       const seer: Seer = { userId, isAdmin: false, visibility: Visibility.OWN };
       const sql: string[] = [];
       const params: unknown[] = [];
-      for (const link of LINKS) {
+      for (const link of links()) {
         const inner = (link.def.visibility as VisibilityRule<object>).restrict(new Where(), `${prefix}${link.table[0]}`, seer);
         sql.push(`exists (select 1 from "${link.table}" ${prefix}${link.table[0]} where ${prefix}${link.table[0]}.id = ${alias}.${link.column} and ${inner.sql})`);
         params.push(...inner.params);

@@ -22,7 +22,7 @@ import { Person } from '../people/person.entity';
 import { PEOPLE } from '../people/person.fields';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
-import { checkTodoTemplate, recordTodoTemplate } from '../todo-templates/todo-template-application';
+import { applyTodoTemplate, checkTodoTemplate } from '../todo-templates/todo-template-application';
 import { TodoTemplateType } from '../todo-templates/todo-template.entity';
 import { Deal, DealCollaborator, DealPerson } from './deal.entity';
 import { DEAL, type DealInput } from './deal.fields';
@@ -117,7 +117,7 @@ export class DealService {
       em.persist(deal);
       await em.flush();
       await this.storeSets(deal, sets, true);
-      recordTodoTemplate(this.ctx, template, 'Deal', deal.id);
+      await applyTodoTemplate(this.ctx, template, 'Deal', deal.id, deal.owner?.id ?? null);
       return deal;
     });
   }
@@ -134,7 +134,7 @@ export class DealService {
       deal.lastModifiedBy = em.getReference(User, this.ctx.viewer.userId);
       await em.flush();
       await this.storeSets(deal, sets, false);
-      recordTodoTemplate(this.ctx, template, 'Deal', deal.id);
+      await applyTodoTemplate(this.ctx, template, 'Deal', deal.id, deal.owner?.id ?? null);
       return deal;
     });
   }

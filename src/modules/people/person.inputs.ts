@@ -15,10 +15,10 @@ export class PersonCreateOptions {
   @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the owner when it is not the viewer (default true).' })
   deliverAssignmentEmail?: boolean | null = true;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error. It makes one task per item, about the person (see TodoTemplateItem).' })
   todoTemplateId?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the viewer when absent.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the person\'s owner when absent.' })
   todoTemplateUserId?: number | null;
 }
 
@@ -27,10 +27,10 @@ export class PersonUpdateOptions {
   @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the new owner when the owner changes to someone other than the viewer (default true).' })
   deliverReassignmentEmail?: boolean | null = true;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error. It makes one task per item, about the person (see TodoTemplateItem).' })
   todoTemplateId?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the viewer when absent.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the person\'s owner when absent.' })
   todoTemplateUserId?: number | null;
 }
 

@@ -17,7 +17,7 @@ import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Person, PersonType } from './person.entity';
 import { DealService } from '../deals/deal.service';
-import { checkTodoTemplate, recordTodoTemplate } from '../todo-templates/todo-template-application';
+import { applyTodoTemplate, checkTodoTemplate, type CheckedTodoTemplate } from '../todo-templates/todo-template-application';
 import { TodoTemplateType } from '../todo-templates/todo-template.entity';
 import { PEOPLE, PERSON, type PersonInput } from './person.fields';
 import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
@@ -145,11 +145,11 @@ export class PersonService {
     throw ValidationFailed.one('base', 'DUPLICATE', `Duplicate of ${name} (id ${rows[0].id}): a contact with the same last name${email} already exists`);
   }
 
-  /** A checked todo template is kept as pending until calendar entries exist (never lost). */
-  private async storeTodoTemplate(person: Person, template: { templateId: number; userId: number } | null): Promise<void> {
+  /** v3 §4.4 todo_template_id: the template's tasks, about the person (issue 14 §4). */
+  private async storeTodoTemplate(person: Person, template: CheckedTodoTemplate | null): Promise<void> {
     if (!template) return;
     await this.em.flush(); // the person needs its id
-    recordTodoTemplate(this.ctx, template, 'Person', person.id);
+    await applyTodoTemplate(this.ctx, template, 'Person', person.id, person.owner?.id ?? null);
   }
 
   private async apply(person: Person, input: PersonInput, issues: Issues, isNew: boolean): Promise<void> {
