@@ -59,11 +59,12 @@ export async function startWorker(agenda: Agenda, deps: JobDeps, handlers: JobHa
   await agenda.every(`${Math.max(1, Math.round(options.sweepIntervalMs / 1000))} seconds`, 'sweep', {});
   // And one sweep of this worker's own at once: the shared one may be held by a worker that died
   // holding it (until its short lock expires). Two workers sweeping together only double-check.
-  try {
-    await handlers.sweep(deps, {}, { jobId: 'start', signal: new AbortController().signal });
-  } catch (error) {
-    logger.warn('start-up sweep failed: the recurring sweep will do it', { error: error instanceof Error ? error.message : String(error) });
-  }
+  // In the background (a large backlog takes a while to enqueue); stop() cuts it short.
+  const startSweep = new AbortController();
+  const firstSweep = handlers.sweep(deps, {}, { jobId: 'start', signal: startSweep.signal }).then(
+    (outcome) => logger.info('start-up sweep done', { ...outcome }),
+    (error: unknown) => logger.warn('start-up sweep failed: the recurring sweep will do it', { error: error instanceof Error ? error.message : String(error) }),
+  );
 
   let stopping: Promise<void> | null = null;
   return {
@@ -73,7 +74,9 @@ export async function startWorker(agenda: Agenda, deps: JobDeps, handlers: JobHa
         // (the recurring sweep, typically: left locked, no other worker could run it until its
         // lock expired). Running jobs go on; they are counted here (Agenda 6.2.6's drain misses
         // their end and always waits its full timeout).
+        startSweep.abort();
         await agenda.stop(false);
+        await firstSweep;
         if (!(await settle(running, Date.now() + graceMs))) {
           logger.warn('worker grace period over: aborting running jobs', { running: running.size, graceMs });
           for (const controller of running) controller.abort(new Error('worker shutting down'));

@@ -3,6 +3,7 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:ht
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { startChild, type Child } from '../support/child-process';
+import { ownDatabase } from '../support/own-database';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -35,8 +36,8 @@ function get(port: number, path: string, agent: Agent): Promise<Reply> {
 }
 
 /** A second session holding an exclusive lock on `companies`: the list waits on it until released. */
-async function lockCompanies(): Promise<{ waiting(): Promise<void>; release(): Promise<void> }> {
-  const holder = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+async function lockCompanies(url: string): Promise<{ waiting(): Promise<void>; release(): Promise<void> }> {
+  const holder = new Client({ connectionString: url });
   await holder.connect();
   await holder.query('begin');
   await holder.query('lock table "companies" in access exclusive mode');
@@ -58,6 +59,7 @@ async function lockCompanies(): Promise<{ waiting(): Promise<void>; release(): P
 
 describe('graceful shutdown of the server process', () => {
   let server: TestServer;
+  let database: Awaited<ReturnType<typeof ownDatabase>>;
   let key: string;
   const agents: Agent[] = [];
   const children: Child[] = [];
@@ -70,17 +72,21 @@ describe('graceful shutdown of the server process', () => {
   beforeAll(async () => {
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
     if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
-    server = await startTestServer();
+    // `npm start` runs a worker too, which sweeps every due row of its database: this file's own.
+    database = await ownDatabase('shutdown');
+    server = await startTestServer({}, { databaseUrl: database.url });
     key = (await server.createAccount()).admin.apiKey;
   }, 300_000);
   afterAll(async () => {
     for (const agent of agents) agent.destroy();
     for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
     await server?.close();
+    await Promise.all(children.map((c) => c.exited));
+    await database?.drop();
   });
 
   it('exits 0 within a bound when idle, a keep-alive connection open', async () => {
-    const child = await startChild();
+    const child = await startChild({ DATABASE_URL: database.url });
     children.push(child);
     const agent = keepAlive();
     const health = await get(child.port, '/healthz', agent);
@@ -95,11 +101,11 @@ describe('graceful shutdown of the server process', () => {
   }, 120_000);
 
   it('finishes an in-flight request (then closes its connection) before exiting 0, and accepts no new one', async () => {
-    const child = await startChild();
+    const child = await startChild({ DATABASE_URL: database.url });
     children.push(child);
     const agent = keepAlive();
     expect((await get(child.port, '/healthz', agent)).status).toBe(200);
-    const lock = await lockCompanies();
+    const lock = await lockCompanies(database.url);
     let inFlight: Promise<Reply>;
     try {
       inFlight = get(child.port, `/api/v3/companies.json?api_key=${key}`, agent);
@@ -126,9 +132,9 @@ describe('graceful shutdown of the server process', () => {
   }, 120_000);
 
   it('cuts a request still running after SHUTDOWN_GRACE_MS, then exits 0', async () => {
-    const child = await startChild({ SHUTDOWN_GRACE_MS: '400' });
+    const child = await startChild({ DATABASE_URL: database.url, SHUTDOWN_GRACE_MS: '400' });
     children.push(child);
-    const lock = await lockCompanies();
+    const lock = await lockCompanies(database.url);
     let cutAfter: number;
     try {
       const inFlight = get(child.port, `/api/v3/companies.json?api_key=${key}`, keepAlive());

@@ -11,11 +11,20 @@ export const SWEEP_BATCH = 500;
  * killed worker held until its lease ran out) is enqueued again. A record's job is unique, so a
  * row with a job waiting is not doubled.
  */
-export const sweep: JobHandler<'sweep'> = async (deps) => {
+export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
   const em = deps.orm.em.fork();
+  let enqueued = 0;
   const mail = deps.transport ? await dueOutboxMessageIds(em, SWEEP_BATCH) : [];
-  for (const outboxMessageId of mail) await deps.queue.enqueue('deliver-mail', { outboxMessageId });
+  for (const outboxMessageId of mail) {
+    if (run.signal.aborted) return { status: 'cut short', enqueued };
+    await deps.queue.enqueue('deliver-mail', { outboxMessageId });
+    enqueued += 1;
+  }
   const documents = await dueDocumentIds(em, SWEEP_BATCH);
-  for (const documentId of documents) await deps.queue.enqueue('fetch-document', { documentId });
+  for (const documentId of documents) {
+    if (run.signal.aborted) return { status: 'cut short', enqueued };
+    await deps.queue.enqueue('fetch-document', { documentId });
+    enqueued += 1;
+  }
   return { status: 'swept', mail: mail.length, documents: documents.length };
 };
