@@ -1,5 +1,5 @@
 import { accountResource } from './resources/account';
-import { calendarEntryResource } from './resources/calendar-entry';
+import { calendarEntryResource, calendarFeedResource } from './resources/calendar-entry';
 import { accountNotificationResource, accountNotificationUpdateResource } from './resources/account-notification';
 import { companyResource } from './resources/company';
 import { conversationCreatedResource, conversationResource } from './resources/conversation';
@@ -58,7 +58,7 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'deals', resources: [dealResource], routes: DEAL_ROUTES },
   { name: 'notes and comments', resources: [noteResource, commentResource], routes: NOTE_ROUTES },
   { name: 'documents', resources: [documentResource], routes: DOCUMENT_ROUTES },
-  { name: 'calendar entries', resources: [calendarEntryResource], routes: CALENDAR_ENTRY_ROUTES },
+  { name: 'calendar entries', resources: [calendarEntryResource, calendarFeedResource], routes: CALENDAR_ENTRY_ROUTES },
   {
     name: 'admin lists',
     resources: [

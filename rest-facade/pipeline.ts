@@ -208,7 +208,7 @@ async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: Route
   const built = buildVariables(route, sort, params, query, body, ctx.viewer.timeZone);
   if (built === 'not-found') return notFound(route);
   if (search) built.searchId = search.id;
-  const hookRequest: HookRequest = { query, body, params: idParams(params) };
+  const hookRequest: HookRequest = { query, body, params: idParams(params), headers: req.headers };
   const variables = route.hooks?.variables ? route.hooks.variables(built, hookRequest) : built;
   const attrs = parseAttrs(query.attrs);
   const result = await deps.run(route.op, variables, ctx);

@@ -46,3 +46,14 @@ export const calendarEntryResource = defineResource({
   },
   errorFields: { ownerId: 'owner_id' },
 });
+
+/**
+ * GET /calendar_entries.ics (issue 14 §5) answers iCalendar, not records: its operation still
+ * lists the entries the feed wrote (as a list route does), and this table reads only their ids.
+ */
+export const calendarFeedResource = defineResource({
+  root: 'calendar_entry',
+  type: 'CalendarEntry',
+  fragment: 'CalendarFeedEntryV3',
+  fields: { id: recordId() },
+});

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_QUERY_FILTERS, CALENDAR_ENTRY_SORT } from '../../src/modules/calendar/calendar-entry.conditions';
 import { FacadeInputError } from '../errors/facade-error';
-import { calendarEntryResource } from '../resources/calendar-entry';
+import { calendarEntryResource, calendarFeedResource } from '../resources/calendar-entry';
 import type { RouteHooks, RouteSpec } from './route-spec';
 
 // v3 §7: calendar entry validation errors are a bare array.
@@ -37,8 +38,49 @@ const requiresType: RouteHooks = {
   },
 };
 
+const ICALENDAR = 'text/calendar; charset=utf-8';
+
+/** Whether an `If-None-Match` header names `etag` (or is `*`); weak tags compare by their value (RFC 9110 §13.1.2). */
+function matchesETag(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const tags = (Array.isArray(header) ? header.join(',') : header).split(',').map((t) => t.trim().replace(/^W\//, ''));
+  return tags.includes('*') || tags.includes(etag);
+}
+
+/**
+ * Issue 14 §5: the feed answers the core's VCALENDAR text as `text/calendar`, inline as
+ * calendar.ics, with an ETag (a hash of the text); a matching If-None-Match is a 304 without it.
+ * Private: the URL carries the viewer's key.
+ */
+const answersICalendar: RouteHooks = {
+  reply: (_reply, payload, request) => {
+    const ics = (payload as { ics: string }).ics;
+    const etag = `"${createHash('sha256').update(ics).digest('base64url').slice(0, 32)}"`;
+    const cache = { ETag: etag, 'Cache-Control': 'private, no-cache' };
+    if (matchesETag(request.headers['if-none-match'], etag)) return { status: 304, headers: cache, raw: { contentType: ICALENDAR, bytes: '' } };
+    return { status: 200, headers: { ...cache, 'Content-Disposition': 'inline; filename="calendar.ics"' }, raw: { contentType: ICALENDAR, bytes: ics } };
+  },
+};
+
 export const CALENDAR_ENTRY_ROUTES: readonly RouteSpec[] = [
   { ...list, path: '/calendar_entries', op: 'ListCalendarEntries', result: 'calendarEntries', queryFilters: CALENDAR_ENTRY_QUERY_FILTERS },
+  // Issue 14 §5: the same entries as an iCalendar feed (a calendar application subscribes to the
+  // URL, api_key in it): the list's conditions, plain filters and search_id; no paging or sort
+  // (the first 1000 components in start order, the core decides).
+  {
+    ...base,
+    resource: calendarFeedResource,
+    method: 'GET',
+    kind: 'list',
+    path: '/calendar_entries.ics',
+    op: 'CalendarFeed',
+    result: 'calendarFeed',
+    conditions: CALENDAR_ENTRY_CONDITIONS,
+    queryFilters: CALENDAR_ENTRY_QUERY_FILTERS,
+    searchId: true,
+    produces: 'text/calendar',
+    hooks: answersICalendar,
+  },
   // v3 §4.1: the entries of a person, deal, company (a parent the viewer cannot see is a 404).
   { ...list, path: '/people/:id/calendar_entries', op: 'PersonCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'personId' } },
   { ...list, path: '/deals/:id/calendar_entries', op: 'DealCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'dealId' } },

@@ -20,7 +20,8 @@ export function compileRoutes(routes: readonly RouteSpec[], schema: GraphQLSchem
     if (seen.has(key)) throw new Error(`Duplicate v3 route ${key}`);
     seen.add(key);
     const names: string[] = [];
-    const source = route.path.replace(/:([a-zA-Z]+)/g, (_, name: string) => {
+    // A dot is a dot (`/calendar_entries.ics`), not any character.
+    const source = route.path.replace(/\./g, '\\.').replace(/:([a-zA-Z]+)/g, (_, name: string) => {
       names.push(name);
       return '([^/]+)';
     });

@@ -65,6 +65,12 @@ export interface RouteSpec {
   readonly deleteBody?: DeleteBody;
   /** Stages of the pipeline this route extends or replaces (see RouteHooks). */
   readonly hooks?: RouteHooks;
+  /**
+   * The media type a success answers when it is not v3 JSON: the `reply` hook answers the bytes
+   * (`V3Reply.raw`), e.g. `text/calendar` for the iCalendar feed. Errors stay v3 JSON. Tests driven
+   * by the route table read it.
+   */
+  readonly produces?: string;
 }
 
 /** What a hook sees of the request: already parsed, bounded and decoded. */
@@ -73,6 +79,8 @@ export interface HookRequest {
   readonly body: Readonly<Record<string, unknown>>;
   /** Path parameters (`:id`), as validated ids. */
   readonly params: Readonly<Record<string, number>>;
+  /** The request's headers, names in lower case (e.g. `if-none-match` for a conditional download). */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /**

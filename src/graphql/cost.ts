@@ -41,7 +41,9 @@ const DEFAULT_PAGE_SIZE: Readonly<Record<string, number>> = { ListItemConnection
 /**
  * How a list field that is not a connection bounds its length, declared on the field with
  * TypeGraphQL's `@Extensions({ listSize: ... })`:
- * - `argument`: the list is as long as that list argument (`nodes(ids:)`);
+ * - `argument`: the list is as long as that list argument (`nodes(ids:)`), or, when the argument
+ *   is an Int (`occurrences(first:)`), at most its value, clamped to `max` (give the argument a
+ *   default: an absent one counts as 1);
  * - `max`: at most this many items (a record's tags).
  * A list of records under which a connection can be reached must declare one (`unboundedLists`).
  */
@@ -67,8 +69,12 @@ type Variables = Readonly<Record<string, unknown>>;
 const listSizeOf = (field: AnyField): ListSize | undefined => (field.extensions as { listSize?: ListSize } | undefined)?.listSize;
 const rowCostOf = (field: AnyField): RowCost | undefined => (field.extensions as { rowCost?: RowCost } | undefined)?.rowCost;
 
-/** A connection: a paged list of records (`first`/`last`/`perPage`), resolved as one page. */
-const isConnection = (field: AnyField): boolean => field.args.some((a) => a.name === 'first');
+/**
+ * A connection: a paged list of records (`first`/`last`/`perPage`), resolved as one page. It is an
+ * object (nodes, edges, pageInfo); a plain list with a `first` argument is not one (it declares its
+ * ListSize).
+ */
+const isConnection = (field: AnyField): boolean => field.args.some((a) => a.name === 'first') && !isListType(getNullableType(field.type));
 
 /**
  * What an operation costs, in the unit of the v3 rate limit (one v3 request = 1), from the document
@@ -175,6 +181,7 @@ class CostWalker {
     const declared = listSizeOf(field);
     if (declared?.argument) {
       const value = this.args(field, node)[declared.argument];
+      if (typeof value === 'number' && Number.isFinite(value)) return Math.min(Math.max(Math.trunc(value), 0), declared.max ?? MAX_PAGE_SIZE);
       return Array.isArray(value) ? value.length : 1;
     }
     if (!isConnection(field)) return null;

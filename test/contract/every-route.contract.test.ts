@@ -1,6 +1,6 @@
 import { V3_ROUTES } from '../../rest-facade';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
-import { FIXTURES, missingFixtures, routePath, sampleRoute } from '../support/fixtures';
+import { FIXTURES, listedIds, missingFixtures, routePath, sampleRoute } from '../support/fixtures';
 import { startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
 /**
@@ -11,8 +11,8 @@ import { startTestServer, type TestAccount, type TestResponse, type TestServer }
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
-/** DECISIONS: headers on every v3 response, errors included. */
-function expectV3Headers(res: TestResponse, label: string): void {
+/** DECISIONS: headers on every v3 response, errors included (JSON, but a success of a route answering another media type). */
+function expectV3Headers(res: TestResponse, label: string, contentType = JSON_UTF8): void {
   const headers = {
     contentType: res.headers.get('content-type'),
     requestId: /^\S{8,}$/.test(res.headers.get('x-request-id') ?? ''),
@@ -21,7 +21,7 @@ function expectV3Headers(res: TestResponse, label: string): void {
     // Epoch seconds, not a delay: near now.
     reset: Math.abs(Number(res.headers.get('x-ratelimit-reset')) - Date.now() / 1000) < 3600,
   };
-  expect({ label, ...headers }).toEqual({ label, contentType: JSON_UTF8, requestId: true, limit: true, remaining: true, reset: true });
+  expect({ label, ...headers }).toEqual({ label, contentType, requestId: true, limit: true, remaining: true, reset: true });
   expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThanOrEqual(Number(res.headers.get('x-ratelimit-limit')));
 }
 
@@ -36,8 +36,11 @@ async function succeed(server: TestServer, apiKey: string, route: RouteSpec, que
 
 const label = (route: RouteSpec) => `${route.method} ${route.path}`;
 const withId = V3_ROUTES.filter((r) => r.path.includes(':'));
-// Deletes answering a record (account notifications); not those answering nothing or ids (calendar entries).
-const answering = V3_ROUTES.filter((r) => !(r.kind === 'delete' && r.deleteBody !== 'record'));
+// Deletes answering a record (account notifications); not those answering nothing or ids (calendar entries),
+// nor routes answering another media type than JSON records (the iCalendar feed).
+const answering = V3_ROUTES.filter((r) => !(r.kind === 'delete' && r.deleteBody !== 'record') && r.produces === undefined);
+// Lists that page (the iCalendar feed answers its first 1000 components, unpaged).
+const paged = V3_ROUTES.filter((r) => r.kind === 'list' && r.produces === undefined);
 
 describe('what every v3 route shares', () => {
   let server: TestServer;
@@ -59,9 +62,10 @@ describe('what every v3 route shares', () => {
     it('answers 200 with the v3 headers; a delete with an empty body, anything else with its record', async () => {
       const { res, id } = await succeed(server, key, route);
       expect(res.status).toBe(200);
-      expectV3Headers(res, label(route));
+      expectV3Headers(res, label(route), route.produces ? `${route.produces}; charset=utf-8` : JSON_UTF8);
       // v3 §4.9: a notification's delete answers it; DECISIONS: a calendar entry's the deleted ids.
-      if (route.kind === 'delete') expect(route.deleteBody === 'record' ? res.body.id : route.deleteBody === 'ids' ? res.body : res.text).toEqual(route.deleteBody === 'record' ? id : route.deleteBody === 'ids' ? [id] : '');
+      if (route.produces) expect(listedIds(route, res)).toContain(id);
+      else if (route.kind === 'delete') expect(route.deleteBody === 'record' ? res.body.id : route.deleteBody === 'ids' ? res.body : res.text).toEqual(route.deleteBody === 'record' ? id : route.deleteBody === 'ids' ? [id] : '');
       else if (route.kind === 'list') {
         expect(Object.keys(res.body)).toEqual(['entries', 'pagination']);
         expect(res.body.entries.map((e: { id: number }) => e.id)).toContain(id);
@@ -111,7 +115,7 @@ describe('what every v3 route shares', () => {
     });
   });
 
-  describe.each(V3_ROUTES.filter((r) => r.kind === 'list').map((r) => [label(r), r] as const))('%s', (_, route) => {
+  describe.each(paged.map((r) => [label(r), r] as const))('%s', (_, route) => {
     it('pages by the route’s default, clamps per_page to its maximum, reads a bad page as 1', async () => {
       const paging = route.paging!;
       // One sample, then every request on the same path: the list does not change meanwhile.

@@ -284,6 +284,16 @@ export async function sampleRoute(server: TestServer, apiKey: string, route: Rou
   return { path: routePath(route, id), id };
 }
 
+/**
+ * The ids a successful list answer holds: the envelope's entries, or, for a route answering another
+ * media type (`route.produces`), the records it names: an iCalendar feed's UIDs.
+ */
+export function listedIds(route: RouteSpec, res: { readonly body: any; readonly text: string }): number[] {
+  if (route.produces === undefined) return (res.body.entries as Array<{ id: number }>).map((e) => e.id);
+  if (route.produces === 'text/calendar') return [...res.text.matchAll(/^UID:calendar-entry-(\d+)@/gm)].map((m) => Number(m[1]));
+  throw new Error(`listedIds: teach it how ${route.method} ${route.path} (${route.produces}) names its records`);
+}
+
 /** `/companies/:id` with id 12 → `/api/v3/companies/12.json`. */
 export function routePath(route: RouteSpec, id: number | string): string {
   const noteId = COMMENT_NOTES.get(Number(id));

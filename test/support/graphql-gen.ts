@@ -81,8 +81,8 @@ export async function inPool<T, R>(items: readonly T[], concurrency: number, fn:
 
 type AnyField = GraphQLField<unknown, unknown>;
 
-/** A paged list (as src/graphql/cost.ts tells one): it takes `first`. */
-export const isConnectionField = (field: AnyField): boolean => field.args.some((a) => a.name === 'first');
+/** A paged list (as src/graphql/cost.ts tells one): it takes `first` and answers an object (a plain list with `first` is not one). */
+export const isConnectionField = (field: AnyField): boolean => field.args.some((a) => a.name === 'first') && !isListType(getNullableType(field.type));
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
