@@ -65,8 +65,11 @@ export function relationListField<T extends { id: number }, R = T[]>(ctx: Reques
 export type RelationPreload<Row> =
   | { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly ids: (row: Row) => Id | readonly Id[]; readonly reads?: RelationReads }
   | { readonly fields: readonly string[]; readonly load: (ctx: RequestContext) => Promise<unknown> }
-  /** A value per row (e.g. the users a deal is shared with) from a batch loader keyed by the row's id. */
-  | { readonly fields: readonly string[]; readonly perRow: (ctx: RequestContext) => { loadMany(ids: readonly number[]): Promise<unknown> } };
+  /**
+   * A value per row (e.g. the users a deal is shared with) from a batch loader keyed by the row's
+   * id, or by `key` when given (a note's deal's shares: keyed by the note's deal id).
+   */
+  | { readonly fields: readonly string[]; readonly perRow: (ctx: RequestContext) => { loadMany(ids: readonly number[]): Promise<unknown> }; readonly key?: (row: Row) => Id };
 
 /**
  * Loads, in one batch per source (and read set), the relations the selected fields of a page's
@@ -83,7 +86,9 @@ export async function preloadRelations<Row>(ctx: RequestContext, relations: read
       continue;
     }
     if ('perRow' in relation) {
-      pending.push(relation.perRow(ctx).loadMany(rows.map((row) => (row as { id: number }).id)));
+      const key = relation.key;
+      const keys = key ? [...new Set(rows.map((row) => key(row)).filter((id): id is number => id != null))] : rows.map((row) => (row as { id: number }).id);
+      if (keys.length > 0) pending.push(relation.perRow(ctx).loadMany(keys));
       continue;
     }
     const ids = new Set<number>();

@@ -1,18 +1,18 @@
 import { Arg, Args, Ctx, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
+import { linkedCompany, linkedDeal, linkedPerson } from '../common/linked-records';
+import { nestedConnectionResolvers } from '../common/nested-connections';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { Node, registerNode, toGlobalId } from '../../graphql/node';
 import { DeletePayload, payloadOf, RecordPayload, recordPayload } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
-import { linkable, sharesOf } from '../common/resource';
+import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
 import { DEALS } from '../deals/deal.service';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
@@ -46,21 +46,10 @@ registerNode({ name: 'CalendarEntry', entity: CalendarEntry, find: (ctx, ids) =>
 /** The association's deal of a row, for the preload (only when the association is a deal). */
 const associated = (kind: CalendarAssociationType) => (e: CalendarEntry) => (e.associationKind === kind ? (kind === CalendarAssociationType.DEAL ? e.deal?.id : e.person?.id) : undefined);
 
-/** The deals' shares of a page of entries (a deal's visibility needs them): the deal ids come from the rows. */
-const PAGE_DEALS = new WeakMap<object, Map<number, number>>();
-function dealSharesOfEntries(ctx: RequestContext, entryIds: readonly number[]): Promise<unknown> {
-  const byEntry = PAGE_DEALS.get(ctx) ?? new Map<number, number>();
-  const dealIds = entryIds.map((id) => byEntry.get(id)).filter((id): id is number => id != null);
-  return dealIds.length ? sharesOf(ctx, DEALS).loadMany([...new Set(dealIds)]) : Promise.resolve();
-}
-
-/** The base entries of a page (their rows and whether the viewer sees them), from the rows' baseEntry ids. */
-const PAGE_BASES = new WeakMap<object, Map<number, number>>();
-function basesOfEntries(ctx: RequestContext, entryIds: readonly number[]): Promise<unknown> {
-  const byEntry = PAGE_BASES.get(ctx) ?? new Map<number, number>();
-  const baseIds = [...new Set(entryIds.map((id) => byEntry.get(id)).filter((id): id is number => id != null))];
-  return baseIds.length ? Promise.all([ctx.loaders.byId(CalendarEntry).loadMany(baseIds), visibleEntryIds(ctx).loadMany(baseIds)]) : Promise.resolve();
-}
+/** The base entries of a page: their rows and whether the viewer sees them, keyed by base id. */
+const basesOfPage = (ctx: RequestContext) => ({
+  loadMany: (baseIds: readonly number[]) => Promise.all([ctx.loaders.byId(CalendarEntry).loadMany(baseIds), visibleEntryIds(ctx).loadMany(baseIds)]),
+});
 
 /** What a page of entries reads: one batch per source, then each row's fields answer synchronously. */
 const ENTRY_RELATIONS: readonly RelationPreload<CalendarEntry>[] = [
@@ -69,36 +58,17 @@ const ENTRY_RELATIONS: readonly RelationPreload<CalendarEntry>[] = [
   { fields: ['calendarEntryPriority'], source: ListItem, ids: (e) => e.calendarEntryPriority?.id },
   { fields: ['company', 'association'], source: Company, ids: (e) => e.company?.id },
   { fields: ['association'], source: Deal, ids: associated(CalendarAssociationType.DEAL) },
-  { fields: ['association'], perRow: (ctx) => ({ loadMany: (ids: readonly number[]) => dealSharesOfEntries(ctx, ids) }) },
+  // The deal's shares (its visibility needs them), keyed by the entry's deal association.
+  { fields: ['association'], perRow: (ctx) => sharesOf(ctx, DEALS), key: associated(CalendarAssociationType.DEAL) },
   { fields: ['association'], source: Person, ids: associated(CalendarAssociationType.PERSON) },
-  { fields: ['baseEntry'], perRow: (ctx) => ({ loadMany: (ids: readonly number[]) => basesOfEntries(ctx, ids) }) },
+  { fields: ['baseEntry'], perRow: basesOfPage, key: (e) => e.baseEntry?.id },
 ];
 
-async function preloadEntries(ctx: RequestContext, rows: readonly CalendarEntry[], info?: GraphQLResolveInfo): Promise<void> {
-  let deals = PAGE_DEALS.get(ctx);
-  if (!deals) PAGE_DEALS.set(ctx, (deals = new Map()));
-  let bases = PAGE_BASES.get(ctx);
-  if (!bases) PAGE_BASES.set(ctx, (bases = new Map()));
-  for (const e of rows) {
-    if (e.deal && e.associationKind === CalendarAssociationType.DEAL) deals.set(e.id, e.deal.id);
-    if (e.baseEntry) bases.set(e.id, e.baseEntry.id);
-  }
-  await preloadPage(ctx, ENTRY_RELATIONS, rows, info);
+function preloadEntries(ctx: RequestContext, rows: readonly CalendarEntry[], info?: GraphQLResolveInfo): Promise<void> {
+  return preloadPage(ctx, ENTRY_RELATIONS, rows, info);
 }
 
-/** A linked deal: null when the viewer may not see it. */
-function visibleDeal(ctx: RequestContext, id: number | undefined): Deal | null | Promise<Deal | null> {
-  if (id == null) return null;
-  const loader = ctx.loaders.byId(Deal);
-  const shares = sharesOf(ctx, DEALS);
-  const deal = loader.settled(id);
-  const shared = shares.settled(id);
-  if (deal !== undefined && shared !== undefined) return deal && DEALS.visibility.canSee(ctx.viewer, deal, shared) ? deal : null;
-  return Promise.all([loader.load(id), shares.load(id)]).then(([d, s]) => (d && DEALS.visibility.canSee(ctx.viewer, d, s) ? d : null));
-}
 
-/** A linked company: null when the viewer may not see it. */
-const visibleCompany = (ctx: RequestContext, id: number | undefined) => relationField(ctx, Company, id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
 
 const ID_ARG = { description: 'The calendar entry\'s databaseId.' };
 const FILTER_ARG = { nullable: true, description: 'Which calendar entries; all of them (but those of deleted series) when absent.' };
@@ -184,11 +154,11 @@ export class CalendarEntryFieldsResolver {
   association(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext): unknown {
     switch (entry.associationType) {
       case CalendarAssociationType.DEAL:
-        return visibleDeal(ctx, entry.deal?.id);
+        return linkedDeal(ctx, entry.deal?.id);
       case CalendarAssociationType.PERSON:
-        return relationField(ctx, Person, entry.person?.id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
+        return linkedPerson(ctx, entry.person?.id);
       case CalendarAssociationType.COMPANY:
-        return visibleCompany(ctx, entry.company?.id);
+        return linkedCompany(ctx, entry.company?.id);
       default:
         return null;
     }
@@ -196,7 +166,7 @@ export class CalendarEntryFieldsResolver {
 
   @FieldResolver(() => Company, { nullable: true, description: 'The company the entry is tied to; null when none or when the viewer may not see it (companyId still names it).' })
   company(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext) {
-    return visibleCompany(ctx, entry.company?.id);
+    return linkedCompany(ctx, entry.company?.id);
   }
 
   @FieldResolver(() => CalendarEntry, { nullable: true, description: 'The first (base) entry of the series this entry is an occurrence of; null on a base, on entries of no series, and when the viewer may not see it.' })
@@ -231,47 +201,14 @@ async function nestedEntries(ctx: RequestContext, parent: 'deal' | 'person' | 'c
 const nestedDoc = (what: string, link: string) => ({ description: `Calendar entries ${link} this ${what} that the viewer may see. Default order: newest first.` });
 const NESTED_FILTER = { nullable: true, description: 'Which of its calendar entries; all of them (but those of deleted series) when absent.' };
 
-@Resolver(() => Deal)
-export class DealCalendarEntriesResolver {
-  @FieldResolver(() => CalendarEntryConnection, nestedDoc('deal', 'about'))
-  calendarEntries(
-    @Root() deal: Deal,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, NESTED_FILTER) filter?: CalendarEntryFilter,
-    @Arg('orderBy', () => [CALENDAR_ENTRY.Order], ORDER_ARG) orderBy?: CalendarEntryOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedEntries(ctx, 'deal', deal.id, args, filter, orderBy, info);
-  }
-}
-
-@Resolver(() => Person)
-export class PersonCalendarEntriesResolver {
-  @FieldResolver(() => CalendarEntryConnection, nestedDoc('person', 'about'))
-  calendarEntries(
-    @Root() person: Person,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, NESTED_FILTER) filter?: CalendarEntryFilter,
-    @Arg('orderBy', () => [CALENDAR_ENTRY.Order], ORDER_ARG) orderBy?: CalendarEntryOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedEntries(ctx, 'person', person.id, args, filter, orderBy, info);
-  }
-}
-
-@Resolver(() => Company)
-export class CompanyCalendarEntriesResolver {
-  @FieldResolver(() => CalendarEntryConnection, nestedDoc('company', 'about or tied to'))
-  calendarEntries(
-    @Root() company: Company,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, NESTED_FILTER) filter?: CalendarEntryFilter,
-    @Arg('orderBy', () => [CALENDAR_ENTRY.Order], ORDER_ARG) orderBy?: CalendarEntryOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedEntries(ctx, 'company', company.id, args, filter, orderBy, info);
-  }
-}
+/** `Deal.calendarEntries`, `Person.calendarEntries`, `Company.calendarEntries`. */
+export const CALENDAR_ENTRY_PARENT_RESOLVERS = nestedConnectionResolvers<CalendarEntryFilter, CalendarEntryOrder>({
+  field: 'calendarEntries',
+  connection: CalendarEntryConnection,
+  filter: CALENDAR_ENTRY.Filter,
+  order: CALENDAR_ENTRY.Order,
+  doc: (parent) => nestedDoc(parent, parent === 'company' ? 'about or tied to' : 'about').description,
+  filterDoc: () => NESTED_FILTER.description,
+  orderDoc: ORDER_ARG.description,
+  page: nestedEntries,
+});

@@ -1,6 +1,6 @@
 import type { CoreModule } from '../module';
 import { CalendarEntry } from './calendar-entry.entity';
-import { CalendarEntryFieldsResolver, CalendarEntryResolver, CompanyCalendarEntriesResolver, DealCalendarEntriesResolver, PersonCalendarEntriesResolver } from './calendar-entry.resolver';
+import { CalendarEntryFieldsResolver, CalendarEntryResolver, CALENDAR_ENTRY_PARENT_RESOLVERS } from './calendar-entry.resolver';
 import { CalendarFeedResolver } from './calendar-feed.resolver';
 import { CalendarOccurrenceResolver } from './calendar-occurrence.resolver';
 
@@ -16,5 +16,5 @@ export { CalendarOccurrenceService, OCCURRENCES_DEFAULT, OCCURRENCES_MAX, type O
 export const calendarModule: CoreModule = {
   name: 'calendar',
   entities: [CalendarEntry],
-  resolvers: [CalendarEntryResolver, CalendarEntryFieldsResolver, DealCalendarEntriesResolver, PersonCalendarEntriesResolver, CompanyCalendarEntriesResolver, CalendarFeedResolver, CalendarOccurrenceResolver],
+  resolvers: [CalendarEntryResolver, CalendarEntryFieldsResolver, ...CALENDAR_ENTRY_PARENT_RESOLVERS, CalendarFeedResolver, CalendarOccurrenceResolver],
 };

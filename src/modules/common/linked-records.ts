@@ -1,9 +1,15 @@
+import type { RequestContext } from '../../context/context';
+import { relationField } from '../../context/relations';
 import { Visibility } from '../../context/viewer';
 import type { Seer, VisibilityRule, VisibilityTerm } from '../../context/visibility';
 import { Where } from '../../db/sql';
+import { Company } from '../companies/company.entity';
 import { COMPANIES } from '../companies/company.service';
+import { Deal } from '../deals/deal.entity';
 import { DEALS } from '../deals/deal.service';
+import { Person } from '../people/person.entity';
 import { PEOPLE } from '../people/person.fields';
+import { linkable, sharesOf } from './resource';
 
 /**
  * The records an activity (a note, a document, a calendar entry) may be linked to, each visible
@@ -42,3 +48,23 @@ export function linkedRecordsTerm<T>(prefix: string, what: string): VisibilityTe
     },
   };
 }
+
+/**
+ * The deal an activity is linked to, as its `deal` field shows it: null when the viewer may not
+ * see it (`dealId` still names it). Synchronous once the page's preload settled the deal and its shares.
+ */
+export function linkedDeal(ctx: RequestContext, id: number | undefined): Deal | null | Promise<Deal | null> {
+  if (id == null) return null;
+  const loader = ctx.loaders.byId(Deal);
+  const shares = sharesOf(ctx, DEALS);
+  const deal = loader.settled(id);
+  const shared = shares.settled(id);
+  if (deal !== undefined && shared !== undefined) return deal && DEALS.visibility.canSee(ctx.viewer, deal, shared) ? deal : null;
+  return Promise.all([loader.load(id), shares.load(id)]).then(([d, s]) => (d && DEALS.visibility.canSee(ctx.viewer, d, s) ? d : null));
+}
+
+/** The person an activity is linked to, as its `person` field shows it: null when the viewer may not see them. */
+export const linkedPerson = (ctx: RequestContext, id: number | undefined) => relationField(ctx, Person, id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
+
+/** The company an activity is linked to, as its `company` field shows it: null when the viewer may not see it. */
+export const linkedCompany = (ctx: RequestContext, id: number | undefined) => relationField(ctx, Company, id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));

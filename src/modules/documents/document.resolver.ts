@@ -1,18 +1,18 @@
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
+import { linkedCompany, linkedDeal, linkedPerson } from '../common/linked-records';
+import { nestedConnectionResolvers } from '../common/nested-connections';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
-import { linkable, sharesOf } from '../common/resource';
+import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
 import { DEALS } from '../deals/deal.service';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
 import { Document } from './document.entity';
@@ -48,41 +48,21 @@ function tagsOfPage(ctx: RequestContext, ids: readonly number[]): Promise<unknow
   });
 }
 
-/** The deals' shares of a page of documents (a deal's visibility needs them): the deal ids come from the rows. */
-const PAGE_DEALS = new WeakMap<object, Map<number, number>>();
-function dealSharesOfDocuments(ctx: RequestContext, documentIds: readonly number[]): Promise<unknown> {
-  const byDocument = PAGE_DEALS.get(ctx) ?? new Map<number, number>();
-  const dealIds = documentIds.map((id) => byDocument.get(id)).filter((id): id is number => id != null);
-  return dealIds.length ? sharesOf(ctx, DEALS).loadMany([...new Set(dealIds)]) : Promise.resolve();
-}
-
 /** What a page of documents reads: one batch per source, then each row's fields answer synchronously. */
 const DOCUMENT_RELATIONS: readonly RelationPreload<Document>[] = [
   usersPreload('owner'),
   { fields: ['deal'], source: Deal, ids: (d) => d.deal?.id },
-  { fields: ['deal'], perRow: (ctx) => ({ loadMany: (ids: readonly number[]) => dealSharesOfDocuments(ctx, ids) }) },
+  // The deal's shares (its visibility needs them), keyed by the document's deal.
+  { fields: ['deal'], perRow: (ctx) => sharesOf(ctx, DEALS), key: (d) => d.deal?.id },
   { fields: ['person'], source: Person, ids: (d) => d.person?.id },
   { fields: ['company'], source: Company, ids: (d) => d.company?.id },
   { fields: ['tagIds', 'tags'], perRow: (ctx) => ({ loadMany: (ids: readonly number[]) => tagsOfPage(ctx, ids) }) },
 ];
 
-async function preloadDocuments(ctx: RequestContext, rows: readonly Document[], info?: GraphQLResolveInfo): Promise<void> {
-  let byDocument = PAGE_DEALS.get(ctx);
-  if (!byDocument) PAGE_DEALS.set(ctx, (byDocument = new Map()));
-  for (const d of rows) if (d.deal) byDocument.set(d.id, d.deal.id);
-  await preloadPage(ctx, DOCUMENT_RELATIONS, rows, info);
+function preloadDocuments(ctx: RequestContext, rows: readonly Document[], info?: GraphQLResolveInfo): Promise<void> {
+  return preloadPage(ctx, DOCUMENT_RELATIONS, rows, info);
 }
 
-/** A linked deal: null when the viewer may not see it (dealId still names it). */
-function visibleDeal(ctx: RequestContext, id: number | undefined): Deal | null | Promise<Deal | null> {
-  if (id == null) return null;
-  const loader = ctx.loaders.byId(Deal);
-  const shares = sharesOf(ctx, DEALS);
-  const deal = loader.settled(id);
-  const shared = shares.settled(id);
-  if (deal !== undefined && shared !== undefined) return deal && DEALS.visibility.canSee(ctx.viewer, deal, shared) ? deal : null;
-  return Promise.all([loader.load(id), shares.load(id)]).then(([d, s]) => (d && DEALS.visibility.canSee(ctx.viewer, d, s) ? d : null));
-}
 
 const ID_ARG = { description: 'The document\'s databaseId.' };
 
@@ -137,17 +117,17 @@ export class DocumentFieldsResolver {
 
   @FieldResolver(() => Deal, { nullable: true, description: 'The deal the document is linked to; null when none or when the viewer may not see it (dealId still names it).' })
   deal(@Root() doc: Document, @Ctx() ctx: RequestContext) {
-    return visibleDeal(ctx, doc.deal?.id);
+    return linkedDeal(ctx, doc.deal?.id);
   }
 
   @FieldResolver(() => Person, { nullable: true, description: 'The person the document is linked to; null when none or when the viewer may not see them.' })
   person(@Root() doc: Document, @Ctx() ctx: RequestContext) {
-    return relationField(ctx, Person, doc.person?.id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
+    return linkedPerson(ctx, doc.person?.id);
   }
 
   @FieldResolver(() => Company, { nullable: true, description: 'The company the document is linked to; null when none or when the viewer may not see it.' })
   company(@Root() doc: Document, @Ctx() ctx: RequestContext) {
-    return relationField(ctx, Company, doc.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
+    return linkedCompany(ctx, doc.company?.id);
   }
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the document\'s tags (items of the document tags list), in databaseId order.' })
@@ -176,47 +156,14 @@ async function nestedDocuments(ctx: RequestContext, parent: 'deal' | 'person' | 
   return page;
 }
 
-@Resolver(() => Deal)
-export class DealDocumentsResolver {
-  @FieldResolver(() => DocumentConnection, documentsArgs('deal'))
-  documents(
-    @Root() deal: Deal,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DOCUMENT.Filter, { nullable: true, description: 'Which of its documents; all when absent.' }) filter?: DocumentFilter,
-    @Arg('orderBy', () => [DOCUMENT.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DocumentOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedDocuments(ctx, 'deal', deal.id, args, filter, orderBy, info);
-  }
-}
-
-@Resolver(() => Person)
-export class PersonDocumentsResolver {
-  @FieldResolver(() => DocumentConnection, documentsArgs('person'))
-  documents(
-    @Root() person: Person,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DOCUMENT.Filter, { nullable: true, description: 'Which of their documents; all when absent.' }) filter?: DocumentFilter,
-    @Arg('orderBy', () => [DOCUMENT.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DocumentOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedDocuments(ctx, 'person', person.id, args, filter, orderBy, info);
-  }
-}
-
-@Resolver(() => Company)
-export class CompanyDocumentsResolver {
-  @FieldResolver(() => DocumentConnection, documentsArgs('company'))
-  documents(
-    @Root() company: Company,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DOCUMENT.Filter, { nullable: true, description: 'Which of its documents; all when absent.' }) filter?: DocumentFilter,
-    @Arg('orderBy', () => [DOCUMENT.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DocumentOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedDocuments(ctx, 'company', company.id, args, filter, orderBy, info);
-  }
-}
+/** `Deal.documents`, `Person.documents`, `Company.documents`. */
+export const DOCUMENT_PARENT_RESOLVERS = nestedConnectionResolvers<DocumentFilter, DocumentOrder>({
+  field: 'documents',
+  connection: DocumentConnection,
+  filter: DOCUMENT.Filter,
+  order: DOCUMENT.Order,
+  doc: (parent) => documentsArgs(parent).description,
+  filterDoc: (parent) => `Which of ${parent === 'person' ? 'their' : 'its'} documents; all when absent.`,
+  orderDoc: 'Ordering keys, at most 5; databaseId breaks ties.',
+  page: nestedDocuments,
+});

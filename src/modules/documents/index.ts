@@ -1,6 +1,6 @@
 import type { CoreModule } from '../module';
 import { Document, DocumentTag } from './document.entity';
-import { CompanyDocumentsResolver, DealDocumentsResolver, DocumentFieldsResolver, DocumentResolver, PersonDocumentsResolver } from './document.resolver';
+import { DocumentFieldsResolver, DocumentResolver, DOCUMENT_PARENT_RESOLVERS } from './document.resolver';
 
 export { documentLinkRouter, PUBLIC_LINK_PATH } from './document.public-link';
 export { dueDocumentIds, documentFetchOptions, fetchDocument, type DocumentFetchDeps, type DocumentFetchOutcome } from './document.fetch-job';
@@ -10,5 +10,5 @@ export { createDocumentStorage, documentStorage, LocalDiskStorage, setDocumentSt
 export const documentsModule: CoreModule = {
   name: 'documents',
   entities: [Document, DocumentTag],
-  resolvers: [DocumentResolver, DocumentFieldsResolver, DealDocumentsResolver, PersonDocumentsResolver, CompanyDocumentsResolver],
+  resolvers: [DocumentResolver, DocumentFieldsResolver, ...DOCUMENT_PARENT_RESOLVERS],
 };

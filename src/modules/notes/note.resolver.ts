@@ -1,18 +1,18 @@
 import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
+import { linkedCompany, linkedDeal, linkedPerson } from '../common/linked-records';
+import { nestedConnectionResolvers } from '../common/nested-connections';
 import type { RequestContext } from '../../context/context';
 import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
-import { linkable, sharesOf } from '../common/resource';
+import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
 import { DEALS } from '../deals/deal.service';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
@@ -52,39 +52,19 @@ registerNode({ name: 'Comment', entity: Comment, find: (ctx, ids) => findVisible
 const NOTE_RELATIONS: readonly RelationPreload<Note>[] = [
   usersPreload('user', 'possibleNotifyUserIds'),
   { fields: ['deal', 'possibleNotifyUserIds'], source: Deal, ids: (n) => n.deal?.id },
-  { fields: ['deal', 'possibleNotifyUserIds'], perRow: (ctx) => ({ loadMany: (ids: readonly number[]) => dealSharesOfNotes(ctx, ids) }) },
+  // The deal's shares (its visibility needs them), keyed by the note's deal.
+  { fields: ['deal', 'possibleNotifyUserIds'], perRow: (ctx) => sharesOf(ctx, DEALS), key: (n) => n.deal?.id },
   { fields: ['person', 'possibleNotifyUserIds'], source: Person, ids: (n) => n.person?.id },
   { fields: ['company', 'possibleNotifyUserIds'], source: Company, ids: (n) => n.company?.id },
   { fields: ['noteCategory'], source: ListItem, ids: (n) => n.noteCategory?.id },
 ];
 
-/** The deals' shares of a page of notes (the perRow hook gets note ids: the deal ids come from the rows). */
-const PAGE_DEALS = new WeakMap<object, Map<number, number>>();
-function dealSharesOfNotes(ctx: RequestContext, noteIds: readonly number[]): Promise<unknown> {
-  const byNote = PAGE_DEALS.get(ctx) ?? new Map<number, number>();
-  const dealIds = noteIds.map((id) => byNote.get(id)).filter((id): id is number => id != null);
-  return dealIds.length ? sharesOf(ctx, DEALS).loadMany([...new Set(dealIds)]) : Promise.resolve();
-}
-
-async function preloadNotes(ctx: RequestContext, rows: readonly Note[], info?: GraphQLResolveInfo): Promise<void> {
-  let byNote = PAGE_DEALS.get(ctx);
-  if (!byNote) PAGE_DEALS.set(ctx, (byNote = new Map()));
-  for (const n of rows) if (n.deal) byNote.set(n.id, n.deal.id);
-  await preloadPage(ctx, NOTE_RELATIONS, rows, info);
+function preloadNotes(ctx: RequestContext, rows: readonly Note[], info?: GraphQLResolveInfo): Promise<void> {
+  return preloadPage(ctx, NOTE_RELATIONS, rows, info);
 }
 
 const COMMENT_RELATIONS: readonly RelationPreload<Comment>[] = [usersPreload('user', 'editedBy')];
 
-/** A deal in a note: null when the viewer may not see it (dealId still names it). */
-function visibleDeal(ctx: RequestContext, id: number | undefined): Deal | null | Promise<Deal | null> {
-  if (id == null) return null;
-  const loader = ctx.loaders.byId(Deal);
-  const shares = sharesOf(ctx, DEALS);
-  const deal = loader.settled(id);
-  const shared = shares.settled(id);
-  if (deal !== undefined && shared !== undefined) return deal && DEALS.visibility.canSee(ctx.viewer, deal, shared) ? deal : null;
-  return Promise.all([loader.load(id), shares.load(id)]).then(([d, s]) => (d && DEALS.visibility.canSee(ctx.viewer, d, s) ? d : null));
-}
 
 @Resolver()
 export class NoteResolver {
@@ -180,17 +160,17 @@ export class NoteFieldsResolver {
 
   @FieldResolver(() => Deal, { nullable: true, description: 'The deal the note is about; null when none or when the viewer may not see it (dealId still names it).' })
   deal(@Root() note: Note, @Ctx() ctx: RequestContext) {
-    return visibleDeal(ctx, note.deal?.id);
+    return linkedDeal(ctx, note.deal?.id);
   }
 
   @FieldResolver(() => Person, { nullable: true, description: 'The person the note is about; null when none or when the viewer may not see them.' })
   person(@Root() note: Note, @Ctx() ctx: RequestContext) {
-    return relationField(ctx, Person, note.person?.id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
+    return linkedPerson(ctx, note.person?.id);
   }
 
   @FieldResolver(() => Company, { nullable: true, description: 'The company the note is about; null when none or when the viewer may not see it.' })
   company(@Root() note: Note, @Ctx() ctx: RequestContext) {
-    return relationField(ctx, Company, note.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
+    return linkedCompany(ctx, note.company?.id);
   }
 
   @FieldResolver(() => ListItem, { nullable: true, description: 'The note\'s category (an item of the note categories list).' })
@@ -255,47 +235,14 @@ async function nestedNotes(ctx: RequestContext, parent: 'deal' | 'person' | 'com
   return page;
 }
 
-@Resolver(() => Deal)
-export class DealNotesResolver {
-  @FieldResolver(() => NoteConnection, notesArgs('deal'))
-  notes(
-    @Root() deal: Deal,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => NOTE.Filter, { nullable: true, description: 'Which of its notes; all when absent.' }) filter?: NoteFilter,
-    @Arg('orderBy', () => [NOTE.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: NoteOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedNotes(ctx, 'deal', deal.id, args, filter, orderBy, info);
-  }
-}
-
-@Resolver(() => Person)
-export class PersonNotesResolver {
-  @FieldResolver(() => NoteConnection, notesArgs('person'))
-  notes(
-    @Root() person: Person,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => NOTE.Filter, { nullable: true, description: 'Which of their notes; all when absent.' }) filter?: NoteFilter,
-    @Arg('orderBy', () => [NOTE.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: NoteOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedNotes(ctx, 'person', person.id, args, filter, orderBy, info);
-  }
-}
-
-@Resolver(() => Company)
-export class CompanyNotesResolver {
-  @FieldResolver(() => NoteConnection, notesArgs('company'))
-  notes(
-    @Root() company: Company,
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => NOTE.Filter, { nullable: true, description: 'Which of its notes; all when absent.' }) filter?: NoteFilter,
-    @Arg('orderBy', () => [NOTE.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: NoteOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return nestedNotes(ctx, 'company', company.id, args, filter, orderBy, info);
-  }
-}
+/** `Deal.notes`, `Person.notes`, `Company.notes`. */
+export const NOTE_PARENT_RESOLVERS = nestedConnectionResolvers<NoteFilter, NoteOrder>({
+  field: 'notes',
+  connection: NoteConnection,
+  filter: NOTE.Filter,
+  order: NOTE.Order,
+  doc: (parent) => notesArgs(parent).description,
+  filterDoc: (parent) => `Which of ${parent === 'person' ? 'their' : 'its'} notes; all when absent.`,
+  orderDoc: 'Ordering keys, at most 5; databaseId breaks ties.',
+  page: nestedNotes,
+});
