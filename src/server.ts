@@ -47,7 +47,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     const documentStorage = createDocumentStorage(config);
     // A deleted document's bytes are removed after its commit, by the service that deletes it.
     setDocumentStorage(documentStorage);
-    jobs = await startJobs(config, databaseUrl, orm, config.runWorker ? 'api+worker' : 'api');
+    jobs = await startJobs(config, databaseUrl, orm, config.runWorker ? 'api+worker' : 'api', documentStorage);
     ready = true;
     const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`) : new MemoryBuckets();
     limiter = createRateLimiter(backend, config.rateLimit);

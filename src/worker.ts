@@ -5,6 +5,7 @@ import { resolveDatabase } from './cli/database';
 import { EmbeddedUnavailableError } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
 import { startJobs } from './jobs';
+import { createDocumentStorage } from './modules/documents/storage';
 
 /**
  * `npm run worker`: a jobs-only process (no HTTP), for running workers apart from the API
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   let jobs;
   try {
     await migrate(orm);
-    jobs = await startJobs(config, url, orm, 'worker');
+    jobs = await startJobs(config, url, orm, 'worker', createDocumentStorage(config));
   } catch (error) {
     await orm.close(true);
     await embedded?.stop();

@@ -2,7 +2,7 @@ import { Agenda } from 'agenda';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { logger } from '../common/logger';
 import type { Config } from '../config/config';
-import { createDocumentStorage } from '../modules/documents/storage';
+import type { DocumentStorage } from '../modules/documents/storage';
 import { DEFAULT_DELIVERY_POLICY, mailTransportFromConfig } from '../modules/outbox';
 import { AgendaQueue } from './agenda-queue';
 import { connectJobBackend, jobStoreOf } from './backend';
@@ -28,9 +28,10 @@ export interface Jobs {
  * Several processes (API processes, `npm run worker`) may share one store: a job is locked by the
  * one worker that runs it, and the sweep is a single recurring job among them.
  */
-export async function startJobs(config: Config, databaseUrl: string, orm: MikroORM, role: string): Promise<Jobs> {
+export async function startJobs(config: Config, databaseUrl: string, orm: MikroORM, role: string, storage: DocumentStorage): Promise<Jobs> {
   const name = `${role}:${process.pid}`;
-  const backend = await connectJobBackend(jobStoreOf(config, databaseUrl), name);
+  const store = jobStoreOf(config, databaseUrl);
+  const backend = await connectJobBackend(store, name);
   const agenda = new Agenda({
     backend,
     name,
@@ -40,19 +41,15 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
   });
   agenda.on('error', (error: Error) => logger.error('job queue error', { error: error.message }));
   const queue = new AgendaQueue(agenda);
-  const transport = mailTransportFromConfig(config);
+  // Only a worker sends mail: an API-only process opens no SMTP transport.
+  const transport = config.runWorker ? mailTransportFromConfig(config) : null;
   let worker: RunningWorker | null = null;
   try {
     await agenda.ready;
     if (config.runWorker) {
-      const deps: JobDeps = {
-        orm,
-        config,
-        transport,
-        deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, leaseSeconds: Math.ceil(config.jobs.lockLifetimeMs / 1000) },
-        storage: createDocumentStorage(config),
-        queue,
-      };
+      // A claimed row's lease is the job's lock: a killed worker's row and job come free together.
+      const leaseSeconds = Math.ceil(config.jobs.lockLifetimeMs / 1000);
+      const deps: JobDeps = { orm, config, transport, deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, leaseSeconds }, leaseSeconds, storage, queue };
       worker = await startWorker(agenda, deps, JOB_HANDLERS, config.jobs);
     } else {
       // Without a worker nothing connects the notification channel, and Agenda only publishes the
@@ -64,7 +61,7 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
     await backend.disconnect().catch(() => undefined);
     throw error;
   }
-  logger.info('jobs ready', { store: jobStoreOf(config, databaseUrl).kind, worker: worker !== null, smtp: transport !== null });
+  logger.info('jobs ready', { store: store.kind, worker: worker !== null, smtp: transport !== null });
 
   let closing: Promise<void> | null = null;
   return {

@@ -12,6 +12,8 @@ export interface JobDeps {
   /** Null without `SMTP_URL`: mail stays pending in the outbox, readable, and nothing is sent. */
   readonly transport: MailTransport | null;
   readonly deliveryPolicy: DeliveryPolicy;
+  /** How long a claimed row (a document's fetch, a mail's send) is left to its worker: the job lock's lifetime. */
+  readonly leaseSeconds: number;
   readonly storage: DocumentStorage;
   readonly queue: JobQueue;
 }

@@ -3,9 +3,8 @@ import type { JobHandler } from '../job-run';
 
 /** Fetches one document's URL into storage (src/modules/documents/document.fetch-job.ts). */
 export const fetchDocumentJob: JobHandler<'fetch-document'> = async (deps, data, run) => {
-  const leaseSeconds = Math.ceil(deps.config.jobs.lockLifetimeMs / 1000);
   const outcome = await fetchDocument(
-    { orm: deps.orm, storage: deps.storage, fetch: documentFetchOptions(deps.config), leaseSeconds, maxAttempts: 3 },
+    { orm: deps.orm, storage: deps.storage, fetch: documentFetchOptions(deps.config), leaseSeconds: deps.leaseSeconds, maxAttempts: 3 },
     data.documentId,
     run.signal,
   );
