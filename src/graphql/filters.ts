@@ -238,6 +238,12 @@ export interface LinkTable {
   readonly alias: string;
   /** e.g. `dp.person_id`. */
   readonly column: string;
+  /**
+   * Only links to these rows count: the records on the other side joined (`join "people" p on
+   * p.id = dp.person_id`) and the condition they must meet (the viewer's scope of them). Absent:
+   * every link counts.
+   */
+  readonly rows?: { readonly join: string; readonly sql: string; readonly params: readonly unknown[] };
 }
 
 /**
@@ -246,12 +252,14 @@ export interface LinkTable {
  */
 export function linkedIdConditions(link: LinkTable, value: IdFilter, path: string): Fragment | null {
   const parts: Fragment[] = [];
-  const from = `"${link.table}" ${link.alias} where ${link.on}`;
+  const rows = link.rows;
+  const from = rows ? `"${link.table}" ${link.alias} ${rows.join} where ${link.on} and (${rows.sql})` : `"${link.table}" ${link.alias} where ${link.on}`;
+  const rowParams = rows ? [...rows.params] : [];
   if (value.eq != null || value.in != null) {
     const ids = [...(value.eq != null ? [value.eq] : []), ...list(value.in ?? [], `${path}.in`)].filter(isValidId);
-    parts.push(ids.length === 0 ? { sql: 'false', params: [] } : { sql: `exists (select 1 from ${from} and ${link.column} = any(?::int[]))`, params: [`{${ids.join(',')}}`] });
+    parts.push(ids.length === 0 ? { sql: 'false', params: [] } : { sql: `exists (select 1 from ${from} and ${link.column} = any(?::int[]))`, params: [...rowParams, `{${ids.join(',')}}`] });
   }
-  if (value.isNull != null) parts.push({ sql: `${value.isNull ? 'not ' : ''}exists (select 1 from ${from})`, params: [] });
+  if (value.isNull != null) parts.push({ sql: `${value.isNull ? 'not ' : ''}exists (select 1 from ${from})`, params: rowParams });
   return parts.length ? and(parts) : null;
 }
 

@@ -3,6 +3,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Extensions, Field, Float, InputType, Int, registerEnumType, type ClassType } from 'type-graphql';
 import type { Issues } from '../common/errors';
+import type { Viewer } from '../context/viewer';
 import { orderKeysOf, type KeyType, type OrderColumn, type OrderKey } from '../db/keyset';
 import { OrderDirection } from '../graphql/connection';
 import { GraphQLDecimal } from '../graphql/decimal';
@@ -45,6 +46,16 @@ export interface SortDef {
   readonly doc?: string;
 }
 
+/**
+ * What a filter is compiled for: the unit of work and the viewer. Conditions on the record's own
+ * columns need neither; a condition on related records reads the related resource's rows the
+ * viewer may see (src/modules/common/related-filters.ts), so it needs both.
+ */
+export interface FilterScope {
+  readonly em: EntityManager;
+  readonly viewer: Viewer;
+}
+
 export interface FilterDef {
   /** Expressions instead of the field's column (any of several: `anyPhone`). */
   readonly sql?: string | readonly string[];
@@ -53,9 +64,16 @@ export interface FilterDef {
   readonly startsWithSql?: string;
   /**
    * A condition built by the resource (a search box, a condition on related records); its input
-   * type is `input`. `em` reaches the related resources' own filters (`PERSON.filterSql(em, ...)`).
+   * type is `input`. `scope` reaches the related resources' own filters and visibility.
    */
-  readonly build?: (value: never, path: string, em: EntityManager) => { sql: string; params: unknown[] } | null;
+  readonly build?: (value: never, path: string, scope: FilterScope) => { sql: string; params: unknown[] } | null;
+  /**
+   * The GraphQL type of the records this condition reads besides the filtered one's own row (a
+   * deal's people): declared by the related-records helpers (src/modules/common/related-filters.ts),
+   * which see only what the viewer may see of them. Shown in the schema as the filter field's
+   * `relatedRecords` extension, which the relation-filter probe reads (test/contract/relation-filters.test.ts).
+   */
+  readonly related?: string;
   /** The operator input when the kind's default is not it (an enum's `XTypeFilter`, a search's String). */
   readonly input?: () => ClassType | typeof String | [ClassType];
   readonly doc?: string;
@@ -183,8 +201,11 @@ export interface Resource<T extends FieldTable> {
   /** The `XOrderField` enum: UPPER_SNAKE names, lower_snake values. */
   readonly OrderField: Readonly<Record<string, string>>;
   readonly Order: ClassType<{ field: string; direction: OrderDirection }>;
-  /** The SQL condition of a filter (tenancy and visibility are the caller's); errors name `argument`. */
-  filterSql(em: EntityManager, filter: FilterOf<T> | null | undefined, argument?: string): { sql: string; params: unknown[] };
+  /**
+   * The SQL condition of a filter (the filtered records' tenancy and visibility are the caller's;
+   * conditions on related records apply the related records' own); errors name `argument`.
+   */
+  filterSql(scope: FilterScope, filter: FilterOf<T> | null | undefined, argument?: string): { sql: string; params: unknown[] };
   /** The order keys of an `orderBy` argument, the default order when none. */
   orderKeys(em: EntityManager, orderBy: ReadonlyArray<{ field: string; direction: 'ASC' | 'DESC' }> | null | undefined): readonly OrderKey[];
   /**
@@ -241,6 +262,10 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     const input = spec.input ?? (def.kind === 'enum' || def.kind === 'json' ? null : OPERATORS[def.kind]);
     if (!input) throw new Error(`${names.type}.${name}: a filter on a ${def.kind} field needs its input`);
     Field(input as never, { nullable: true, description: spec.doc ?? def.doc ?? name })(Filter.prototype, name);
+    if (spec.related) {
+      if (!spec.build) throw new Error(`${names.type}.${name}: a condition on related records is built by its helper`);
+      Extensions({ relatedRecords: spec.related })(Filter.prototype, name);
+    }
   }
   InputType(`${names.type}Filter`, { description: names.filterDoc })(Filter);
 
@@ -269,7 +294,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
   registerFieldDocs(docs);
 
   // SQL, from the ORM metadata, once (the metadata exists once the ORM is open).
-  let compiled: { filters: Record<string, FilterField>; orders: Record<string, OrderColumn>; fallback: readonly OrderKey[] } | undefined;
+  let compiled: { filters: Record<string, FilterField>; builds: Record<string, NonNullable<FilterDef['build']>>; orders: Record<string, OrderColumn>; fallback: readonly OrderKey[] } | undefined;
   const compile = (em: EntityManager) => {
     if (compiled) return compiled;
     const meta = em.getMetadata().get(names.entity.name);
@@ -281,11 +306,11 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
       return { sql: `${names.alias}.${prop.fieldNames[0]}`, nullable: prop.nullable === true && !prop.primary };
     };
     const filters: Record<string, FilterField> = {};
+    const builds: Record<string, NonNullable<FilterDef['build']>> = {};
     for (const [name, def] of filterable) {
       const spec = def.filter === true ? {} : (def.filter as FilterDef);
       if (spec.build) {
-        const build = spec.build;
-        filters[name] = { kind: 'custom', build: (value: never, path: string) => build(value, path, em) };
+        builds[name] = spec.build;
         continue;
       }
       const sql = spec.sql ?? column(name, def).sql;
@@ -316,7 +341,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
       if (!def?.sort) throw new Error(`${names.type}: the default order names ${name}, which is not sortable`);
       return { ...orders[OrderField[sortOf(name, def).as ?? upperSnake(name)]], desc };
     });
-    compiled = { filters, orders, fallback };
+    compiled = { filters, builds, orders, fallback };
     return compiled;
   };
 
@@ -327,7 +352,14 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     Filter: Filter as ClassType<FilterOf<T>>,
     OrderField,
     Order,
-    filterSql: (em, filter, argument) => compileFilter(filter as never, compile(em).filters as never, argument),
+    filterSql: (scope, filter, argument) => {
+      if (!filter) return compileFilter(filter as never, {} as never, argument);
+      const c = compile(scope.em);
+      // Built conditions are bound to this compilation's scope (the viewer); the rest are shared.
+      const fields: Record<string, FilterField> = { ...c.filters };
+      for (const [name, build] of Object.entries(c.builds)) fields[name] = { kind: 'custom', build: (value: never, path: string) => build(value, path, scope) };
+      return compileFilter(filter as never, fields as never, argument);
+    },
     orderKeys: (em, orderBy) => {
       const c = compile(em);
       return orderKeysOf(orderBy as never, c.orders as never, c.fallback);

@@ -38,8 +38,10 @@ describe('the field kit', () => {
       ownerId: { kind: 'ref', write: 'custom', filter: true, sort: true },
     });
     const em = orm.em.fork();
-    expect(probe.filterSql(em, { website: { eq: 'x' } } as never)).toEqual({ sql: 'c.web = ?', params: ['x'] });
-    expect(probe.filterSql(em, { ownerId: { eq: 4 } } as never)).toEqual({ sql: 'c.owner_id = ?', params: [4] });
+    // Conditions on the record's own columns read no viewer.
+    const scope = { em, viewer: {} as never };
+    expect(probe.filterSql(scope, { website: { eq: 'x' } } as never)).toEqual({ sql: 'c.web = ?', params: ['x'] });
+    expect(probe.filterSql(scope, { ownerId: { eq: 4 } } as never)).toEqual({ sql: 'c.owner_id = ?', params: [4] });
     expect(probe.orderKeys(em, [{ field: 'website', direction: 'DESC' }])).toEqual([{ sql: 'c.web', nullable: true, type: 'text', desc: true }]);
     expect(probe.orderKeys(em, null)).toEqual([{ sql: 'lower(c.name)', nullable: false, type: 'text', desc: false }]);
     expect(probe.OrderField).toEqual({ NAME: 'name', WEBSITE: 'website', OWNER_ID: 'owner_id' });

@@ -57,7 +57,7 @@ export class AccountNotificationService {
 
   /** The viewer's notifications (an admin's: the account's), newest first unless asked otherwise. */
   list(filter: Filter | null | undefined, orderBy: readonly Order[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<AccountNotification>> {
-    const condition = ACCOUNT_NOTIFICATION.filterSql(this.ctx.em, filter);
+    const condition = ACCOUNT_NOTIFICATION.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, ACCOUNT_NOTIFICATIONS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, ACCOUNT_NOTIFICATIONS, where, ACCOUNT_NOTIFICATION.orderKeys(this.ctx.em, orderBy), paging, reads);
   }

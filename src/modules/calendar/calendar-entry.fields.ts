@@ -3,8 +3,10 @@ import { BadInputError } from '../../common/errors';
 import { storableInstant } from '../../db/sql';
 import { EnumFilterOf, MAX_IN_VALUES } from '../../graphql/filters';
 import { isValidId } from '../../graphql/ids';
-import { defineResource, type InputOf } from '../../kit/fields';
+import { defineResource, type FilterScope, type InputOf } from '../../kit/fields';
+import { visibleRows } from '../common/related-filters';
 import { CalendarAssociationType, CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
+import { CALENDAR_ENTRIES } from './calendar-entry.visibility';
 import { CalendarEntryDue, localDate, periodSpan, pinOf, today, type DaySpan } from './calendar-entry.periods';
 
 @InputType('CalendarEntryKindFilter', { description: 'Conditions on whether a calendar entry is a task or an event.' })
@@ -99,12 +101,14 @@ function withinFilter(value: CalendarEntrySpan, path: string): Fragment | null {
 
 /**
  * v3 `conditions[recurrences_of]`: the other entries of the series the entry `id` belongs to (its
- * base and recurrences, the entry itself left out). Tenancy: the outer query's.
+ * base and recurrences, the entry itself left out). The entry named is a related record: one the
+ * viewer may not see names no series, as a missing one. Tenancy of the listed entries: the outer query's.
  */
-function recurrencesOfFilter(id: number, path: string): Fragment {
+function recurrencesOfFilter(id: number, path: string, scope: FilterScope): Fragment {
   if (typeof id !== 'number' || !isValidId(id)) throw new BadInputError(path, 'must be a databaseId');
-  const series = `(select coalesce(s.base_entry_id, s.id) from "calendar_entries" s where s.id = ? and s.account_id = ce.account_id)`;
-  return { sql: `ce.id <> ? and (ce.id = ${series} or ce.base_entry_id = ${series})`, params: [id, id, id] };
+  const named = visibleRows(scope, CALENDAR_ENTRIES, 's');
+  const series = `(select coalesce(s.base_entry_id, s.id) from ${named.from} where s.id = ? and ${named.sql})`;
+  return { sql: `ce.id <> ? and (ce.id = ${series} or ce.base_entry_id = ${series})`, params: [id, id, ...named.params, id, ...named.params] };
 }
 
 /**
@@ -202,7 +206,7 @@ export const CALENDAR_ENTRY = defineResource(
     recurrencesOf: {
       kind: 'int',
       property: null,
-      filter: { input: () => Int as never, build: recurrencesOfFilter as never, doc: 'The other entries of the recurring series this entry (its databaseId) belongs to: its base and occurrences, itself left out.' },
+      filter: { input: () => Int as never, build: recurrencesOfFilter as never, related: 'CalendarEntry', doc: 'The other entries of the recurring series this entry (its databaseId) belongs to: its base and occurrences, itself left out. An entry the viewer may not see names no series.' },
     },
     baseEntryId: { kind: 'ref', filter: { doc: 'The base entry of the series (isNull: true leaves out occurrences: v3 base_entries).' } },
     partOfRecurringSeries: { kind: 'boolean', filter: { doc: 'Entries of a recurring series (true) or of none (false: v3 non_recurring).' } },

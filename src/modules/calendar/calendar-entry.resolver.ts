@@ -10,7 +10,7 @@ import { DeletePayload, payloadOf, RecordPayload, recordPayload } from '../../gr
 import { Company } from '../companies/company.entity';
 import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.service';
+import { DEALS } from '../deals/deal.visibility';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';

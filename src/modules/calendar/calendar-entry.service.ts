@@ -3,47 +3,36 @@ import { Issues, NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { SettledLoader } from '../../context/loaders';
 import { mutation } from '../../context/transaction';
-import { ownerTerm, VisibilityRule } from '../../context/visibility';
 import type { ConnectionReads, Paging } from '../../db/keyset';
 import { findOneRow } from '../../db/list-query';
 import { storableInstant, Where, withoutNul } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
-import { linkedRecordsTerm } from '../common/linked-records';
-import { findVisible, fromOf, listConnection, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { findVisible, fromOf, listConnection, scopeOf, setRelation } from '../common/resource';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
+import { COMPANIES } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.service';
+import { DEALS } from '../deals/deal.visibility';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
+import { PEOPLE } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { CalendarAssociationType, CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
+import { CALENDAR_ENTRIES } from './calendar-entry.visibility';
 import { CALENDAR_ENTRY, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
 import { pinPeriods } from './calendar-entry.periods';
 import { anchorOf, rebuildSeries, rulesOf } from './calendar-entry.series';
 import { hasRecurrence, normalizeRecurrence, RecurrenceInvalid, type RecurrenceField } from './recurrence';
+
+export { CALENDAR_ENTRIES } from './calendar-entry.visibility';
 
 const CALENDAR_WRITES = CALENDAR_ENTRY.writes([
   'kind', 'ownerId', 'categoryId', 'calendarEntryPriorityId', 'startTime', 'endTime', 'allDay', 'dueDate', 'complete',
   'associationType', 'associationId', 'companyId', 'active', 'rrule', 'rdate', 'exrule', 'exdate',
 ]);
 
-/**
- * Calendar entries: visible to admins and `all` users; to an `own` user when they own the entry or
- * may see the deal, person or company it is about or tied to (the documents rule). Decided in SQL
- * on every path (lists, lookups, node(id:), writes, nested lists): the linked records' term has no
- * in-memory predicate to drift from it.
- */
-export const CALENDAR_ENTRIES: ResourceDef<CalendarEntry> = {
-  entity: CalendarEntry,
-  alias: 'ce',
-  name: 'CalendarEntry',
-  visibility: new VisibilityRule<CalendarEntry>([ownerTerm<CalendarEntry>('owner_id', (e) => e.owner?.id, ['owner']), linkedRecordsTerm<CalendarEntry>('ce', 'CalendarEntry')]),
-};
 
 /** The recurrence fields, as the input and the errors name them. */
 const RULE_FIELDS: readonly RecurrenceField[] = ['rrule', 'rdate', 'exrule', 'exdate'];
@@ -63,7 +52,7 @@ export function listsInactive(filter: CalendarEntryFilter | null | undefined): b
  */
 export function calendarCondition(ctx: RequestContext, filter: CalendarEntryFilter | null | undefined, argument?: string): { sql: string; params: unknown[] } {
   const pinned = pinPeriods(filter, { timeZone: ctx.viewer.timeZone, now: ctx.clock.now() });
-  const condition = CALENDAR_ENTRY.filterSql(ctx.em, pinned, argument);
+  const condition = CALENDAR_ENTRY.filterSql(ctx, pinned, argument);
   return listsInactive(filter) ? condition : { sql: `ce.active and (${condition.sql})`, params: condition.params };
 }
 

@@ -4,11 +4,11 @@ import { Visibility } from '../../context/viewer';
 import type { Seer, VisibilityRule, VisibilityTerm } from '../../context/visibility';
 import { Where } from '../../db/sql';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
+import { COMPANIES } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.service';
+import { DEALS } from '../deals/deal.visibility';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
+import { PEOPLE } from '../people/person.visibility';
 import { linkable, sharesOf } from './resource';
 
 /**

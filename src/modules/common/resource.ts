@@ -22,12 +22,12 @@ export interface ResourceDef<T extends { id: number }> {
 }
 
 /** `"people" p`: the table from the ORM metadata, with the resource's alias. */
-export function fromOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, alias = def.alias): string {
+export function fromOf<T extends { id: number }>(ctx: Pick<RequestContext, 'em'>, def: ResourceDef<T>, alias = def.alias): string {
   return `"${tableOf(ctx.em, def.entity).table}" ${alias}`;
 }
 
 /** Tenancy and visibility of the resource's rows for the viewer: the start of every condition. */
-export function scopeOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, alias = def.alias): Where {
+export function scopeOf<T extends { id: number }>(ctx: Pick<RequestContext, 'viewer'>, def: ResourceDef<T>, alias = def.alias): Where {
   const where = new Where().add(`${alias}.account_id = ?`, ctx.viewer.accountId);
   return def.visibility.restrict(where, alias, ctx.viewer);
 }

@@ -14,7 +14,8 @@ import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Company } from './company.entity';
 import { COMPANY, type CompanyInput } from './company.fields';
 import { CompanyCreateOptions, CompanyUpdateOptions } from './company.inputs';
-import { COMPANIES, CompanyService } from './company.service';
+import { CompanyService } from './company.service';
+import { COMPANIES } from './company.visibility';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 
 @ObjectType('CompanyConnection', { description: 'A page of companies, with cursors.' })

@@ -3,10 +3,10 @@ import type { Connection, ConnectionReads, Paging } from '../../graphql/connecti
 import type { RequestContext } from '../../context/context';
 import type { RelationReads } from '../../context/relations';
 import { mutation } from '../../context/transaction';
-import { ownedRecords } from '../../context/visibility';
 import { blank } from '../../kit/assign';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation } from '../common/resource';
+import { COMPANIES } from './company.visibility';
 import { isValidId } from '../../graphql/ids';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { applyCustomFields } from '../custom-fields/custom-field-write';
@@ -24,7 +24,6 @@ const WRITES = COMPANY.writes(['ownerId', 'customFields', 'customFieldValues', '
 /** Company names are varchar(255). */
 const MAX_COMPANY_NAME = 255;
 
-export const COMPANIES: ResourceDef<Company> = { entity: Company, alias: 'c', name: 'Company', visibility: ownedRecords<Company>() };
 
 /**
  * What other records' company fields read of their company: `company` what is selected of it and
@@ -40,7 +39,7 @@ export class CompanyService {
   /** A page of the companies the viewer may see that match `filter`, in `orderBy` order. */
   async list(filter: InstanceType<typeof COMPANY.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof COMPANY.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Company>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.COMPANY, filter);
-    const condition = COMPANY.filterSql(this.ctx.em, filter);
+    const condition = COMPANY.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, COMPANIES).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, COMPANIES, where, COMPANY.orderKeys(this.ctx.em, orderBy), paging, reads);
   }

@@ -6,7 +6,7 @@ import { isValidId } from '../../graphql/ids';
 import { withoutNul } from '../common/input';
 import { canSeeRecord, findVisible, fromOf, scopeOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.service';
+import { DEALS } from '../deals/deal.visibility';
 import { Note } from '../notes/note.entity';
 import { User } from '../users/user.entity';
 import { Conversation } from './conversation';

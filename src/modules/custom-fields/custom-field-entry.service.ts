@@ -40,7 +40,7 @@ export class CustomFieldEntryService {
     paging: Paging,
     reads?: ConnectionReads,
   ): Promise<Connection<CustomFieldEntry>> {
-    const condition = CUSTOM_FIELD_ENTRY.filterSql(this.ctx.em, filter);
+    const condition = CUSTOM_FIELD_ENTRY.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, CUSTOM_FIELD_ENTRIES).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, CUSTOM_FIELD_ENTRIES, where, CUSTOM_FIELD_ENTRY.orderKeys(this.ctx.em, orderBy), paging, reads);
   }

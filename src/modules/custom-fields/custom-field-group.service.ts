@@ -34,7 +34,7 @@ export class CustomFieldGroupService {
     reads?: ConnectionReads,
     resource?: CustomFieldResource | null,
   ): Promise<Connection<CustomFieldGroup>> {
-    const condition = CUSTOM_FIELD_GROUP.filterSql(this.ctx.em, filter);
+    const condition = CUSTOM_FIELD_GROUP.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, CUSTOM_FIELD_GROUPS).add(condition.sql, ...condition.params);
     if (resource) where.add('cg.resource = ?', resource);
     return listConnection(this.ctx, CUSTOM_FIELD_GROUPS, where, CUSTOM_FIELD_GROUP.orderKeys(this.ctx.em, orderBy), paging, reads);

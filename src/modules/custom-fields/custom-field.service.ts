@@ -57,7 +57,7 @@ export class CustomFieldService {
     reads?: ConnectionReads,
     resource?: CustomFieldResource | null,
   ): Promise<Connection<CustomField>> {
-    const condition = CUSTOM_FIELD_LABEL.filterSql(this.ctx.em, filter);
+    const condition = CUSTOM_FIELD_LABEL.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, CUSTOM_FIELD_LABELS).add(condition.sql, ...condition.params);
     if (resource) where.add('cf.resource = ?', resource);
     return listConnection(this.ctx, CUSTOM_FIELD_LABELS, where, CUSTOM_FIELD_LABEL.orderKeys(this.ctx.em, orderBy), paging, reads);

@@ -1,50 +1,27 @@
 import { CUSTOM_FIELD_VALUES_INPUT, CUSTOM_FIELDS_INPUT_DOC } from '../custom-fields/custom-field-values';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Field, InputType } from 'type-graphql';
-import { CustomFieldFilter, IdFilter, linkedIdConditions } from '../../graphql/filters';
+import { CustomFieldFilter } from '../../graphql/filters';
 import { customFieldFilter } from '../custom-field-search/custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { defineResource, type InputOf } from '../../kit/fields';
+import { relatedIdsFilter, relatedManyFilter, relatedRecordFilter } from '../common/related-filters';
 import { COMPANY } from '../companies/company.fields';
+import { COMPANIES } from '../companies/company.visibility';
 import { PERSON } from '../people/person.fields';
+import { PEOPLE } from '../people/person.visibility';
 import { Deal } from './deal.entity';
 
 type PersonFilter = InstanceType<typeof PERSON.Filter>;
-type CompanyFilter = InstanceType<typeof COMPANY.Filter>;
 
 /** Conditions on the people of a deal: any of them matches, or none does. */
 @InputType('DealPeopleFilter', { description: 'Conditions on the people of a deal (v3 `person_*` conditions): `some` of them match, or `none` does.' })
 export class DealPeopleFilter {
-  @Field(() => PERSON.Filter, { nullable: true, description: 'At least one of the deal\'s people matches.' }) some?: PersonFilter | null;
-  @Field(() => PERSON.Filter, { nullable: true, description: 'None of the deal\'s people matches (a deal without people matches).' }) none?: PersonFilter | null;
+  @Field(() => PERSON.Filter, { nullable: true, description: 'At least one of the deal\'s people the viewer may see matches.' }) some?: PersonFilter | null;
+  @Field(() => PERSON.Filter, { nullable: true, description: 'None of the deal\'s people the viewer may see matches (a deal without people, or with only people hidden from the viewer, matches).' }) none?: PersonFilter | null;
 }
 
-/** The deal's people rows matching `filter` (people aliased `p`, as their filter expects). */
-function peopleMatching(em: EntityManager, filter: PersonFilter, path: string): { sql: string; params: unknown[] } {
-  const inner = PERSON.filterSql(em, filter, path);
-  // The tenancy test stays in WHERE: inside the join's ON it keeps PostgreSQL from turning the
-  // exists into a join, and it then ran the subquery once per deal (seconds on 1M deals).
-  return { sql: `exists (select 1 from "deal_people" dp join "people" p on p.id = dp.person_id where dp.deal_id = d.id and p.account_id = d.account_id and (${inner.sql}))`, params: inner.params };
-}
-
-function peopleCondition(value: DealPeopleFilter, path: string, em: EntityManager): { sql: string; params: unknown[] } | null {
-  const parts: Array<{ sql: string; params: unknown[] }> = [];
-  if (value.some) parts.push(peopleMatching(em, value.some, `${path}.some`));
-  if (value.none) {
-    const none = peopleMatching(em, value.none, `${path}.none`);
-    parts.push({ sql: `not ${none.sql}`, params: none.params });
-  }
-  if (parts.length === 0) return null;
-  return { sql: parts.map((p) => `(${p.sql})`).join(' and '), params: parts.flatMap((p) => p.params) };
-}
-
-function companyCondition(value: CompanyFilter, path: string, em: EntityManager): { sql: string; params: unknown[] } {
-  const inner = COMPANY.filterSql(em, value, path);
-  return { sql: `exists (select 1 from "companies" c where c.id = d.company_id and c.account_id = d.account_id and (${inner.sql}))`, params: inner.params };
-}
-
-/** `personIds`: deals with any of these people (v3 `person_id`); `isNull: true` without people. */
-const personIdsCondition = (value: IdFilter, path: string) => linkedIdConditions({ table: 'deal_people', alias: 'dp', on: 'dp.deal_id = d.id', column: 'dp.person_id' }, value, path);
+/** A deal's people: `deal_people` rows tied to the deal. */
+const DEAL_PEOPLE = { table: 'deal_people', alias: 'dp', on: 'dp.deal_id = d.id', column: 'dp.person_id' } as const;
 
 /** The name of the deal's company (a scalar subquery). */
 const COMPANY_NAME = `(select c.name from "companies" c where c.id = d.company_id and c.account_id = d.account_id)`;
@@ -108,16 +85,20 @@ export const DEAL = defineResource(
       inputDoc: "When it differs from the current company's name: finds the account's company of that name (case-insensitive) or creates one",
       filter: { sql: COMPANY_NAME, doc: 'The name of the deal\'s company.' },
     },
-    company: { kind: 'json', property: null, filter: { input: () => COMPANY.Filter, build: companyCondition as never, doc: 'Conditions on the deal\'s company (e.g. `{name: {contains: "acme"}}`).' } },
+    company: { kind: 'json', property: null, filter: relatedRecordFilter({ def: COMPANIES, fields: COMPANY }, 'd.company_id', 'Conditions on the deal\'s company (e.g. `{name: {contains: "acme"}}`); a company the viewer may not see matches nothing.') },
     primaryContactId: { kind: 'ref', write: 'custom', doc: 'databaseId of the main person of the deal (one the viewer may see); null removes it.', filter: { doc: 'The primary contact (a person\'s databaseId).' } },
     personIds: {
       kind: 'refs',
       property: null,
       write: 'custom',
       inputDoc: 'databaseIds of the people taking part: replaces the whole set; ids of people that do not exist or that the viewer may not see are ignored.',
-      filter: { input: () => IdFilter, build: personIdsCondition as never, doc: 'The deal\'s people: `eq`/`in` has any of them, `isNull: true` has none.' },
+      filter: relatedIdsFilter(PEOPLE, DEAL_PEOPLE, 'The deal\'s people the viewer may see: `eq`/`in` has any of them, `isNull: true` has none.'),
     },
-    people: { kind: 'json', property: null, filter: { input: () => DealPeopleFilter, build: peopleCondition as never, doc: 'Conditions on the deal\'s people (e.g. `{some: {anyEmail: {contains: "@acme"}}}`).' } },
+    people: {
+      kind: 'json',
+      property: null,
+      filter: relatedManyFilter({ def: PEOPLE, fields: PERSON }, DEAL_PEOPLE, () => DealPeopleFilter, 'Conditions on the deal\'s people the viewer may see (e.g. `{some: {anyEmail: {contains: "@acme"}}}`).'),
+    },
     sharedUserIds: {
       kind: 'refs',
       property: null,

@@ -9,10 +9,10 @@ import { prepareCustomFieldSearch } from '../custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { Person } from '../people/person.entity';
 import { PERSON } from '../people/person.fields';
-import { PEOPLE } from '../people/person.fields';
+import { PEOPLE } from '../people/person.visibility';
 import { Deal } from './deal.entity';
 import { DEAL } from './deal.fields';
-import { DEALS } from './deal.service';
+import { DEALS } from './deal.visibility';
 
 type Ids = readonly number[];
 
@@ -62,7 +62,7 @@ async function dealsBy(ctx: RequestContext, parent: 'company' | 'person', parent
   await prepareCustomFieldSearch(ctx, CustomFieldResource.DEAL, nested.filter);
   const paging = pagingOf(nested.args, 100);
   const order = DEAL.orderKeys(ctx.em, nested.orderBy);
-  const condition = DEAL.filterSql(ctx.em, nested.filter);
+  const condition = DEAL.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(`deals-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
     new DataLoader(async (ids: Ids) => {
       const where = scopeOf(ctx, DEALS).add(condition.sql, ...condition.params);
@@ -83,7 +83,7 @@ export async function peopleOfDeal(ctx: RequestContext, dealId: number, nested: 
   await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
   const paging = pagingOf(nested.args, 100);
   const order = PERSON.orderKeys(ctx.em, nested.orderBy);
-  const condition = PERSON.filterSql(ctx.em, nested.filter);
+  const condition = PERSON.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(`people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null, nested.readSet?.key ?? null])}`, () =>
     new DataLoader(async (ids: Ids) => {
       const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);

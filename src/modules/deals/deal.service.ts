@@ -2,14 +2,14 @@ import { Issues } from '../../common/errors';
 import { centsOf, fromCents, MoneyError, showMoney, toMoney } from '../../common/money';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
-import { ownedRecords, sharedTerm } from '../../context/visibility';
 import type { ConnectionReads, Paging } from '../../db/keyset';
 import { storableInstant } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, removeVisible, scopeOf, setRelation } from '../common/resource';
+import { DEALS } from './deal.visibility';
 import { CompanyService } from '../companies/company.service';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { applyCustomFields } from '../custom-fields/custom-field-write';
@@ -19,7 +19,7 @@ import { DealStage } from '../deal-stages/deal-stage.entity';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
+import { PEOPLE } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { applyTodoTemplate, checkTodoTemplate } from '../todo-templates/todo-template-application';
@@ -35,16 +35,6 @@ const WRITES = DEAL.writes([
   'customFields', 'customFieldValues', 'createdAt', 'updatedAt',
 ]);
 
-/**
- * Who sees a deal: admins and `all` users every deal of the account; an `own` user the deals they
- * own or that are shared with them (deal_collaborators), the same on every path (v3 §2.5).
- */
-export const DEALS: ResourceDef<Deal> = {
-  entity: Deal,
-  alias: 'd',
-  name: 'Deal',
-  visibility: ownedRecords<Deal>(sharedTerm({ table: 'deal_collaborators', recordColumn: 'deal_id', userColumn: 'user_id' })),
-};
 
 /** The most people and collaborators one deal takes (v3 `person_ids`, `shared_user_ids`). */
 export const MAX_DEAL_PEOPLE = 200;
@@ -75,7 +65,7 @@ export class DealService {
   /** A page of the deals the viewer may see that match `filter`, in `orderBy` order. */
   async list(filter: InstanceType<typeof DEAL.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof DEAL.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Deal>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.DEAL, filter);
-    const condition = DEAL.filterSql(this.ctx.em, filter);
+    const condition = DEAL.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, DEALS, where, DEAL.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
@@ -86,7 +76,7 @@ export class DealService {
    */
   async totals(filter: InstanceType<typeof DEAL.Filter> | null | undefined, options: { customFields?: boolean } = {}): Promise<DealTotals> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.DEAL, filter);
-    const condition = DEAL.filterSql(this.ctx.em, filter);
+    const condition = DEAL.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
     const sums = options.customFields ? customFieldSums(await customFieldDefs(this.ctx, CustomFieldResource.DEAL).load(), 'd', this.decimals) : null;
     const [row] = await this.ctx.em.execute<Array<{ value: string | null; bonus: string | null; commission: string | null; n: string }>>(

@@ -21,7 +21,7 @@ const PARENT_COLUMN = { deal: 'doc.deal_id', person: 'doc.person_id', company: '
 export function documentsOf(ctx: RequestContext, parent: keyof typeof PARENT_COLUMN, parentId: number, nested: NestedArgs<DocumentFilter, DocumentOrder>): Promise<Connection<Document>> {
   const paging = pagingOf(nested.args, DOCUMENTS_PAGE_SIZE);
   const order = DOCUMENT.orderKeys(ctx.em, nested.orderBy);
-  const condition = DOCUMENT.filterSql(ctx.em, nested.filter);
+  const condition = DOCUMENT.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(`documents-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
     new DataLoader(async (ids: Ids) => {
       const where = scopeOf(ctx, DOCUMENTS).add(condition.sql, ...condition.params);

@@ -10,12 +10,12 @@ import { isValidId } from '../../graphql/ids';
 import { linkedRecordsTerm } from '../common/linked-records';
 import { findVisible, fromOf, listConnection, scopeOf, setRelation, type ResourceDef } from '../common/resource';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
+import { COMPANIES } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.service';
+import { DEALS } from '../deals/deal.visibility';
 import { ListKind } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
+import { PEOPLE } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Document, UploadStatus } from './document.entity';
@@ -125,7 +125,7 @@ export class DocumentService {
   constructor(private readonly ctx: RequestContext) {}
 
   list(filter: DocumentFilter | null | undefined, orderBy: readonly DocumentOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Document>> {
-    const condition = DOCUMENT.filterSql(this.ctx.em, filter);
+    const condition = DOCUMENT.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, DOCUMENTS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, DOCUMENTS, where, DOCUMENT.orderKeys(this.ctx.em, orderBy), paging, reads);
   }

@@ -24,7 +24,7 @@ const PARENT_COLUMN = { deal: 'n.deal_id', person: 'n.person_id', company: 'n.co
 export function notesOf(ctx: RequestContext, parent: keyof typeof PARENT_COLUMN, parentId: number, nested: NestedArgs<NoteFilter, NoteOrder>): Promise<Connection<Note>> {
   const paging = pagingOf(nested.args, NOTES_PAGE_SIZE);
   const order = NOTE.orderKeys(ctx.em, nested.orderBy);
-  const condition = NOTE.filterSql(ctx.em, nested.filter);
+  const condition = NOTE.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(`notes-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
     new DataLoader(async (ids: Ids) => {
       const where = scopeOf(ctx, NOTES).add(condition.sql, ...condition.params);
@@ -42,7 +42,7 @@ export function notesOf(ctx: RequestContext, parent: keyof typeof PARENT_COLUMN,
 export function commentsOfNote(ctx: RequestContext, noteId: number, nested: NestedArgs<CommentFilter, CommentOrder>): Promise<Connection<Comment>> {
   const paging = pagingOf(nested.args, NOTES_PAGE_SIZE);
   const order = COMMENT.orderKeys(ctx.em, nested.orderBy);
-  const condition = COMMENT.filterSql(ctx.em, nested.filter);
+  const condition = COMMENT.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(`comments-of-note:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
     new DataLoader(async (ids: Ids) => {
       const where = new Where().add('cm.account_id = ?', ctx.viewer.accountId).add(condition.sql, ...condition.params);

@@ -10,7 +10,7 @@ import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../.
 import { Company } from '../companies/company.entity';
 import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.service';
+import { DEALS } from '../deals/deal.visibility';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../users/user.entity';

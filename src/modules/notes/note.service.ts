@@ -12,14 +12,14 @@ import { withoutNul } from '../common/input';
 import { linkedRecordsTerm } from '../common/linked-records';
 import { findVisible, fromOf, listConnection, scopeOf, setRelation, sharesOf, type ResourceDef } from '../common/resource';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.service';
+import { COMPANIES } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.service';
+import { DEALS } from '../deals/deal.visibility';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { recordMail } from '../outbox/outbox.service';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.fields';
+import { PEOPLE } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Comment, Note } from './note.entity';
@@ -134,7 +134,7 @@ export class NoteService {
   constructor(private readonly ctx: RequestContext) {}
 
   list(filter: NoteFilter | null | undefined, orderBy: readonly NoteOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Note>> {
-    const condition = NOTE.filterSql(this.ctx.em, filter);
+    const condition = NOTE.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, NOTES).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, NOTES, where, NOTE.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
@@ -221,7 +221,7 @@ export class CommentService {
   constructor(private readonly ctx: RequestContext) {}
 
   list(filter: CommentFilter | null | undefined, orderBy: readonly CommentOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Comment>> {
-    const condition = COMMENT.filterSql(this.ctx.em, filter);
+    const condition = COMMENT.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, COMMENTS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, COMMENTS, where, COMMENT.orderKeys(this.ctx.em, orderBy), paging, reads);
   }

@@ -1,20 +1,18 @@
 import { CUSTOM_FIELD_VALUES_INPUT, CUSTOM_FIELDS_INPUT_DOC } from '../custom-fields/custom-field-values';
 import { contains } from '../../db/sql';
-import { CustomFieldFilter, EnumFilterOf, IdFilter, linkedIdConditions } from '../../graphql/filters';
+import { CustomFieldFilter, EnumFilterOf } from '../../graphql/filters';
 import { customFieldFilter } from '../custom-field-search/custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { InputType } from 'type-graphql';
-import { ownedRecords } from '../../context/visibility';
-import type { ResourceDef } from '../common/resource';
 import { withoutNul } from '../common/input';
+import { relatedIdsFilter } from '../common/related-filters';
+import { DEALS } from '../deals/deal.visibility';
 import { Person, PersonType } from './person.entity';
 
 @InputType('PersonTypeFilter', { description: 'Conditions on the person type.' })
 export class PersonTypeFilter extends EnumFilterOf(PersonType, 'person type') {}
 
-/** People: who sees which (their owner, admins and `all` users), for every read and write. */
-export const PEOPLE: ResourceDef<Person> = { entity: Person, alias: 'p', name: 'Person', visibility: ownedRecords<Person>() };
 
 /** The expressions the migration's trigram indexes are built on: conditions must use them verbatim. */
 const NAME_EXPR = `(coalesce(p.first_name, '') || ' ' || p.last_name)`;
@@ -23,8 +21,8 @@ const PHONES_EXPR = `(coalesce(p.phone, '') || ' ' || coalesce(p.mobile, '') || 
 /** The person's company's name (a scalar subquery: one row per person). */
 export const COMPANY_NAME = `(select c.name from "companies" c where c.id = p.company_id and c.account_id = p.account_id)`;
 
-/** `dealIds`: people taking part in any of these deals; `isNull: true` in none. */
-const dealIdsCondition = (value: IdFilter, path: string) => linkedIdConditions({ table: 'deal_people', alias: 'dp', on: 'dp.person_id = p.id', column: 'dp.deal_id' }, value, path);
+/** A person's deals: `deal_people` rows tied to the person. */
+const PERSON_DEALS = { table: 'deal_people', alias: 'dp', on: 'dp.person_id = p.id', column: 'dp.deal_id' } as const;
 
 /** v3 §4.4 simple search: first name, last name, email or company name (indexed expressions). */
 function search(value: string): { sql: string; params: unknown[] } | null {
@@ -177,7 +175,7 @@ export const PERSON = defineResource(
       property: null,
       write: 'custom',
       inputDoc: 'databaseIds of the deals the person takes part in: replaces the set among the deals the viewer may see; ids of deals that do not exist or that the viewer may not see are ignored.',
-      filter: { input: () => IdFilter, build: dealIdsCondition as never, doc: 'The deals the person takes part in: `eq`/`in` any of them, `isNull: true` none.' },
+      filter: relatedIdsFilter(DEALS, PERSON_DEALS, 'The deals the person takes part in that the viewer may see: `eq`/`in` any of them, `isNull: true` none.'),
     },
   },
 );

@@ -7,7 +7,7 @@ import { prepareCustomFieldSearch } from '../custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { Person } from './person.entity';
 import { PERSON } from './person.fields';
-import { PEOPLE } from './person.service';
+import { PEOPLE } from './person.visibility';
 
 type PersonFilter = InstanceType<typeof PERSON.Filter>;
 type PersonOrder = InstanceType<typeof PERSON.Order>;
@@ -27,7 +27,7 @@ export async function peopleOfCompany(ctx: RequestContext, companyId: number, ne
   await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
   const paging = pagingOf(nested.args, 100);
   const order = PERSON.orderKeys(ctx.em, nested.orderBy);
-  const condition = PERSON.filterSql(ctx.em, nested.filter);
+  const condition = PERSON.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `people-of-company:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>

@@ -6,7 +6,8 @@ import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connectio
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
-import { COMPANIES, COMPANY_NAME_READS, COMPANY_READS } from '../companies/company.service';
+import { COMPANY_NAME_READS, COMPANY_READS } from '../companies/company.service';
+import { COMPANIES } from '../companies/company.visibility';
 import { findManyVisible, linkable } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
@@ -18,7 +19,8 @@ import { Person } from './person.entity';
 import { PERSON, type PersonInput } from './person.fields';
 import { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 import { peopleOfCompany } from './person.loaders';
-import { PEOPLE, PersonService } from './person.service';
+import { PersonService } from './person.service';
+import { PEOPLE } from './person.visibility';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 
 @ObjectType('PersonConnection', { description: 'A page of people, with cursors.' })

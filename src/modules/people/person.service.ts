@@ -19,7 +19,8 @@ import { Person, PersonType } from './person.entity';
 import { DealService } from '../deals/deal.service';
 import { applyTodoTemplate, checkTodoTemplate, type CheckedTodoTemplate } from '../todo-templates/todo-template-application';
 import { TodoTemplateType } from '../todo-templates/todo-template.entity';
-import { PEOPLE, PERSON, type PersonInput } from './person.fields';
+import { PERSON, type PersonInput } from './person.fields';
+import { PEOPLE } from './person.visibility';
 import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (person.fields.ts). */
@@ -28,7 +29,6 @@ const WRITES = PERSON.writes([
   'unsubscribed', 'bounced', 'createdAt', 'updatedAt', 'dealIds',
 ]);
 
-export { PEOPLE } from './person.fields';
 
 type Names = { firstName?: string | null; lastName?: string | null };
 
@@ -62,7 +62,7 @@ export class PersonService {
   /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
   async list(filter: InstanceType<typeof PERSON.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof PERSON.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Person>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.PERSON, filter);
-    const condition = PERSON.filterSql(this.ctx.em, filter);
+    const condition = PERSON.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, PEOPLE, where, PERSON.orderKeys(this.ctx.em, orderBy), paging, reads);
   }

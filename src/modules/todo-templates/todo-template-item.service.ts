@@ -38,7 +38,7 @@ export class TodoTemplateItemService {
   constructor(private readonly ctx: RequestContext) {}
 
   list(filter: InstanceType<typeof TODO_TEMPLATE_ITEM.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof TODO_TEMPLATE_ITEM.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<TodoTemplateItem>> {
-    const condition = TODO_TEMPLATE_ITEM.filterSql(this.ctx.em, filter);
+    const condition = TODO_TEMPLATE_ITEM.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, TODO_TEMPLATE_ITEMS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, TODO_TEMPLATE_ITEMS, where, TODO_TEMPLATE_ITEM.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
