@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MailTransport } from './mail-transport';
 import { OutboxMessage, OutboxStatus } from './outbox-message.entity';
-import { MailIntentInvalid, MailRecipientMissing, renderMail, type MailToRender } from './render';
+import { MailIntentInvalid, MailRecipientMissing, MailWithheld, renderMail, type MailToRender } from './render';
 
 /** How hard a row is tried. */
 export interface DeliveryPolicy {
@@ -75,7 +75,8 @@ interface ClaimedRow {
  *    row's stable Message-ID.
  * 3. Record: sent (pending → sent, once, only by the claim's holder), or the failure: a retry after
  *    the policy's backoff, or `failed` with a short sanitised reason after the last attempt. A row
- *    whose payload cannot be rendered fails at once (a retry would fail the same way).
+ *    whose payload cannot be rendered fails at once (a retry would fail the same way), as does one
+ *    about a record its recipient may no longer see (MailWithheld: `failed`, nothing sent).
  */
 export async function deliverOutboxMessage(em: EntityManager, transport: MailTransport, message: OutboxMessage | number, policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY): Promise<DeliveryResult> {
   const id = typeof message === 'number' ? message : message.id;
@@ -107,7 +108,9 @@ export async function deliverOutboxMessage(em: EntityManager, transport: MailTra
     await transport.send({ from: transport.from, ...mail, messageId, headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' } });
   } catch (err) {
     const error = sanitiseReason(err);
-    const permanent = err instanceof MailIntentInvalid || err instanceof MailRecipientMissing;
+    // A retry would render the same way. A withheld mail too is given up at once: mailing later,
+    // should the recipient see the record again, would be late news of a change they had lost.
+    const permanent = err instanceof MailIntentInvalid || err instanceof MailRecipientMissing || err instanceof MailWithheld;
     if (permanent || attempts >= policy.maxAttempts) {
       await conn.execute(
         `update "outbox_messages" set "status" = ?, "next_attempt_at" = null, "last_error" = ? where "id" = ? and "status" = ? and "attempts" = ?`,

@@ -14,7 +14,7 @@ import { OUTBOX_PAGE_SIZE, OutboxService, type MailPreview as Preview } from './
 @ObjectType('OutboxMessageConnection', { description: 'A page of outbox messages, with cursors.' })
 export class OutboxMessageConnection extends ConnectionOf(OutboxMessage, 'OutboxMessage', 'outbox messages') {}
 
-@ObjectType('MailPreview', { simpleResolvers: true, description: 'A mail of the outbox as it would be sent now, in its recipient\'s time zone.' })
+@ObjectType('MailPreview', { simpleResolvers: true, description: 'A mail of the outbox as it would be sent now, in its recipient\'s time zone and visibility.' })
 class MailPreview implements Preview {
   @Field({ description: 'The subject line.' })
   subject!: string;
@@ -76,7 +76,7 @@ export class OutboxMessageFieldsResolver {
 
   @FieldResolver(() => MailPreview, {
     nullable: true,
-    description: `The mail rendered now from the current records (what a delivery would send, though the record may have changed since); null when it cannot be rendered. Each preview costs like ${PREVIEW_ROWS} records read.`,
+    description: `The mail rendered now from the current records, as its recipient may see them (what a delivery would send, though the records may change before it does): a record hidden from the recipient is not named, whoever reads the preview. Null when it cannot be rendered, or would not be sent because the recipient may no longer see the record it is about. Each preview costs like ${PREVIEW_ROWS} records read.`,
   })
   // Rendering reads records of its own, row by row: charged (cost.ts RowCost), not free like a convenience object.
   @Extensions({ rowCost: { rows: PREVIEW_ROWS } satisfies RowCost })

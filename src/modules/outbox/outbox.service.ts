@@ -8,7 +8,7 @@ import { Connection, type ConnectionReads, type Paging } from '../../graphql/con
 import { isValidId } from '../../graphql/ids';
 import type { MailIntent, MailKind } from './mail-intent';
 import { OutboxMessage, OutboxStatus } from './outbox-message.entity';
-import { MailIntentInvalid, MailRecipientMissing, mailToRender, renderMail, type MailToRender } from './render';
+import { MailIntentInvalid, MailRecipientMissing, MailWithheld, mailToRender, renderMail, type MailToRender } from './render';
 
 export type { MailIntent, MailKind } from './mail-intent';
 
@@ -80,15 +80,18 @@ function conditions(accountId: number, filter: OutboxFilter): Where {
 
 /**
  * A row's mail as it would be rendered now, or null when it cannot be (a payload that does not
- * match its kind, a recipient deleted meanwhile): a preview never fails the list it is part of.
- * `em` must not be the caller's unit of work (rendering loads managed entities).
+ * match its kind, a recipient deleted meanwhile) or would not be sent (its recipient may no longer
+ * see its record): a preview never fails the list it is part of. It is rendered in the recipient's
+ * visibility, never the reader's (renderMail has no other): what the mail would say, which is what
+ * an admin reading the outbox wants to check. `em` must not be the caller's unit of work (rendering
+ * loads managed entities).
  */
 async function previewOf(em: EntityManager, row: MailToRender): Promise<MailPreview | null> {
   try {
     const { subject, text } = await renderMail(em, row);
     return { subject, text };
   } catch (error) {
-    if (error instanceof MailIntentInvalid || error instanceof MailRecipientMissing) return null;
+    if (error instanceof MailIntentInvalid || error instanceof MailRecipientMissing || error instanceof MailWithheld) return null;
     throw error;
   }
 }

@@ -1,7 +1,13 @@
-import type { EntityManager } from '@mikro-orm/core';
-import { Company } from '../companies/company.entity';
-import { Comment, Note } from '../notes/note.entity';
-import { Person } from '../people/person.entity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Seer } from '../../context/visibility';
+import { findOneRow } from '../../db/list-query';
+import { Where } from '../../db/sql';
+import { fromOf, type ResourceDef } from '../common/resource';
+import { COMPANIES } from '../companies/company.visibility';
+import { DEALS } from '../deals/deal.visibility';
+import { Comment } from '../notes/note.entity';
+import { NOTES } from '../notes/note.service';
+import { PEOPLE } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import type { MailIntent } from './mail-intent';
 import type { OutboxMessage } from './outbox-message.entity';
@@ -25,6 +31,49 @@ export class MailRecipientMissing extends Error {}
 
 /** A row whose payload does not match its kind: a bug or a hand-edited row; never retried. */
 export class MailIntentInvalid extends Error {}
+
+/**
+ * The record a mail is about exists but its recipient may not see it now (reassigned since, their
+ * rights narrowed): nothing may be said, so the mail is not sent (never retried). The message is
+ * stored as the row's reason: it names the kind of record, never the record.
+ */
+export class MailWithheld extends Error {}
+
+/**
+ * The recipient as the API knows them: every record a mail names is read through their visibility
+ * now (their rights, or the record's owner, may have changed since the row was written), with the
+ * statement the API answers them with (findVisible: the account, then the resource's rule).
+ */
+class RecipientView {
+  private readonly seer: Seer;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly accountId: number,
+    recipient: User,
+  ) {
+    this.seer = { userId: recipient.id, isAdmin: recipient.isAdmin, visibility: recipient.visibility };
+  }
+
+  /** The record when the recipient may see it; null when it is missing or hidden (answered alike, as the API does). */
+  async see<T extends { id: number }>(def: ResourceDef<T>, id: number | null | undefined): Promise<T | null> {
+    if (id == null) return null;
+    const where = def.visibility.restrict(new Where().add(`${def.alias}.account_id = ?`, this.accountId), def.alias, this.seer);
+    return findOneRow(this.em, def.entity, fromOf({ em: this.em }, def), def.alias, id, where);
+  }
+
+  /**
+   * The record a mail is about: null once deleted (a short mail says so, naming nothing); throws
+   * MailWithheld when it exists but is hidden from the recipient, as nothing then remains to say.
+   */
+  async subject<T extends { id: number }>(def: ResourceDef<T>, id: number, what: string): Promise<T | null> {
+    const record = await this.see(def, id);
+    if (record) return record;
+    const [exists] = await this.em.execute(`select 1 from ${fromOf({ em: this.em }, def)} where ${def.alias}.id = ? and ${def.alias}.account_id = ?`, [id, this.accountId], 'all');
+    if (exists) throw new MailWithheld(`not sent: its recipient may no longer see the ${what} it is about`);
+    return null;
+  }
+}
 
 export function mailToRender(message: OutboxMessage): MailToRender {
   return { id: message.id, kind: message.kind, subjectType: message.subjectType, subjectId: message.subjectId, payload: message.payload, createdAt: message.createdAt, accountId: message.account.id, recipientId: message.recipient.id };
@@ -127,13 +176,17 @@ const userName = (user: User | null): string => (user ? oneLine(user.fullName) |
 
 /**
  * The mail an outbox row stands for, addressed to its recipient, in the recipient's time zone (their
- * own, else the account's). It names the record and who made the change, reads only the fields it
- * shows (never a user's key hash: it is lazy and hidden, and nothing here asks for it), and escapes
- * every user-written value in the HTML.
+ * own, else the account's) and in the recipient's visibility: the one rendering path, used by the
+ * delivery and by the previews (GraphQL and the CLI), so an admin's preview shows what the recipient
+ * would get, not what the admin sees. It names the record and who made the change, reads only the
+ * fields it shows (never a user's key hash: it is lazy and hidden, and nothing here asks for it), and
+ * escapes every user-written value in the HTML.
  *
- * A record deleted since the row was written still gets a (short) mail saying so: the row was owed
- * when its change committed, the recipient learns that something was handed to them and is gone,
- * and the outbox keeps three states (pending, sent, failed) with no "skipped" rows to explain.
+ * Every record is read as the API would answer the recipient now (RecipientView): a related record
+ * hidden from them (a person's company, a note's deal, person or company) is not named; a subject
+ * record hidden from them throws MailWithheld (not sent). A record deleted since the row was written
+ * still gets a (short) mail saying so, naming nothing: the row was owed when its change committed,
+ * and the recipient learns that something was handed to them and is gone.
  */
 export async function renderMail(em: EntityManager, message: OutboxMessage | MailToRender): Promise<RenderedMail> {
   const row = 'recipientId' in message ? message : mailToRender(message);
@@ -141,6 +194,7 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
   const account = row.accountId;
   const recipient = await em.findOne(User, { id: row.recipientId, account }, { populate: ['account'] });
   if (!recipient) throw new MailRecipientMissing(`outbox row ${row.id}: its recipient is gone`);
+  const view = new RecipientView(em, account, recipient);
   const by = await em.findOne(User, { id: intent.payload.byUserId, account });
   const zone = recipient.timeZone || recipient.account.timeZone || 'UTC';
   const when = (at: Date) => formatInZone(at, zone);
@@ -151,13 +205,13 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
   switch (intent.kind) {
     case 'person_assignment':
     case 'person_reassignment': {
-      const person = await em.findOne(Person, { id: intent.subject.id, account });
+      const person = await view.subject(PEOPLE, intent.subject.id, 'person');
       const verb = intent.kind === 'person_assignment' ? 'assigned' : 'reassigned';
       if (!person) {
         body = { subject: `A person ${verb} to you has been deleted`, paragraphs: [[v(actor), ` ${verb} a person to you on ${changedAt}, but it has since been deleted.`]] };
       } else {
         const name = oneLine(person.fullName) || `Person #${person.id}`;
-        const company = person.company ? await em.findOne(Company, { id: person.company.id, account }) : null;
+        const company = await view.see(COMPANIES, person.company?.id);
         body = {
           subject: `${actor} ${verb} ${name} to you`,
           paragraphs: [
@@ -169,7 +223,7 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
       break;
     }
     case 'company_reassignment': {
-      const company = await em.findOne(Company, { id: intent.subject.id, account });
+      const company = await view.subject(COMPANIES, intent.subject.id, 'company');
       if (!company) {
         body = { subject: 'A company reassigned to you has been deleted', paragraphs: [[v(actor), ` reassigned a company to you on ${changedAt}, but it has since been deleted.`]] };
       } else {
@@ -182,21 +236,27 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
       break;
     }
     case 'note_comment': {
-      const note = await em.findOne(Note, { id: intent.subject.id, account }, { populate: ['deal', 'person', 'company'] });
+      const note = await view.subject(NOTES, intent.subject.id, 'note');
       if (!note) {
         body = { subject: 'A note you follow has been deleted', paragraphs: [[v(actor), ` commented on a note you follow on ${changedAt}, but the note has since been deleted.`]] };
         break;
       }
+      // A comment is visible when its note is (COMMENTS' rule): the note was just judged.
       const comment = await em.findOne(Comment, { id: intent.payload.commentId, note: note.id, account });
       const title = note.title && oneLine(note.title) ? oneLine(note.title) : firstWords(note.content) || `Note #${note.id}`;
+      // Only the records the recipient sees (the note is visible through at least one of them);
+      // one after the other, so a page of previews holds one connection (outbox.service.ts Renderer).
+      const deal = await view.see(DEALS, note.deal?.id);
+      const person = await view.see(PEOPLE, note.person?.id);
+      const company = await view.see(COMPANIES, note.company?.id);
       const about: Part[] = [];
       const add = (label: string, name: string | undefined) => {
         if (!name) return;
         about.push(about.length === 0 ? ` about ${label} ` : ` and ${label} `, { value: name });
       };
-      add('the deal', note.deal ? oneLine(note.deal.name) : undefined);
-      add('the person', note.person ? oneLine(note.person.fullName) : undefined);
-      add('the company', note.company ? oneLine(note.company.name) : undefined);
+      add('the deal', deal ? oneLine(deal.name) : undefined);
+      add('the person', person ? oneLine(person.fullName) : undefined);
+      add('the company', company ? oneLine(company.name) : undefined);
       body = {
         subject: `${actor} commented on "${title}"`,
         paragraphs: comment
