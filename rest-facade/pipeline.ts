@@ -221,7 +221,7 @@ async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: Route
   const payload = dig(result.data, route.result);
   if ((route.kind !== 'list' && route.kind !== 'delete' && payload == null) || (result.data && result.data.parent === null)) return notFound(route);
   const reply = successReply(route, payload, formatterFor(ctx), attrs, variables);
-  return route.hooks?.reply ? route.hooks.reply(reply, payload, hookRequest) : reply;
+  return route.hooks?.reply ? route.hooks.reply(reply, payload, hookRequest, result.data ?? {}) : reply;
 }
 
 /** Path parameters as ids (buildVariables has already answered 404 for any that is not one). */

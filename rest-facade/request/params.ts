@@ -106,6 +106,50 @@ function insert(root: Record<string, unknown>, key: string, segments: readonly s
   write(container, slot, value); // a repeated plain key: the last one wins, as in Rack
 }
 
+/**
+ * A container whose keys are exactly `0, 1, … n-1` (canonical, consecutive, from 0) is a list: the
+ * older official Ruby gem sends `conditions[deal_stage][0]=2&conditions[deal_stage][1]=3` and the
+ * real service answered the matching deals (cassettes deals_filtered_by_stage,
+ * people_filtered_by_status, deals_filtered_by_custom_field; DECISIONS: Responses: "Lists given
+ * with indexed keys ... are lists, wherever a list is accepted"). Anything else (`[0]` and `[2]`,
+ * `[01]`, `[a]`) stays an object, refused where a list is wanted as before. The elements are in
+ * index order (JavaScript lists integer keys ascending), whatever order they were sent in.
+ */
+function indexedElements(node: Record<string, unknown>): unknown[] | null {
+  const keys = Object.keys(node);
+  if (keys.length === 0) return null;
+  for (let i = 0; i < keys.length; i++) if (keys[i] !== String(i)) return null;
+  return keys.map((key) => node[key]);
+}
+
+/**
+ * Turns every nested index-keyed object into a list, in place (not the top level: its keys are
+ * parameter names). The one rule for query strings, form and multipart bodies and JSON bodies, so
+ * every list consumer (`*_ids`, id conditions, custom field values) sees a list. Bounded like a
+ * list: more than `maxArrayLength` elements is the same 413. Iterative: depth is already bounded.
+ */
+function indexedKeysToLists(root: Container, limits: ParamLimits): void {
+  const stack: Array<{ node: Container; path: string }> = [{ node: root, path: '' }];
+  const name = (path: string, key: string) => (path === '' ? key : `${path}[${key}]`);
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    const slots: Array<string | number> = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+    for (const slot of slots) {
+      let child = read(node, slot);
+      if (typeof child !== 'object' || child === null) continue;
+      const childPath = Array.isArray(node) ? name(path, '') : name(path, slot as string);
+      if (!Array.isArray(child)) {
+        const elements = indexedElements(child as Record<string, unknown>);
+        if (elements) {
+          if (elements.length > limits.maxArrayLength) throw new FacadeInputError(childPath, `has too many elements (maximum is ${limits.maxArrayLength})`, 413);
+          write(node, slot, (child = elements));
+        }
+      }
+      stack.push({ node: child as Container, path: childPath });
+    }
+  }
+}
+
 function keyTooLong(key: string, limits: ParamLimits): FacadeInputError {
   return new FacadeInputError(key.slice(0, limits.maxKeyLength), `is longer than ${limits.maxKeyLength} characters`, 413);
 }
@@ -116,7 +160,8 @@ function keyTooLong(key: string, limits: ParamLimits): FacadeInputError {
  * param with a `__proto__`/`constructor`/`prototype` segment is dropped and lookups use own
  * properties only, so nothing reaches Object.prototype. Limits: too many params, too long a key
  * or too long a list → 413; nesting deeper than `maxDepth` → 422; a name used both as a value
- * and as a container → 400. Each names the offending key.
+ * and as a container → 400. Each names the offending key. Keys `[0]…[n-1]` make a list, like `[]`
+ * (see indexedKeysToLists).
  */
 export function parseNestedParams(flat: Iterable<[string, string]>, limits: ParamLimits = DEFAULT_PARAM_LIMITS): Record<string, unknown> {
   const root: Record<string, unknown> = {};
@@ -129,6 +174,7 @@ export function parseNestedParams(flat: Iterable<[string, string]>, limits: Para
     if (segments.length - 1 > limits.maxDepth) throw new FacadeInputError(key, `is nested too deeply (maximum depth is ${limits.maxDepth})`);
     insert(root, key, segments, value, limits);
   }
+  indexedKeysToLists(root, limits);
   return root;
 }
 
@@ -137,7 +183,8 @@ export function parseNestedParams(flat: Iterable<[string, string]>, limits: Para
  * (DECISIONS: Paths and requests). Prototype-pollution keys are deleted in place (silently, like
  * any unknown attribute). Counts leaves (scalars and empty containers) against `maxParams`, which
  * is what a form body of the same data would count. Iterative, so a hostile depth cannot blow
- * the stack. Returns `value` itself.
+ * the stack. An object keyed `"0"…"n-1"` becomes a list, as in a form (see indexedKeysToLists).
+ * Returns `value` itself.
  */
 export function checkJsonShape<T>(value: T, limits: ParamLimits = DEFAULT_PARAM_LIMITS): T {
   if (typeof value !== 'object' || value === null) return value;
@@ -172,5 +219,6 @@ export function checkJsonShape<T>(value: T, limits: ParamLimits = DEFAULT_PARAM_
       visit(node[key], depth + 1, name(path, key));
     }
   }
+  indexedKeysToLists(value as Container, limits);
   return value;
 }

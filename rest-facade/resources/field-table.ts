@@ -1,3 +1,4 @@
+import { formatNumeric } from '../response/numeric';
 import type { AttributeType, Formatter, WritableAttribute } from './value-types';
 
 /**
@@ -102,11 +103,20 @@ export function writableOf(fields: FieldTable): Record<string, WritableAttribute
   return out;
 }
 
-/** `[{label, kind, value}]` to `{custom_label_<n>: value}`; dates as YYYY/MM/DD (DECISIONS: Responses). */
+/**
+ * `[{label, kind, value}]` to `{custom_label_<n>: value}` (DECISIONS: Responses): dates as
+ * YYYY/MM/DD; numeric values as decimal strings ("23.0", as the real service answered; GraphQL
+ * keeps the number); currency values already come as decimal strings.
+ */
 export function customFieldsObject(values: ReadonlyArray<{ label: string; kind: string; value: unknown }> | null | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  // GraphQL serialises the CustomFieldKind enum by name (`DATE`), the TS value is `date`: accept both.
-  for (const v of values ?? []) out[v.label] = v.kind.toLowerCase() === 'date' && typeof v.value === 'string' ? v.value.replace(/-/g, '/') : v.value;
+  for (const v of values ?? []) {
+    // GraphQL serialises the CustomFieldKind enum by name (`DATE`), the TS value is `date`: accept both.
+    const kind = v.kind.toLowerCase();
+    if (kind === 'date' && typeof v.value === 'string') out[v.label] = v.value.replace(/-/g, '/');
+    else if (kind === 'numeric' && v.value !== null) out[v.label] = formatNumeric(v.value);
+    else out[v.label] = v.value;
+  }
   return out;
 }
 

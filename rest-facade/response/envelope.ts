@@ -22,16 +22,18 @@ const count = (n: number, fallback: number) => (Number.isFinite(n) && n >= 0 ? M
 
 /**
  * The list envelope (v3 §8.2; DECISIONS: Responses, Paging). `pages` is always present and an
- * integer, because clients loop `1..pages`: `ceil(total / per_page)`, hence 0 for an empty list
- * (the loop runs zero times; 1 would only make them fetch the same empty page again). `extras`
- * go at the top level beside `entries` and `pagination` (e.g. deal `totals`, DECISIONS: Responses).
+ * integer, because clients loop `1..pages`: `ceil(total / per_page)`, but never below 1: an empty
+ * list answers `pages: 1`, as the real service did (DECISIONS: Responses; recorded for every empty
+ * list in the official clients' cassettes, e.g. deal_loss_reasons_index.yml and the embedded
+ * `comments` of PipelineDeals_Deal_notes.yml: `"pages":1,"total":0`). `extras` go at the top level beside
+ * `entries` and `pagination` (e.g. deal `totals`, DECISIONS: Responses).
  */
 export function envelope<T>(entries: T[], info: PageInfo, extras?: Readonly<Record<string, unknown>>): V3Envelope<T> {
   const perPage = Math.max(1, count(info.perPage, 1));
   const total = count(info.total, 0);
   return {
     entries,
-    pagination: { page: Math.max(1, count(info.page, 1)), per_page: perPage, total, pages: Math.ceil(total / perPage), page_var: 'page' },
+    pagination: { page: Math.max(1, count(info.page, 1)), per_page: perPage, total, pages: Math.max(1, Math.ceil(total / perPage)), page_var: 'page' },
     ...extras,
   };
 }

@@ -2,6 +2,7 @@ import { DEAL_CONDITIONS, DEAL_QUERY_FILTERS, DEAL_SORT } from '../../src/module
 import { dealResource } from '../resources/deal';
 import { personResource } from '../resources/person';
 import { toBoolean } from '../request/coerce';
+import { formatNumeric } from '../response/numeric';
 import type { FlagSpec, HookRequest, RouteHooks, RouteSpec, SortSpec } from './route-spec';
 
 /** v3 §4.5 list conditions and sort: the deal vocabulary, shared with saved searches (src/modules/deals/deal.conditions.ts). */
@@ -17,12 +18,15 @@ const TODO_FLAGS: Readonly<Record<string, FlagSpec>> = {
 /** `totals=true` (v3 §4.5; DECISIONS: Responses): the sums go in the envelope beside the page. */
 const TOTALS: RouteHooks = {
   variables: (variables, { query }: HookRequest) => ({ ...variables, withTotals: query.totals === undefined ? false : toBoolean(query.totals, 'totals') === true }),
-  reply: (reply, payload) => {
+  reply: (reply, payload, _request, data) => {
     const totals = (payload as { totals?: { customFields?: ReadonlyArray<{ label: string; value: string }> } } | null)?.totals;
     if (!totals || reply.status !== 200) return reply;
-    // DECISIONS (Responses): numeric and currency `custom_label_N` beside value, bonus, commission.
+    // DECISIONS (Responses): numeric and currency `custom_label_N` beside value, bonus, commission;
+    // a numeric one shown as its records show it ("23.0"), currency ones as money ("1250.00").
+    const numeric = new Set((data.numericFields as { nodes?: ReadonlyArray<{ label: string }> } | undefined)?.nodes?.map((n) => n.label));
     const { customFields = [], ...money } = totals;
-    return { ...reply, body: { ...(reply.body as object), totals: { ...money, ...Object.fromEntries(customFields.map((t) => [t.label, t.value])) } } };
+    const custom = customFields.map((t) => [t.label, numeric.has(t.label) ? formatNumeric(t.value) : t.value]);
+    return { ...reply, body: { ...(reply.body as object), totals: { ...money, ...Object.fromEntries(custom) } } };
   },
 };
 

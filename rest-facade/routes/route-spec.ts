@@ -91,8 +91,9 @@ export interface HookRequest {
  *   `associations=people` on a company show, `totals=true` on the deals list.
  * - `reply`: after the default success reply (envelope, record, empty delete); e.g. totals added
  *   to the envelope, a series delete answering ids, a download answering bytes (`V3Reply.raw`).
+ *   `data` is the operation's whole result, for what it reads beside the payload.
  */
 export interface RouteHooks {
   readonly variables?: (variables: Record<string, unknown>, request: HookRequest) => Record<string, unknown>;
-  readonly reply?: (reply: V3Reply, payload: unknown, request: HookRequest) => V3Reply;
+  readonly reply?: (reply: V3Reply, payload: unknown, request: HookRequest, data: Readonly<Record<string, unknown>>) => V3Reply;
 }

@@ -194,7 +194,8 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
           address_1: '1 Main St',
           phone1: '+1 555 0100',
           phone1_desc: 'office',
-          custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: 42, [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: tier[1], [label(cf.multi)]: [regions[0], regions[2]] },
+          // Numeric values are decimal strings in v3 (DECISIONS: Responses: custom_fields, issue 22).
+          custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: '42.0', [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: tier[1], [label(cf.multi)]: [regions[0], regions[2]] },
         }),
       );
       // JSON with native types decodes the same as the form's strings.
@@ -357,7 +358,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       const beyond = await api(listKey).get('/companies.json', { per_page: 30, page: 5 });
       expect(beyond.body).toEqual({ entries: [], pagination: { page: 5, per_page: 30, total: 101, pages: 4, page_var: 'page' } });
       const empty = await api((await server.createAccount()).admin.apiKey).get('/companies.json');
-      expect(empty.body.pagination).toStrictEqual({ page: 1, per_page: 100, total: 0, pages: 0, page_var: 'page' });
+      expect(empty.body.pagination).toStrictEqual({ page: 1, per_page: 100, total: 0, pages: 1, page_var: 'page' });
     });
 
     it('per_page defaults to 100 and is clamped at 100, not rejected', async () => {

@@ -204,7 +204,7 @@ describe('account notifications', () => {
     it('a user asking for a colleague\'s gets an empty list, not theirs', async () => {
       const res = await v3(alice.apiKey).get('/account_notifications.json', { 'conditions[user_id]': bob.id });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ entries: [], pagination: { page: 1, per_page: 100, total: 0, pages: 0, page_var: 'page' } });
+      expect(res.body).toEqual({ entries: [], pagination: { page: 1, per_page: 100, total: 0, pages: 1, page_var: 'page' } });
     });
 
     it('pages: per_page clamped to 100, page past the end empty', async () => {

@@ -238,15 +238,15 @@ describe('companies (v3 §4.6)', () => {
       expect(company.custom_fields).toStrictEqual({ [l(f.text)]: null, [l(f.number)]: null, [l(f.date)]: null, [l(f.dropdown)]: null, [l(f.multi)]: [] });
     });
 
-    it('values come back typed: text string, number, date YYYY/MM/DD, dropdown id, multi-select ids', async () => {
+    it('values come back typed: text string, numeric a decimal string, date YYYY/MM/DD, dropdown id, multi-select ids', async () => {
       const company = await create(key, {
         name: 'Typed Fields',
         custom_fields: { [l(f.text)]: 'Onward', [l(f.number)]: '12.5', [l(f.date)]: '2010/10/09', [l(f.dropdown)]: String(tier[0]), [l(f.multi)]: [String(regions[1]), String(regions[0]), String(regions[1])], [l(f.other)]: 'ignored' },
       });
-      expect(company.custom_fields).toStrictEqual({ [l(f.text)]: 'Onward', [l(f.number)]: 12.5, [l(f.date)]: '2010/10/09', [l(f.dropdown)]: tier[0], [l(f.multi)]: [regions[1], regions[0]] });
+      expect(company.custom_fields).toStrictEqual({ [l(f.text)]: 'Onward', [l(f.number)]: '12.5', [l(f.date)]: '2010/10/09', [l(f.dropdown)]: tier[0], [l(f.multi)]: [regions[1], regions[0]] });
       // A partial update touches only the labels it names.
       const res = await api(key).put(`/companies/${company.id}.json`, { company: { custom_fields: { [l(f.number)]: 13 } } });
-      expect(res.body.custom_fields).toStrictEqual({ ...company.custom_fields, [l(f.number)]: 13 });
+      expect(res.body.custom_fields).toStrictEqual({ ...company.custom_fields, [l(f.number)]: '13.0' });
     });
 
     it('a bad value is a 422 naming the custom label', async () => {

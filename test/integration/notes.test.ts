@@ -40,7 +40,7 @@ describe('notes', () => {
     expect(note.possible_notify_user_ids).toEqual([account.admin.id]);
     const shown = await admin.get(`/notes/${note.id}.json`);
     expect(shown.status).toBe(200);
-    expect(shown.body.comments).toEqual({ entries: [], pagination: { page: 1, per_page: 5, total: 0, pages: 0, page_var: 'page' } });
+    expect(shown.body.comments).toEqual({ entries: [], pagination: { page: 1, per_page: 5, total: 0, pages: 1, page_var: 'page' } });
   });
 
   it('refuses bad input with a wrapped 422 naming the field, and writes nothing', async () => {

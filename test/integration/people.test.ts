@@ -527,7 +527,7 @@ describe('people (v3 §2.4, §4.4)', () => {
         lead_status: lists.statuses[0],
         lead_source: lists.sources[0],
         predefined_contacts_tags: [lists.tags[0], lists.tags[1]],
-        custom_fields: { [`custom_label_${field}`]: 5 },
+        custom_fields: { [`custom_label_${field}`]: '5.0' }, // numeric as a decimal string (DECISIONS: Responses)
         possible_notify_user_ids: users,
       });
       // The counter saw the request's own statements (auth and the page itself)...

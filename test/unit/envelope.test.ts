@@ -13,15 +13,15 @@ describe('envelope', () => {
     expect(envelope([], { page: 1, perPage: 5, total: 11 }).pagination.pages).toBe(3);
   });
 
-  it('answers 0 pages for an empty list (clients looping 1..pages fetch nothing more)', () => {
+  it('answers 1 page for an empty list, as the real service did (DECISIONS: Responses; recorded `"pages":1,"total":0`)', () => {
     const body = envelope([], { page: 1, perPage: 200, total: 0 });
-    expect(body.pagination).toEqual({ page: 1, per_page: 200, total: 0, pages: 0, page_var: 'page' });
-    expect(JSON.parse(JSON.stringify(body)).pagination.pages).toBe(0);
+    expect(body.pagination).toEqual({ page: 1, per_page: 200, total: 0, pages: 1, page_var: 'page' });
+    expect(JSON.parse(JSON.stringify(body)).pagination.pages).toBe(1);
   });
 
   it('guards against nonsense paging input', () => {
-    expect(envelope([], { page: 0, perPage: 0, total: -3 }).pagination).toEqual({ page: 1, per_page: 1, total: 0, pages: 0, page_var: 'page' });
-    expect(envelope([], { page: 1, perPage: 10, total: Number.NaN }).pagination.pages).toBe(0);
+    expect(envelope([], { page: 0, perPage: 0, total: -3 }).pagination).toEqual({ page: 1, per_page: 1, total: 0, pages: 1, page_var: 'page' });
+    expect(envelope([], { page: 1, perPage: 10, total: Number.NaN }).pagination.pages).toBe(1);
   });
 
   it('adds extras such as deal totals at the top level', () => {
