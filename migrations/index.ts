@@ -15,6 +15,7 @@ import { Migration20261129000001Documents } from './20261129000001-documents';
 import { Migration20261129000002Jobs } from './20261129000002-jobs';
 import { Migration20261130000001CalendarEntries } from './20261130000001-calendar-entries';
 import { Migration20261130000002TodoTemplatePending } from './20261130000002-todo-template-pending';
+import { Migration20261201000001ListItemColours } from './20261201000001-list-item-colours';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261129000002Jobs', class: Migration20261129000002Jobs },
   { name: 'Migration20261130000001CalendarEntries', class: Migration20261130000001CalendarEntries },
   { name: 'Migration20261130000002TodoTemplatePending', class: Migration20261130000002TodoTemplatePending },
+  { name: 'Migration20261201000001ListItemColours', class: Migration20261201000001ListItemColours },
 ];

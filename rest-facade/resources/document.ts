@@ -8,8 +8,8 @@ const MAX_URL = 10_000;
 /**
  * v3 §2.7, keys in the spec's order. `company_id` is shown and written beside `deal_id` and
  * `person_id` (the spec shows the `company` object; a document is linked to it the same way).
- * `owner` is the union of the two shapes the spec shows (DECISIONS: Responses); `person` is
- * `{id, full_name}`. `url` is write-only (v3 §2.7): read from the body by `derive`, never selected
+ * `owner` and `person` are the union of the two shapes the spec and the recordings show
+ * (`{id, full_name}` and `{id, first_name, last_name}`; DECISIONS: Responses, issue 22 §3). `url` is write-only (v3 §2.7): read from the body by `derive`, never selected
  * or shown, since it may carry a signed query.
  */
 export const documentResource = defineResource({
@@ -29,7 +29,7 @@ export const documentResource = defineResource({
     public_link: read('publicLink'),
     size_in_k: read('sizeInK'),
     owner: userRef('owner'),
-    person: read('person', 'plain', '{ id: databaseId full_name: fullName }'),
+    person: read('person', 'plain', '{ ...PersonRefV3 }'),
     deal: nameRef('deal'),
     company: nameRef('company'),
     etag: read('etag'),

@@ -14,15 +14,20 @@ export const integer = (from: string): FieldSpec => ({ from, write: { type: 'int
 /** `created_at`, `updated_at`: read-only, as v3 datetimes in the viewer's zone. */
 export const TIMESTAMPS: FieldTable = { created_at: read('createdAt', 'dateTime'), updated_at: read('updatedAt', 'dateTime') };
 
+/** `account_id`, shown where the recordings show it (read-only: an item stays in its account). */
+export const ACCOUNT_ID: FieldTable = { account_id: read('accountId') };
+
 const ID_AND_NAME: FieldTable = { id: recordId(), name: text('name') };
 const NAME_ONLY: FieldTable = { ...ID_AND_NAME, ...TIMESTAMPS };
 /** Lists whose order the recordings show (`position`). */
 const POSITIONED: FieldTable = { ...ID_AND_NAME, position: integer('position'), ...TIMESTAMPS };
+/** Reasons as recorded (issue 22 §4: `{id, name, account_id, position, created_at, updated_at}`). */
+const REASON: FieldTable = { ...ID_AND_NAME, ...ACCOUNT_ID, position: integer('position'), ...TIMESTAMPS };
 
 /** Every list item table: name is required on create (blank: 422 "can't be blank" on name). */
 const listItem = (root: string, fragment: string, fields: FieldTable) => defineResource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields });
 
-/** v3 §2.10 lead status: id, name, hex_color. */
+/** v3 §2.10 lead status: id, name, hex_color (a string kept as written, issue 22 §1; the recordings show no account_id or position here). */
 export const leadStatusResource = listItem('lead_status', 'LeadStatusV3', { ...ID_AND_NAME, hex_color: text('hexColor'), ...TIMESTAMPS });
 
 /** v3 §2.10 predefined contacts tag (DECISIONS: Wording): id, name. */
@@ -39,11 +44,11 @@ export const leadSourceResource = listItem('lead_source', 'LeadSourceV3', {
   ...TIMESTAMPS,
 });
 
-/** DECISIONS (Admin surface): deal loss reasons, with their position. */
-export const dealLossReasonResource = listItem('deal_loss_reason', 'DealLossReasonV3', POSITIONED);
+/** DECISIONS (Admin surface): deal loss reasons, with their account and position (recorded). */
+export const dealLossReasonResource = listItem('deal_loss_reason', 'DealLossReasonV3', REASON);
 
-/** DECISIONS (Admin surface): deal won reasons, with their position. */
-export const dealWonReasonResource = listItem('deal_won_reason', 'DealWonReasonV3', POSITIONED);
+/** DECISIONS (Admin surface): deal won reasons, with their account and position (recorded). */
+export const dealWonReasonResource = listItem('deal_won_reason', 'DealWonReasonV3', REASON);
 
 /** DECISIONS (Admin surface): event categories, with their position. */
 export const eventCategoryResource = listItem('event_category', 'EventCategoryV3', POSITIONED);
@@ -51,5 +56,13 @@ export const eventCategoryResource = listItem('event_category', 'EventCategoryV3
 /** DECISIONS (Admin surface): document tags. */
 export const documentTagResource = listItem('document_tag', 'DocumentTagV3', NAME_ONLY);
 
-/** DECISIONS (Admin surface): calendar entry priorities. */
-export const calendarEntryPriorityResource = listItem('calendar_entry_priority', 'CalendarEntryPriorityV3', NAME_ONLY);
+/**
+ * DECISIONS (Admin surface): calendar entry priorities, with a colour and a position as recorded
+ * (`{"name", "hex_color": 0}` created `{id, name, hex_color: "0", position, created_at, updated_at}`).
+ */
+export const calendarEntryPriorityResource = listItem('calendar_entry_priority', 'CalendarEntryPriorityV3', {
+  ...ID_AND_NAME,
+  hex_color: text('hexColor'),
+  position: integer('position'),
+  ...TIMESTAMPS,
+});

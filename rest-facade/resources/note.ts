@@ -8,8 +8,9 @@ export const userWithAvatar = (from: string): FieldSpec =>
   read(from, (user: Record<string, unknown> | null) => (user ? { ...user, avatar_thumb_url: null } : null), '{ ...UserRefV3 }');
 
 /**
- * v3 §4.2: the show embeds the note's comments as a paginated envelope (DECISIONS: comments 5 a
- * page); selected by ShowNote only, so a list of notes does not read comments.
+ * v3 §2.2, §4.2: the note's first page of comments as a paginated envelope (DECISIONS: comments 5
+ * a page). Selected by the notes lists and ShowNote (the recordings show it on list entries too,
+ * issue 22 §2), read for the whole page at once; creates and updates answer without it.
  */
 const comments: FieldSpec = {
   ...read('comments', (page: { nodes: Record<string, unknown>[]; totalCount: number } | undefined, fmt: Formatter) =>

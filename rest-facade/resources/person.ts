@@ -35,7 +35,9 @@ export const personResource = defineResource({
     // v3 §2.4 `type`; DECISIONS (Wording): "the service" stands for Contact.
     type: enumOf('type', { Contact: 'CONTACT', Lead: 'LEAD' }),
     lead_status_id: id('leadStatusId'),
-    lead_status: nameRef('leadStatus'),
+    // DECISIONS (Responses): the nested lead status also carries its colour, as recorded
+    // (`{"hex_color": "C73408", "id": 2, "name": "Hot"}`, issue 22 §3).
+    lead_status: read('leadStatus', 'plain', '{ id: databaseId name hex_color: hexColor }'),
     lead_source_id: id('leadSourceId'),
     lead_source: nameRef('leadSource'),
     image_thumb_url: text('imageUrl'),

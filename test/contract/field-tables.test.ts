@@ -60,24 +60,29 @@ const CONTRACT: ReadonlyArray<readonly [ResourceSpec, ReadonlyArray<readonly [st
   ],
   [
     userResource,
-    [['id', R], ['first_name', R], ['last_name', R], ['full_name', R], ['email', R], ['time_zone', R], ['is_admin', R], ['visibility', R], ['created_at', R], ['updated_at', R]],
+    // Issue 22 §4: account_id, avatar_thumb_url and is_account_admin as the recordings show them (never api_key).
+    [
+      ['id', R], ['account_id', R], ['first_name', R], ['last_name', R], ['full_name', R], ['email', R], ['avatar_thumb_url', R], ['time_zone', R],
+      ['is_admin', R], ['is_account_admin', R], ['visibility', R], ['created_at', R], ['updated_at', R],
+    ],
   ],
   [accountResource, [['id', R], ['name', R], ['currency', R], ['time_zone', R]]],
   // DECISIONS (Admin surface): admins write every admin list; entries carry created_at and updated_at.
+  // Issue 22 §4: account_id, position and hex_color where the recordings show them.
   [leadStatusResource, [['id', R], ['name', W], ['hex_color', W], ['created_at', R], ['updated_at', R]]],
   [predefinedContactsTagResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
   [noteCategoryResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
   [leadSourceResource, [['id', R], ['name', W], ['cost_per_lead_in_cents', W], ['flat_fee_in_cents', W], ['created_at', R], ['updated_at', R]]],
-  [dealLossReasonResource, [['id', R], ['name', W], ['position', W], ['created_at', R], ['updated_at', R]]],
-  [dealWonReasonResource, [['id', R], ['name', W], ['position', W], ['created_at', R], ['updated_at', R]]],
+  [dealLossReasonResource, [['id', R], ['name', W], ['account_id', R], ['position', W], ['created_at', R], ['updated_at', R]]],
+  [dealWonReasonResource, [['id', R], ['name', W], ['account_id', R], ['position', W], ['created_at', R], ['updated_at', R]]],
   [eventCategoryResource, [['id', R], ['name', W], ['position', W], ['created_at', R], ['updated_at', R]]],
   [documentTagResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
-  [calendarEntryPriorityResource, [['id', R], ['name', W], ['created_at', R], ['updated_at', R]]],
+  [calendarEntryPriorityResource, [['id', R], ['name', W], ['hex_color', W], ['position', W], ['created_at', R], ['updated_at', R]]],
   [dealStageResource, [['id', R], ['name', W], ['percent', W], ['position', W], ['created_at', R], ['updated_at', R]]],
-  [todoTemplateResource, [['id', R], ['name', W], ['template_type', W], ['is_default', W], ['todo_template_items', R], ['created_at', R], ['updated_at', R]]],
+  [todoTemplateResource, [['id', R], ['name', W], ['account_id', R], ['template_type', W], ['is_default', W], ['todo_template_items', R], ['created_at', R], ['updated_at', R]]],
   [
     todoTemplateItemResource,
-    [['id', R], ['description', W], ['due_date', W], ['todo_template_id', W], ['event_category_id', W], ['event_category', R], ['calendar_entry_priority_id', W], ['position', W], ['created_at', R], ['updated_at', R]],
+    [['id', R], ['description', W], ['due_date', W], ['todo_template_id', W], ['account_id', R], ['event_category_id', W], ['event_category', R], ['calendar_entry_priority_id', W], ['position', W], ['created_at', R], ['updated_at', R]],
   ],
 ];
 

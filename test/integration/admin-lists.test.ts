@@ -72,6 +72,7 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
           expect({ path, extra: keys.filter((k) => !required.includes(k) && ![...later, 'created_at', 'updated_at'].includes(k)) }).toEqual({ path, extra: [] });
           expect(typeof e.id).toBe('number');
           expect(typeof e.name).toBe('string');
+          // The defaults are #rrggbb; clients may store any short text (issue 22 §1).
           if (path === 'lead_statuses') expect(e.hex_color).toMatch(/^#[0-9a-f]{6}$/);
         }
       }
@@ -148,7 +149,8 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       const created = await createItem(admin, 'LEAD_STATUS', { name: '  Hot  ', hexColor: '#FF0000' });
       expect(created.userErrors).toEqual([]);
       const hot = created.item;
-      expect(hot).toMatchObject({ id: expect.any(Number), name: 'Hot', hexColor: '#ff0000', kind: 'LEAD_STATUS' });
+      // Kept as given, case included (issue 22 §1: the real service kept "C73408").
+      expect(hot).toMatchObject({ id: expect.any(Number), name: 'Hot', hexColor: '#FF0000', kind: 'LEAD_STATUS' });
       let names = (await listOf(admin, 'LEAD_STATUS')).nodes.map((e: any) => e.name);
       expect(names).toEqual([...DEFAULTS.lead_statuses, 'Hot']);
 
@@ -172,10 +174,13 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect((await deleteItem(admin, hot.id)).userErrors).toEqual([{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }]);
     });
 
-    it('a colour is only kept for lead statuses', async () => {
+    it('a colour is only kept for lead statuses and calendar entry priorities', async () => {
       const tag = await createItem(admin, 'CONTACT_TAG', { name: 'Colourless', hexColor: '#123456' });
       expect(tag.userErrors).toEqual([]);
       expect(tag.item.hexColor).toBeNull();
+      const priority = await createItem(admin, 'CALENDAR_ENTRY_PRIORITY', { name: 'Urgent', hexColor: 'fff' });
+      expect(priority.userErrors).toEqual([]);
+      expect(priority.item.hexColor).toBe('fff');
     });
 
     it('non-admins get FORBIDDEN and change nothing', async () => {
@@ -207,8 +212,8 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       const other = await server.createAccount();
       expect((await createItem(other.admin.apiKey, 'LEAD_SOURCE', { name: 'website 2' })).userErrors).toEqual([]);
 
-      expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', hexColor: 'red' }))).toEqual([{ field: 'hexColor', message: 'must be a colour like #1a2b3c' }]);
-      expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', hexColor: '#12345' }))).toEqual([{ field: 'hexColor', message: 'must be a colour like #1a2b3c' }]);
+      // Issue 22 §1: any short text is a colour (kept as given); only its length is bounded.
+      expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', hexColor: '#'.repeat(33) }))).toEqual([{ field: 'hexColor', message: 'is too long (maximum is 32 characters)' }]);
       expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', position: -1 }))).toEqual([{ field: 'position', message: 'must be greater than or equal to 0' }]);
 
       const sources = (await listOf(admin, 'LEAD_SOURCE')).nodes;

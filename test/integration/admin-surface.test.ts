@@ -44,11 +44,13 @@ const LISTS: readonly AdminList[] = [
   nameList('lead_sources', 'lead_source', ['id', 'name', 'cost_per_lead_in_cents', 'flat_fee_in_cents', ...STAMPS], { cost_per_lead_in_cents: 250, flat_fee_in_cents: 10000 }),
   nameList('predefined_contacts_tags', 'predefined_contacts_tag'),
   nameList('note_categories', 'note_category'),
-  nameList('deal_loss_reasons', 'deal_loss_reason', ['id', 'name', 'position', ...STAMPS], { position: 7 }),
-  nameList('deal_won_reasons', 'deal_won_reason', ['id', 'name', 'position', ...STAMPS], { position: 7 }),
+  // Issue 22 §4: reasons show their account_id, as recorded.
+  nameList('deal_loss_reasons', 'deal_loss_reason', ['id', 'name', 'account_id', 'position', ...STAMPS], { position: 7 }),
+  nameList('deal_won_reasons', 'deal_won_reason', ['id', 'name', 'account_id', 'position', ...STAMPS], { position: 7 }),
   nameList('event_categories', 'event_category', ['id', 'name', 'position', ...STAMPS], { position: 7 }),
   nameList('document_tags', 'document_tag'),
-  nameList('calendar_entry_priorities', 'calendar_entry_priority'),
+  // Issue 22 §4: priorities carry a colour and a position, as recorded.
+  nameList('calendar_entry_priorities', 'calendar_entry_priority', ['id', 'name', 'hex_color', 'position', ...STAMPS], { hex_color: 'C73408', position: 7 }),
   {
     path: 'deal_stages',
     root: 'deal_stage',
@@ -62,7 +64,7 @@ const LISTS: readonly AdminList[] = [
     root: 'todo_template',
     attrs: () => ({ name: unique('template') }),
     change: { name: unique('template renamed'), template_type: 'deals', is_default: true },
-    keys: ['id', 'name', 'template_type', 'is_default', 'todo_template_items', ...STAMPS],
+    keys: ['id', 'name', 'account_id', 'template_type', 'is_default', 'todo_template_items', ...STAMPS],
     required: 'name',
   },
 ];
@@ -165,9 +167,11 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
   });
 
   describe('fields of their own', () => {
-    it('lead statuses: hex_color must be a colour', async () => {
-      const res = await server.v3(admin).post('/admin/lead_statuses.json', { lead_status: { name: unique('status'), hex_color: 'red' } });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: [{ field: 'hex_color', humanized_field: 'Hex color', msg: 'must be a colour like #1a2b3c' }] });
+    it('lead statuses: hex_color is kept as given, at most 32 characters (issue 22 §1)', async () => {
+      const res = await server.v3(admin).post('/admin/lead_statuses.json', { lead_status: { name: unique('status'), hex_color: 'x'.repeat(33) } });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: [{ field: 'hex_color', humanized_field: 'Hex color', msg: 'is too long (maximum is 32 characters)' }] });
+      const red = await server.v3(admin).post('/admin/lead_statuses.json', { lead_status: { name: unique('status'), hex_color: 'red' } });
+      expect({ status: red.status, hex_color: red.body.hex_color }).toEqual({ status: 200, hex_color: 'red' });
     });
 
     it('lead sources: costs in cents, 0 or more, kept apart from other lists', async () => {
@@ -234,8 +238,8 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
 
       const shown = (await v3.get(`/admin/todo_templates/${template.id}.json`)).body;
       expect(shown.todo_template_items).toEqual([
-        { id: first.body.id, description: 'Call them', due_date: 2, event_category_id: category.id, event_category: { id: category.id, name: category.name }, calendar_entry_priority_id: null },
-        { id: second.id, description: 'Send a quote', due_date: null, event_category_id: null, event_category: null, calendar_entry_priority_id: priority.id },
+        { id: first.body.id, description: 'Call them', due_date: 2, event_category_id: category.id, event_category: { id: category.id, name: category.name }, account_id: account.accountId, calendar_entry_priority_id: null },
+        { id: second.id, description: 'Send a quote', due_date: null, event_category_id: null, event_category: null, account_id: account.accountId, calendar_entry_priority_id: priority.id },
       ]);
       const items = await server.v3(member).get('/admin/todo_template_items.json', { 'conditions[todo_template_id]': template.id });
       expect(items.body.entries.map((e: { id: number }) => e.id)).toEqual([first.body.id, second.id]);

@@ -159,7 +159,8 @@ describe('documents', () => {
       public_link: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/documents\/public\/[A-Za-z0-9_-]{43}$/),
       size_in_k: null,
       owner: { id: account.admin.id, first_name: 'Ada', last_name: expect.any(String), full_name: expect.stringMatching(/^Ada /) },
-      person: { id: person, full_name: 'Ann Lee' },
+      // Issue 22 §3: both name forms (the spec's full_name, the recordings' first/last name).
+      person: { id: person, first_name: 'Ann', last_name: 'Lee', full_name: 'Ann Lee' },
       deal: null,
       company: null,
       etag: null,

@@ -41,4 +41,22 @@ describe('SQL statements per notes page', () => {
     expect(v3large.result.body.entries).toHaveLength(100);
     expect(v3large.statements.length).toBe(v3small.statements.length);
   });
+
+  it('v3 list entries carry their comments (issue 22 §2): one batched read of every note\'s first page, whatever the page size', async () => {
+    const v3 = server.v3(account.admin.apiKey);
+    const commentReads = (statements: string[]) => statements.filter((s) => /from "comments"/i.test(s));
+    const small = await countStatements(() => v3.get('/notes.json', { per_page: 5 }));
+    const large = await countStatements(() => v3.get('/notes.json', { per_page: 100 }));
+    for (const entry of large.result.body.entries) {
+      expect(entry.comments.entries).toHaveLength(3);
+      expect(entry.comments.pagination).toMatchObject({ page: 1, per_page: 5, total: 3 });
+      expect(entry.comments.entries[0]).toMatchObject({ note_id: entry.id, comment: 'c', user: { id: account.admin.id } });
+    }
+    // The page of comments and their totals: one statement each for all 100 notes.
+    expect(commentReads(large.statements)).toHaveLength(commentReads(small.statements).length);
+    expect(commentReads(large.statements).length).toBeGreaterThan(0);
+    expect(commentReads(large.statements).length).toBeLessThanOrEqual(2);
+    expect(large.statements.length).toBe(small.statements.length);
+    expect(large.statements.length <= 12 ? 'at most 12' : large.statements).toBe('at most 12');
+  });
 });

@@ -2,8 +2,11 @@ import { hashKey } from '../../src/common/keys';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
-/** v3 §4.11 users and profile: the shape this service answers (the spec shows none). */
-const USER_KEYS = ['id', 'first_name', 'last_name', 'full_name', 'email', 'time_zone', 'is_admin', 'visibility', 'created_at', 'updated_at'];
+/**
+ * v3 §4.11 users and profile: the shape this service answers (the spec shows none); issue 22 §4
+ * adds the recorded account_id, avatar_thumb_url and is_account_admin (never the recorded api_key).
+ */
+const USER_KEYS = ['id', 'account_id', 'first_name', 'last_name', 'full_name', 'email', 'avatar_thumb_url', 'time_zone', 'is_admin', 'is_account_admin', 'visibility', 'created_at', 'updated_at'];
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
 const offsetOf = (v3: string) => v3.slice(-5);
 
@@ -46,12 +49,15 @@ describe('users, profile and account (v3 §4.11; DECISIONS: GET /account.json)',
       expect(a.full_name).toBe(`${a.first_name} ${a.last_name}`);
       expect(m).toEqual({
         id: member.id,
+        account_id: account.accountId,
         first_name: 'Mia',
         last_name: 'Member',
         full_name: 'Mia Member',
         email: expect.stringMatching(/@example\.test$/),
+        avatar_thumb_url: null,
         time_zone: 'Europe/Berlin',
         is_admin: false,
+        is_account_admin: false,
         visibility: 'own',
         created_at: expect.stringMatching(V3_DATETIME),
         updated_at: expect.stringMatching(V3_DATETIME),

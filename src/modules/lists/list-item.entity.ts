@@ -1,6 +1,7 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
 
 /**
@@ -10,7 +11,8 @@ import { Account } from '../accounts/account.entity';
  * instead (deal stages and their percent, todo templates and their items), or, where the items
  * must stay list items because people refer to them, a table keyed by the item (lead source costs,
  * LeadSourceCost): one table holding every list would be a sparse union each new field widens.
- * Lead statuses keep their colour here (the one extra column, kept from the start).
+ * Lead statuses and calendar entry priorities keep their colour here (the one extra column, kept
+ * from the start).
  */
 export enum ListKind {
   LEAD_STATUS = 'lead_status',
@@ -35,9 +37,15 @@ registerEnumType(ListKind, {
     DEAL_WON_REASON: { description: 'Why deals are won.' },
     EVENT_CATEGORY: { description: 'Categories of calendar entries and tasks (todo template items refer to them).' },
     DOCUMENT_TAG: { description: 'Tags for documents.' },
-    CALENDAR_ENTRY_PRIORITY: { description: 'Priorities of calendar entries and tasks (todo template items refer to them).' },
+    CALENDAR_ENTRY_PRIORITY: { description: 'Priorities of calendar entries and tasks (with a colour; todo template items refer to them).' },
   },
 });
+
+/** Longest colour kept (a 32-bit colour as a decimal number is 10 digits, a CSS colour name 20 characters). */
+export const HEX_COLOR_MAX = 32;
+
+/** The lists whose items carry a colour (v3: lead statuses, §2.10; calendar entry priorities, as recorded). */
+export const COLOURED_LISTS: ReadonlySet<ListKind> = new Set([ListKind.LEAD_STATUS, ListKind.CALENDAR_ENTRY_PRIORITY]);
 
 @Entity({ tableName: 'list_items' })
 @Index({ properties: ['account', 'kind', 'position'] })
@@ -45,7 +53,7 @@ registerEnumType(ListKind, {
 @Unique({ name: 'list_items_account_kind_name_unique', expression: `create unique index "list_items_account_kind_name_unique" on "list_items" ("account_id", "kind", lower("name"))` })
 @ObjectType('ListItem', { implements: Node, simpleResolvers: true, description: 'An entry of one of the account\'s administrative lists that are a name in an order (lead statuses, lead sources, contact tags, note categories, deal loss and won reasons, event categories, document tags, calendar entry priorities).' })
 export class ListItem {
-  [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId';
+  [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'accountId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -71,9 +79,19 @@ export class ListItem {
   @Property({ type: 'string', length: 100 })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'Lead statuses only: a colour as #rrggbb; null for other lists.' })
-  @Property({ type: 'string', length: 7, nullable: true })
+  /**
+   * Stored as given, not normalised: the real v3 service kept `"0"` (the official client sends the
+   * number 0), `"fff"` and `"C73408"` (issue 22 §1, recorded), and clients read back what they wrote.
+   */
+  @Field(() => String, { nullable: true, description: `Lead statuses and calendar entry priorities only: a colour as the client wrote it (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null when unset and for other lists.` })
+  @Property({ type: 'string', length: HEX_COLOR_MAX, nullable: true })
   hexColor: string | null = null;
+
+  @Field(() => Int, { description: 'databaseId of the account the item belongs to (the viewer\'s).' })
+  @Extensions({ [READS]: ['account'] })
+  get accountId(): number {
+    return this.account.id;
+  }
 
   @Field(() => Int, { description: 'Place in the list (0 or more); lists are ordered by position, then databaseId.' })
   @Property({ type: 'integer' })

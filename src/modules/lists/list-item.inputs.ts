@@ -1,12 +1,13 @@
 import { Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { OrderDirection } from '../../graphql/connection';
+import { HEX_COLOR_MAX } from './list-item.entity';
 
 @InputType('ListItemCreateInput', { description: 'A new item of an admin list.' })
 export class ListItemCreateInput {
   @Field(() => String, { description: 'Required; at most 100 characters; unique in its list (case-insensitive).' })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: 'Lead statuses only: a colour as #rrggbb (ignored for other lists).' })
+  @Field(() => String, { nullable: true, description: `Lead statuses and calendar entry priorities only: a colour, kept as given (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters (ignored for other lists).` })
   hexColor?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); the end of the list when absent.' })
@@ -24,7 +25,7 @@ export class ListItemUpdateInput {
   @Field(() => String, { nullable: true, description: 'At most 100 characters; unique in its list (case-insensitive); cannot be blank.' })
   name?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Lead statuses only: a colour as #rrggbb; null clears it.' })
+  @Field(() => String, { nullable: true, description: `Lead statuses and calendar entry priorities only: a colour, kept as given (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null or blank clears it.` })
   hexColor?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); null leaves it.' })

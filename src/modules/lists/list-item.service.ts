@@ -7,7 +7,7 @@ import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
-import { ListItem, ListKind } from './list-item.entity';
+import { COLOURED_LISTS, HEX_COLOR_MAX, ListItem, ListKind } from './list-item.entity';
 import { ListItemOrderField, type ListItemInput, type ListItemOrder } from './list-item.inputs';
 import { withoutNul } from '../common/input';
 import { requireAdmin } from './admin';
@@ -25,7 +25,6 @@ const ORDER_KEYS: Record<ListItemOrderField, OrderColumn> = {
   [ListItemOrderField.CREATED_AT]: { sql: 'l.created_at', nullable: false, type: 'timestamp' },
   [ListItemOrderField.UPDATED_AT]: { sql: 'l.updated_at', nullable: false, type: 'timestamp' },
 };
-const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 
 /**
  * Administrative lists (v3 §2.10, §4.10; DECISIONS: Admin surface): every user of the account
@@ -173,17 +172,22 @@ export class ListItemService {
     return name!;
   }
 
-  /** Only lead statuses carry a colour; for other lists the value is ignored (kept null). */
+  /**
+   * Lead statuses and calendar entry priorities carry a colour; for other lists the value is
+   * ignored (kept null). Any short text is kept as given, not checked against a form: the real v3
+   * service stored the official client's `0` as `"0"` and held `"fff"` and `"C73408"` (issue 22
+   * §1, recorded), so refusing those would break its clients. Only the length is bounded.
+   */
   private checkHexColor(kind: ListKind, raw: string | null | undefined, issues: Issues): string | null | undefined {
-    if (kind !== ListKind.LEAD_STATUS) return undefined;
-    if (raw === undefined) return undefined;
-    if (raw === null || raw.trim() === '') return null;
-    const value = raw.trim();
-    if (!HEX_COLOR.test(value)) {
-      issues.invalid('hexColor', 'must be a colour like #1a2b3c');
+    if (!COLOURED_LISTS.has(kind) || raw === undefined) return undefined;
+    // NUL cannot be stored in PostgreSQL text: dropped, as for names.
+    const value = raw === null ? '' : withoutNul(raw).trim();
+    if (value === '') return null;
+    if ([...value].length > HEX_COLOR_MAX) {
+      issues.tooLong('hexColor', HEX_COLOR_MAX);
       return undefined;
     }
-    return value.toLowerCase();
+    return value;
   }
 
   private checkPosition(position: number | null | undefined, issues: Issues): void {

@@ -1,6 +1,7 @@
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
 import { ListItem } from '../lists/list-item.entity';
 import { TodoTemplate } from './todo-template.entity';
@@ -16,7 +17,7 @@ import { TodoTemplate } from './todo-template.entity';
 @Index({ name: 'todo_template_items_priority', properties: ['calendarEntryPriority'] })
 @ObjectType('TodoTemplateItem', { implements: Node, simpleResolvers: true, description: 'A task of a todo template: what to do and when, counted from the day the template is applied.' })
 export class TodoTemplateItem {
-  [OptionalProps]?: 'dueDate' | 'eventCategory' | 'calendarEntryPriority' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'todoTemplateId' | 'eventCategoryId' | 'calendarEntryPriorityId';
+  [OptionalProps]?: 'dueDate' | 'eventCategory' | 'calendarEntryPriority' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'todoTemplateId' | 'eventCategoryId' | 'calendarEntryPriorityId' | 'accountId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -66,6 +67,12 @@ export class TodoTemplateItem {
   @Field(() => Int, { description: 'databaseId of the todo template the item belongs to.' })
   get todoTemplateId(): number {
     return this.todoTemplate.id;
+  }
+
+  @Field(() => Int, { description: 'databaseId of the account it belongs to (the viewer\'s).' })
+  @Extensions({ [READS]: ['account'] })
+  get accountId(): number {
+    return this.account.id;
   }
 
   @Field(() => Int, { nullable: true, description: 'databaseId of the item\'s event category (an item of the event categories list); null when none.' })

@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
 
 /** What a todo template is applied to (v3 `template_type`: `people`, `deals`, or null for either). */
@@ -27,7 +28,7 @@ registerEnumType(TodoTemplateType, {
 @Unique({ name: 'todo_templates_account_name_unique', expression: `create unique index "todo_templates_account_name_unique" on "todo_templates" ("account_id", lower("name"))` })
 @ObjectType('TodoTemplate', { implements: Node, simpleResolvers: true, description: 'A named set of tasks (its items) to create at once for a person or a deal.' })
 export class TodoTemplate {
-  [OptionalProps]?: 'templateType' | 'isDefault' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId';
+  [OptionalProps]?: 'templateType' | 'isDefault' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'accountId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -64,4 +65,10 @@ export class TodoTemplate {
   @Field({ description: 'When the template was last changed (its items\' changes included).' })
   @Property({ type: 'datetime' })
   updatedAt: Date = new Date();
+
+  @Field(() => Int, { description: 'databaseId of the account it belongs to (the viewer\'s).' })
+  @Extensions({ [READS]: ['account'] })
+  get accountId(): number {
+    return this.account.id;
+  }
 }

@@ -1,6 +1,7 @@
 import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
 import { Visibility } from '../../context/viewer';
 
@@ -21,7 +22,7 @@ registerEnumType(Visibility, {
 @Unique({ name: 'users_account_id_email_unique', expression: `create unique index "users_account_id_email_unique" on "users" ("account_id", lower("email"))` })
 @ObjectType('User', { implements: Node, simpleResolvers: true, description: 'A person who signs in to the account (with an API key, never shown).' })
 export class User {
-  [OptionalProps]?: 'firstName' | 'lastName' | 'timeZone' | 'isAdmin' | 'visibility' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId';
+  [OptionalProps]?: 'firstName' | 'lastName' | 'timeZone' | 'isAdmin' | 'visibility' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'accountId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -74,6 +75,12 @@ export class User {
   @Field({ description: 'When the user was last changed.' })
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
+
+  @Field(() => Int, { description: 'databaseId of the account the user belongs to (the viewer\'s).' })
+  @Extensions({ [READS]: ['account'] })
+  get accountId(): number {
+    return this.account.id;
+  }
 
   @Field({ description: 'First and last name, separated by a space.' })
   get fullName(): string {
