@@ -9,12 +9,15 @@ import {
   getNullableType,
   introspectionFromSchema,
   isAbstractType,
+  isInputObjectType,
+  isLeafType,
   isListType,
   isObjectType,
   typeFromAST,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
+  type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -62,6 +65,89 @@ export interface RowCost {
   readonly rows: number;
 }
 
+/*
+ * Filter work. A filter is run against every row its list reads (a whole account's people, not a
+ * page of them), so its cost is the work it asks of each row, walked from the argument's value and
+ * its input type: nothing here names a filter field, so a new one is costed as it is declared.
+ */
+
+/** A leaf condition (`eq`, `gt`, `isNull`, a short `in` list...): one comparison per row. */
+export const CONDITION_WORK = 1;
+
+/**
+ * A text match: an operator (or a field) of these names matches a pattern against each row
+ * (`ilike '%…%'`, often over several expressions: `search` reads name, email and company name),
+ * several times the work of a comparison. Each value of a list of them (`matches`) is one match.
+ */
+export const TEXT_MATCH_WORK = 4;
+export const TEXT_MATCH_NAMES: ReadonlySet<string> = new Set(['contains', 'startsWith', 'search', 'matches']);
+
+/**
+ * The values of one `in` list a condition holds: a list is one set-membership test, a longer one
+ * counts once more per this many values (a tag list's `in` is one containment test per id).
+ */
+export const IN_VALUES_PER_CONDITION = 50;
+
+/**
+ * A condition on related records (a filter field with the `relatedRecords` extension: a deal's
+ * `people: {some: PersonFilter}`, its `company`) runs per related row of every filtered row, inside
+ * a subquery: what its filter holds counts this many times, again at each nested relation.
+ */
+export const RELATED_WORK_FACTOR = 4;
+
+/**
+ * Filter work one list carries at no extra cost: ten text matches, or forty comparisons, what a
+ * search form sends. (v3 requests are not costed by their filter: the facade's operations run
+ * in-process without this check, one list per request, each request 1.)
+ */
+export const FREE_FILTER_WORK = 40;
+
+/**
+ * Filter work beyond the free part that costs one more unit. A 100-`contains` filter (the most one
+ * filter holds) is 400: 18 more units, a list costing 19, so three of them exceed GRAPHQL_MAX_COST
+ * (50 aliased copies took 19 s of database time on a 3,000-person account; two take well under 1 s).
+ */
+export const FILTER_WORK_PER_UNIT = 20;
+
+/** The work of a filter value of `type` (see the constants above); `name` is the input field holding it. */
+export function filterWork(type: GraphQLInputType, value: unknown, name = ''): number {
+  if (value === null || value === undefined) return 0;
+  const nullable = getNullableType(type);
+  const text = TEXT_MATCH_NAMES.has(name);
+  if (isListType(nullable)) {
+    const items = (Array.isArray(value) ? value : [value]).filter((v) => v !== null && v !== undefined);
+    if (isLeafType(getNamedType(nullable))) {
+      return text ? items.length * TEXT_MATCH_WORK : CONDITION_WORK * Math.max(1, Math.ceil(items.length / IN_VALUES_PER_CONDITION));
+    }
+    let sum = 0;
+    for (const item of items) sum += filterWork(nullable.ofType as GraphQLInputType, item, name);
+    return sum;
+  }
+  if (isInputObjectType(nullable)) {
+    if (typeof value !== 'object') return 0;
+    const fields = nullable.getFields();
+    let sum = 0;
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      const field = fields[key];
+      if (!field) continue;
+      const work = filterWork(field.type, v, key);
+      sum += (field.extensions as { relatedRecords?: unknown } | undefined)?.relatedRecords ? work * RELATED_WORK_FACTOR : work;
+    }
+    return sum;
+  }
+  return text ? TEXT_MATCH_WORK : CONDITION_WORK;
+}
+
+/** The units a field's filter arguments (`*Filter` inputs, as input-limits.ts names them) add to its cost. */
+export function filterCost(work: number): number {
+  return Math.max(0, Math.ceil((work - FREE_FILTER_WORK) / FILTER_WORK_PER_UNIT));
+}
+
+const isFilterArgument = (type: GraphQLInputType): boolean => {
+  const named = getNamedType(type);
+  return isInputObjectType(named) && named.name.endsWith('Filter');
+};
+
 type AnyField = GraphQLField<unknown, unknown>;
 type Fields = Map<string, FieldNode[]>;
 type Variables = Readonly<Record<string, unknown>>;
@@ -90,6 +176,9 @@ const isConnection = (field: AnyField): boolean => field.args.some((a) => a.name
  * - The page size is `first`, `last` or `perPage` as asked, clamped to 1..200, else the list's
  *   default; fields skipped by `@skip`/`@include` cost nothing; `__typename` costs nothing.
  * - `__schema` and `__type` cost what they return: ceil(objects / INTROSPECTION_OBJECTS_PER_UNIT).
+ * - A field's filters add ceil((work − FREE_FILTER_WORK) / FILTER_WORK_PER_UNIT) when their work
+ *   (`filterWork`) is more than the free part, once per field: the rows a filter is run against
+ *   are not bounded by the page it answers.
  * An introspection too large to count is `Infinity`.
  */
 export function operationCost(
@@ -109,7 +198,7 @@ export function operationCost(
       const field = root.getFields()[name];
       if (!field) continue; // __typename
       const own = walker.rowSource(field, nodes[0]);
-      total += Math.max(1, own === null ? 1 : Math.ceil(own / ROWS_PER_UNIT)) + walker.below(field, nodes, 1, own);
+      total += Math.max(1, own === null ? 1 : Math.ceil(own / ROWS_PER_UNIT)) + walker.filters(field, nodes[0]) + walker.below(field, nodes, 1, own);
     }
   }
   return total;
@@ -172,6 +261,19 @@ class CostWalker {
   }
 
   /**
+   * What the field's filters add (`filterCost`), once whatever the lists above it: a nested list's
+   * filter reads the related rows of all its parents, no more rows than a root list reads.
+   */
+  filters(field: AnyField, node: FieldNode): number {
+    const filterArgs = field.args.filter((a) => isFilterArgument(a.type));
+    if (filterArgs.length === 0) return 0;
+    const values = this.args(field, node);
+    let work = 0;
+    for (const arg of filterArgs) work += filterWork(arg.type, values[arg.name]);
+    return filterCost(work);
+  }
+
+  /**
    * How many records this field returns by itself when it is a row source (a connection's page
    * size; the ids of a list sized by an argument), else null.
    */
@@ -219,6 +321,7 @@ class CostWalker {
         const length = isListType(getNullableType(sub.type)) ? (connectionPage ?? listSizeOf(sub)?.max ?? MAX_PAGE_SIZE) : 1;
         const own = this.rowSource(sub, subNodes[0]);
         if (own !== null) sum += Math.ceil((times * own) / ROWS_PER_UNIT);
+        sum += this.filters(sub, subNodes[0]);
         sum += this.below(sub, subNodes, times * (own !== null && !isConnection(sub) ? 1 : length), own);
       }
       most = Math.max(most, sum);
