@@ -3,13 +3,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'pg';
 import { hashKey } from '../src/common/keys';
+import { showMoney } from '../src/common/money';
+import { currencyOf } from '../src/modules/accounts/currency';
 import { formatDateTime } from '../rest-facade/response/datetime';
 import { mountDealBaselines } from './raw-deals';
 
 /**
  * The floor the facade is measured against: express + pg doing the SQL the app does for the same
  * two v3 requests (auth by key hash, the page with its total as a count subquery, users of the account,
- * companies by id, list items by id, custom fields of the account, the people's deals) and hand-built JSON of the same
+ * companies by id, list items by id, custom fields of the account, the people's deals with their names and totals) and hand-built JSON of the same
  * v3 §4.4 shape. No ORM, no GraphQL, no generic pipeline. Datetimes go through the facade's own
  * formatter: a hand-written server would need one too, and it is already the cheap one.
  */
@@ -20,6 +22,7 @@ interface Viewer {
   readonly userId: number;
   readonly accountId: number;
   readonly timeZone: string;
+  readonly currencyCode: string;
 }
 
 // The same statement shape as src/db/keyset.ts keysetPage with totalCount read: page plus a scalar count subquery.
@@ -40,10 +43,10 @@ function intParam(raw: unknown, fallback: number): number {
 async function authenticate(pool: Pool, apiKey: unknown): Promise<Viewer | null> {
   if (typeof apiKey !== 'string') return null;
   const { rows } = await pool.query(
-    `select u.id, u.account_id, coalesce(u.time_zone, a.time_zone) as time_zone from "users" u join "accounts" a on a.id = u.account_id where u.api_key_hash = $1`,
+    `select u.id, u.account_id, coalesce(u.time_zone, a.time_zone) as time_zone, a.currency_code from "users" u join "accounts" a on a.id = u.account_id where u.api_key_hash = $1`,
     [hashKey(apiKey)],
   );
-  return rows.length === 0 ? null : { userId: rows[0].id, accountId: rows[0].account_id, timeZone: rows[0].time_zone };
+  return rows.length === 0 ? null : { userId: rows[0].id, accountId: rows[0].account_id, timeZone: rows[0].time_zone, currencyCode: rows[0].currency_code };
 }
 
 /** The related rows of a page of people: five statements, run concurrently like the app's loaders. */
@@ -56,23 +59,34 @@ async function related(pool: Pool, viewer: Viewer, people: Row[]) {
     companyIds.length ? pool.query('select id, name from "companies" where id = any($1) and account_id = $2', [companyIds, viewer.accountId]) : { rows: [] as Row[] },
     itemIds.length ? pool.query('select id, name from "list_items" where id = any($1) and account_id = $2', [itemIds, viewer.accountId]) : { rows: [] as Row[] },
     pool.query(`select id, kind from "custom_fields" where account_id = $1 and resource = 'person' order by position, id`, [viewer.accountId]),
-    // deal_ids: the deals each person takes part in (the viewer, an admin, sees every deal of the account).
+    // deal_ids, deals and the totals: the deals each person takes part in (the viewer, an admin, sees every deal of the account),
+    // their names, and per person the sums of the open (probability neither 0 nor 100) and won deals' values at the currency's places.
     personIds.length
-      ? pool.query('select dp.person_id, dp.deal_id from "deal_people" dp join "deals" d on d.id = dp.deal_id where dp.person_id = any($1) and d.account_id = $2 order by dp.deal_id', [personIds, viewer.accountId])
+      ? pool.query(
+          `select dp.person_id, dp.deal_id, d.name,
+                  round(coalesce(sum(d.value) filter (where d.probability is null or d.probability not in (0, 100)) over per_person, 0), $3)::text as pipeline,
+                  round(coalesce(sum(d.value) filter (where d.probability = 100) over per_person, 0), $3)::text as won
+             from "deal_people" dp join "deals" d on d.id = dp.deal_id where dp.person_id = any($1) and d.account_id = $2
+           window per_person as (partition by dp.person_id) order by dp.deal_id`,
+          [personIds, viewer.accountId, currencyOf(viewer.currencyCode).decimals],
+        )
       : { rows: [] as Row[] },
   ]);
-  const dealIds = new Map<number, number[]>();
+  const dealsOf = new Map<number, { ids: number[]; deals: Array<{ id: number; name: string }>; pipeline: string; won: string }>();
   for (const row of deals.rows) {
-    const list = dealIds.get(row.person_id);
-    if (list) list.push(row.deal_id);
-    else dealIds.set(row.person_id, [row.deal_id]);
+    let entry = dealsOf.get(row.person_id);
+    if (!entry) dealsOf.set(row.person_id, (entry = { ids: [], deals: [], pipeline: row.pipeline, won: row.won }));
+    entry.ids.push(row.deal_id);
+    entry.deals.push({ id: row.deal_id, name: row.name });
   }
+  const zero = showMoney('0', currencyOf(viewer.currencyCode).decimals)!;
   return {
     users: new Map<number, Row>(users.rows.map((u) => [u.id, u])),
     companies: new Map<number, Row>(companies.rows.map((c) => [c.id, c])),
     items: new Map<number, Row>(items.rows.map((i) => [i.id, i])),
     fields: fields.rows,
-    dealIds,
+    dealsOf,
+    zero,
   };
 }
 
@@ -90,6 +104,7 @@ function serialize(p: Row, r: Related, tz: string) {
   }
   const notify: number[] = [];
   for (const u of r.users.values()) if (u.is_admin || u.visibility === 'all' || u.id === p.owner_id) notify.push(u.id);
+  const personDeals = r.dealsOf.get(p.id);
   return {
     id: p.id,
     first_name: p.first_name,
@@ -142,8 +157,13 @@ function serialize(p: Row, r: Related, tz: string) {
     unsubscribed: p.unsubscribed,
     bounced: p.bounced,
     last_emailed_at: formatDateTime(p.last_emailed_at, tz),
-    deal_ids: r.dealIds.get(p.id) ?? [],
+    deal_ids: personDeals?.ids ?? [],
     viewed_at: formatDateTime(p.viewed_at, tz),
+    deals: personDeals?.deals ?? [],
+    shared_user_ids: [],
+    created_by_user_id: p.created_by_id,
+    total_pipeline: personDeals?.pipeline ?? r.zero,
+    won_deals_total: personDeals?.won ?? r.zero,
   };
 }
 

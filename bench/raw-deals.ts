@@ -67,6 +67,7 @@ const DEAL_PAGE = `select d.id, d.name, d.summary, d.owner_id, d.status, d.custo
     round(d.value, $4)::text as value, (round(d.value, 2) * 100)::float8 as value_in_cents, d.primary_contact_id, d.company_id,
     d.probability, d.stage_id, d.loss_reason_id, d.loss_reason_notes, d.source_id, d.is_example,
     round(d.bonus, $4)::text as bonus, round(d.commission, $4)::text as commission, d.commission_rate, d.viewed_at, d.last_modified_by_id,
+    d.expected_close_date_event_id,
     (select count(*) from "deals" d where d.account_id = $1) as "__total"
   from "deals" d where d.account_id = $1 order by d.created_at desc, d.id asc limit $2 offset $3`;
 
@@ -150,7 +151,7 @@ function serializeDeal(d: Row, r: Relations, viewer: Viewer, currency: { code: s
     created_at: formatDateTime(d.created_at, tz),
     updated_at: formatDateTime(d.updated_at, tz),
     import_id: d.import_id,
-    expected_close_date_event_id: null,
+    expected_close_date_event_id: d.expected_close_date_event_id,
     expected_close_date: d.expected_close_date,
     closed_time: formatDateTime(d.closed_time, tz),
     is_archived: d.is_archived,
@@ -249,7 +250,7 @@ const ONE_SQL = `with v as (
             order by f.position, f.id) from cf f), '{}'::json) as custom_fields,
         ${v3DateTime('d.created_at', 'o.created')} as created_at,
         ${v3DateTime('d.updated_at', 'o.updated')} as updated_at,
-        d.import_id, null::int as expected_close_date_event_id,
+        d.import_id, d.expected_close_date_event_id,
         to_char(d.expected_close_date, 'YYYY/MM/DD') as expected_close_date,
         ${v3DateTime('d.closed_time', 'o.closed')} as closed_time,
         d.is_archived, ${money('value')} as value, (round(d.value, 2) * 100)::bigint as value_in_cents,

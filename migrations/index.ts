@@ -16,6 +16,7 @@ import { Migration20261129000002Jobs } from './20261129000002-jobs';
 import { Migration20261130000001CalendarEntries } from './20261130000001-calendar-entries';
 import { Migration20261130000002TodoTemplatePending } from './20261130000002-todo-template-pending';
 import { Migration20261201000001ListItemColours } from './20261201000001-list-item-colours';
+import { Migration20261202000002CloseDateTasks } from './20261202000002-close-date-tasks';
 
 /** Applied in this order; a new migration is appended here (never edit an applied one). */
 export const MIGRATIONS: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261130000001CalendarEntries', class: Migration20261130000001CalendarEntries },
   { name: 'Migration20261130000002TodoTemplatePending', class: Migration20261130000002TodoTemplatePending },
   { name: 'Migration20261201000001ListItemColours', class: Migration20261201000001ListItemColours },
+  { name: 'Migration20261202000002CloseDateTasks', class: Migration20261202000002CloseDateTasks },
 ];

@@ -70,6 +70,16 @@ export const personResource = defineResource({
     last_emailed_at: dateTime('lastEmailedAt'),
     deal_ids: ids('dealIds'),
     viewed_at: readOnly(dateTime('viewedAt')),
+    // Keys the recordings show on people (issue 22; pipelinedeals_api get_a_person.yml, pipeline_api
+    // people_index.yml), after the spec's. `deals` and the totals come from the statement that reads
+    // deal_ids and count only the deals the viewer may see; totals are money as the core shows it
+    // (decimal strings with the currency's places, DECISIONS: Responses; the 2024 service answered "0.0").
+    deals: read('dealNames', 'plain', '{ id: databaseId name }'),
+    // People are not shared with users here (their visibility is their owner's): always empty, read from nothing that costs.
+    shared_user_ids: read('databaseId', () => []),
+    created_by_user_id: read('createdByUserId'),
+    total_pipeline: read('totalPipeline'),
+    won_deals_total: read('wonDealsTotal'),
   },
   // Flags that the core validates name their v3 parameter (v3 §4.4 create/update parameters).
   errorFields: { todoTemplateId: 'todo_template_id', todoTemplateUserId: 'todo_template_user_id' },

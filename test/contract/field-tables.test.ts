@@ -46,6 +46,8 @@ const CONTRACT: ReadonlyArray<readonly [ResourceSpec, ReadonlyArray<readonly [st
       ['home_address_1', W], ['home_address_2', W], ['home_city', W], ['home_state', W], ['home_country', W], ['home_postal_code', W],
       ['facebook_url', W], ['linked_in_url', W], ['twitter', W], ['instant_message', W], ['created_at', W], ['updated_at', W],
       ['possible_notify_user_ids', R], ['unsubscribed', W], ['bounced', W], ['last_emailed_at', W], ['deal_ids', W], ['viewed_at', R],
+      // Issue 22: as the recordings show people (read-only).
+      ['deals', R], ['shared_user_ids', R], ['created_by_user_id', R], ['total_pipeline', R], ['won_deals_total', R],
     ],
   ],
   [

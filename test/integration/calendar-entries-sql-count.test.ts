@@ -53,5 +53,9 @@ describe('SQL statements per calendar entries page', () => {
     expect(v3large.result.body.entries).toHaveLength(100);
     expect(v3large.result.body.entries[0]).toMatchObject({ owner: { full_name: expect.any(String) }, category: { name: expect.any(String) } });
     expect(v3large.statements.length).toBe(v3small.statements.length);
+    // Issue 22: v3 shows `association` and `associated_company` (as recorded), read by the same batches as GraphQL's.
+    expect(new Set(v3large.result.body.entries.map((e: { association: { id: number } | null }) => typeof e.association?.id))).toEqual(new Set(['number']));
+    expect(v3large.result.body.entries[0].associated_company).toEqual({ id: expect.any(Number), name: expect.stringMatching(/^Co /) });
+    expect(v3large.statements.length <= 10 ? 'at most 10' : v3large.statements).toBe('at most 10');
   });
 });

@@ -17,6 +17,8 @@ const KEYS = [
   'id', 'type', 'owner_id', 'owner', 'category_id', 'category', 'name', 'description', 'start_time', 'end_time', 'all_day', 'due_date', 'complete',
   'completed_at', 'association_id', 'association_type', 'base_entry_id', 'active', 'created_at', 'updated_at', 'google_calendar_id', 'company_id',
   'rrule', 'rdate', 'exrule', 'exdate', 'part_of_recurring_series', 'recurrence_end', 'calendar_entry_priority_id', 'calendar_entry_priority',
+  // Issue 22: as recorded, the record it is about and the company it is tied to (test/contract/recorded-keys.contract.test.ts).
+  'association', 'associated_company',
 ];
 
 /** 01:30 in Paris (CET) on the night clocks go forward; 20:30 the evening before in New York (EDT). */

@@ -13,6 +13,8 @@ const PERSON_KEYS = [
   'home_address_1', 'home_address_2', 'home_city', 'home_state', 'home_country', 'home_postal_code',
   'facebook_url', 'linked_in_url', 'twitter', 'instant_message', 'created_at', 'updated_at', 'possible_notify_user_ids',
   'unsubscribed', 'bounced', 'last_emailed_at', 'deal_ids', 'viewed_at',
+  // Issue 22: keys the recordings show on people, after the spec's (test/contract/recorded-keys.contract.test.ts).
+  'deals', 'shared_user_ids', 'created_by_user_id', 'total_pipeline', 'won_deals_total',
 ];
 
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;

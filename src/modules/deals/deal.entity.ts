@@ -1,5 +1,6 @@
 import { DecimalType, Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
+import { READS } from '../../graphql/read-set';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { Account } from '../accounts/account.entity';
 import { Company } from '../companies/company.entity';
@@ -7,6 +8,8 @@ import { DealStage } from '../deal-stages/deal-stage.entity';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../users/user.entity';
+// Type only: the calendar entry entity imports Deal; the relation below names it by string.
+import type { CalendarEntry } from '../calendar/calendar-entry.entity';
 
 /**
  * `numeric` as exact text. MikroORM's DecimalType compares values as floats to find changes, which
@@ -49,6 +52,8 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index({ name: 'deals_account_updated', properties: ['account', 'updatedAt', 'id'] })
 @Index({ name: 'deals_account_closed_time', properties: ['account', 'closedTime', 'id'] })
 @Index({ name: 'deals_account_probability', properties: ['account', 'probability', 'id'] })
+// Deleting a calendar entry nulls the deal's link to it (the FK's set null looks deals up by it).
+@Index({ name: 'deals_expected_close_date_event', properties: ['expectedCloseDateEvent'] })
 @Index(sqlIndex('deals_name_trgm', 'using gin ("name" gin_trgm_ops)'))
 @Index(sqlIndex('deals_account_name_lower', '("account_id", lower("name"), "id")'))
 // Owner and stage together, newest first (the default order): measured on 1M deals (bench/README.md).
@@ -57,7 +62,7 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 export class Deal {
   [OptionalProps]?:
     | 'customFields' | 'createdAt' | 'updatedAt' | 'isArchived' | 'isExample' | 'nodeId' | 'databaseId' | 'ownerId' | 'companyId' | 'primaryContactId'
-    | 'dealStageId' | 'dealLossReasonId' | 'sourceId' | 'lastModifiedByUserId' | 'accountId' | 'expectedCloseDateEventId';
+    | 'dealStageId' | 'dealLossReasonId' | 'sourceId' | 'lastModifiedByUserId' | 'accountId' | 'expectedCloseDateEventId' | 'expectedCloseDateEvent';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -95,6 +100,13 @@ export class Deal {
 
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   lastModifiedBy: User | null = null;
+
+  /**
+   * The task of the expected close date (v3 §2.5 `expected_close_date_event_id`): kept by the deal's
+   * writes (deal.close-date-task.ts); null without a date, or once someone deleted the task.
+   */
+  @ManyToOne('CalendarEntry', { nullable: true, deleteRule: 'set null' })
+  expectedCloseDateEvent: CalendarEntry | null = null;
 
   @Field() @Property({ type: 'string', length: 255 }) name!: string;
   @Field(() => String, { nullable: true }) @Property({ type: 'text', nullable: true }) summary: string | null = null;
@@ -145,10 +157,10 @@ export class Deal {
   get lastModifiedByUserId(): number | null {
     return this.lastModifiedBy?.id ?? null;
   }
-  /** The calendar entry of the expected close date: calendar entries come with the calendar issue. */
-  @Field(() => Int, { nullable: true, description: 'databaseId of the expected-close-date calendar entry; null until the calendar keeps one.' })
+  @Field(() => Int, { nullable: true, description: 'databaseId of the task of the expected close date (a calendar entry named "Expected close date" in the Milestone event category, owned by the deal\'s owner); null when the deal has no expected close date or the task was deleted.' })
+  @Extensions({ [READS]: ['expectedCloseDateEvent'] })
   get expectedCloseDateEventId(): number | null {
-    return null;
+    return this.expectedCloseDateEvent?.id ?? null;
   }
   @Field(() => Int, { description: 'databaseId of the account the deal belongs to.' })
   get accountId(): number {

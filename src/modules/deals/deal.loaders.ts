@@ -40,8 +40,54 @@ function linkedIds(ctx: RequestContext, side: 'deal' | 'person'): SettledLoader<
 
 /** v3 `person_ids`: the people of a deal the viewer may see. */
 export const peopleIdsOfDeal = (ctx: RequestContext) => linkedIds(ctx, 'deal');
-/** v3 `deal_ids` on people: the deals of a person the viewer may see. */
-export const dealIdsOfPerson = (ctx: RequestContext) => linkedIds(ctx, 'person');
+
+/** A person's deals as the viewer may see them (v3 `deal_ids`, `deals`, `total_pipeline`, `won_deals_total` on people). */
+export interface DealsOfPerson {
+  /** Their databaseIds, in id order. */
+  readonly ids: number[];
+  /** Id and name of each, in id order. */
+  readonly refs: Array<{ readonly databaseId: number; readonly name: string }>;
+  /** Sum of the open deals' values (probability neither 0 nor 100), numeric text; null when none has a value. */
+  readonly pipeline: string | null;
+  /** Sum of the won deals' values (probability 100), numeric text; null when none has a value. */
+  readonly won: string | null;
+}
+
+/**
+ * The deals of a person the viewer may see, with their names and the sums of their values: one
+ * statement per batch of people, the one `deal_ids` always cost (bench/README: the seventh
+ * statement of the people list), so `deals` and the two totals add no statement. Only deals the
+ * viewer may see are named or summed: a hidden deal's value never shows through a total. The
+ * sums are PostgreSQL's (exact numeric), per person.
+ */
+export function dealsOfPersonSummary(ctx: RequestContext): SettledLoader<DealsOfPerson> {
+  return ctx.loaders.memo('deal-people:person', () =>
+    new SettledLoader<DealsOfPerson>(async (keys: Ids) => {
+      const found = new Map(keys.map((k) => [k, { ids: [] as number[], refs: [] as Array<{ databaseId: number; name: string }>, pipeline: null as string | null, won: null as string | null }]));
+      const where = scopeOf(ctx, DEALS);
+      const rows = await ctx.em.execute<Array<{ k: number; v: number; name: string; pipeline: string | null; won: string | null }>>(
+        `select dp.person_id as k, dp.deal_id as v, d.name,
+                sum(d.value) filter (where d.probability is null or d.probability not in (0, 100)) over per_person as pipeline,
+                sum(d.value) filter (where d.probability = 100) over per_person as won
+           from "deal_people" dp join ${fromOf(ctx, DEALS)} on d.id = dp.deal_id
+          where dp.person_id = any(?::int[]) and ${where.sql}
+         window per_person as (partition by dp.person_id)
+          order by dp.deal_id`,
+        [`{${keys.join(',')}}`, ...where.params],
+        'all',
+      );
+      for (const row of rows) {
+        const entry = found.get(Number(row.k));
+        if (!entry) continue;
+        entry.ids.push(Number(row.v));
+        entry.refs.push({ databaseId: Number(row.v), name: row.name });
+        entry.pipeline = row.pipeline;
+        entry.won = row.won;
+      }
+      return keys.map((k) => found.get(k)!);
+    }),
+  );
+}
 
 export interface NestedArgs<F, O> {
   readonly args: ConnectionArgs;

@@ -29,7 +29,7 @@ import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Deal } from './deal.entity';
 import { DEAL, type DealInput } from './deal.fields';
 import { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
-import { dealIdsOfPerson, dealsOfCompany, dealsOfPerson, peopleIdsOfDeal, peopleOfDeal } from './deal.loaders';
+import { dealsOfCompany, dealsOfPerson, dealsOfPersonSummary, peopleIdsOfDeal, peopleOfDeal } from './deal.loaders';
 import { DealService, type DealTotals as Totals } from './deal.service';
 import { DEALS } from './deal.visibility';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
@@ -45,6 +45,13 @@ export class DealTotals {
   @Field(() => Int, { description: 'How many deals were summed.' }) count!: number;
   @Field(() => [CustomFieldTotal], { description: 'Sum of each numeric and currency custom field of deals (v3 `custom_label_<id>` totals), in the fields\' order.' })
   customFields!: CustomFieldTotal[];
+}
+
+/** A deal named on a person (v3 `deals: [{id, name}]` on people): what a person's page reads with their deal ids. */
+@ObjectType('DealName', { simpleResolvers: true, description: 'A deal by databaseId and name, as a person lists the deals they take part in.' })
+export class DealName {
+  @Field(() => Int, { description: 'The deal\'s databaseId.' }) databaseId!: number;
+  @Field({ description: 'The deal\'s name.' }) name!: string;
 }
 
 @ObjectType('DealConnection', { description: 'A page of deals, with cursors, and totals over every matching deal when asked for.' })
@@ -306,6 +313,22 @@ export class PersonDealsResolver {
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the deals this person takes part in that the viewer may see.' })
   dealIds(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return dealIdsOfPerson(ctx).load(person.id);
+    return dealsOfPersonSummary(ctx).answer(person.id, (d) => d.ids);
+  }
+
+  // dealNames and the totals come from dealIds' statement (deal.loaders.ts): a page of people pays nothing more for them.
+  @FieldResolver(() => [DealName], { description: 'The deals this person takes part in that the viewer may see, as databaseId and name, in databaseId order (v3 `deals` on people).' })
+  dealNames(@Root() person: Person, @Ctx() ctx: RequestContext) {
+    return dealsOfPersonSummary(ctx).answer(person.id, (d) => d.refs);
+  }
+
+  @FieldResolver(() => GraphQLDecimal, { description: 'Sum of the values of this person\'s open deals (probability neither 0 nor 100) that the viewer may see, in the account currency (decimal string; "0.00" when none). v3 `total_pipeline`.' })
+  totalPipeline(@Root() person: Person, @Ctx() ctx: RequestContext) {
+    return dealsOfPersonSummary(ctx).answer(person.id, (d) => showMoney(d.pipeline ?? '0', ctx.viewer.currency.decimals));
+  }
+
+  @FieldResolver(() => GraphQLDecimal, { description: 'Sum of the values of this person\'s won deals (probability 100) that the viewer may see, in the account currency (decimal string; "0.00" when none). v3 `won_deals_total`.' })
+  wonDealsTotal(@Root() person: Person, @Ctx() ctx: RequestContext) {
+    return dealsOfPersonSummary(ctx).answer(person.id, (d) => showMoney(d.won ?? '0', ctx.viewer.currency.decimals));
   }
 }

@@ -8,7 +8,7 @@ import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, removeVisible, scopeOf, setRelation } from '../common/resource';
+import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, scopeOf, setRelation } from '../common/resource';
 import { DEALS } from './deal.visibility';
 import { CompanyService } from '../companies/company.service';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
@@ -26,6 +26,7 @@ import { applyTodoTemplate, checkTodoTemplate } from '../todo-templates/todo-tem
 import { TodoTemplateType } from '../todo-templates/todo-template.entity';
 import { Deal, DealCollaborator, DealPerson } from './deal.entity';
 import { DEAL, type DealInput } from './deal.fields';
+import { removeCloseDateTask, syncCloseDateTask } from './deal.close-date-task';
 import type { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (deal.fields.ts). */
@@ -107,6 +108,7 @@ export class DealService {
       em.persist(deal);
       await em.flush();
       await this.storeSets(deal, sets, true);
+      await syncCloseDateTask(this.ctx, deal, null);
       await applyTodoTemplate(this.ctx, template, 'Deal', deal.id, deal.owner?.id ?? null);
       return deal;
     });
@@ -115,6 +117,7 @@ export class DealService {
   update(id: number, input: DealInput, options?: DealUpdateOptions): Promise<Deal> {
     return mutation(this.ctx, async (em) => {
       const deal = await loadForWrite(this.ctx, DEALS, id);
+      const before = { date: deal.expectedCloseDate, ownerId: deal.owner?.id ?? null };
       const issues = new Issues();
       const sets = await this.apply(deal, input, issues, false);
       const template = await checkTodoTemplate(this.ctx, options, TodoTemplateType.DEALS, issues);
@@ -124,13 +127,22 @@ export class DealService {
       deal.lastModifiedBy = em.getReference(User, this.ctx.viewer.userId);
       await em.flush();
       await this.storeSets(deal, sets, false);
+      await syncCloseDateTask(this.ctx, deal, before);
       await applyTodoTemplate(this.ctx, template, 'Deal', deal.id, deal.owner?.id ?? null);
       return deal;
     });
   }
 
+  /** The deal's close-date task goes with it (its `deal_id` would only be nulled): a milestone of no deal means nothing. */
   delete(id: number): Promise<number> {
-    return removeVisible(this.ctx, DEALS, id);
+    return mutation(this.ctx, async (em) => {
+      const deal = await loadForWrite(this.ctx, DEALS, id);
+      const taskId = deal.expectedCloseDateEvent?.id ?? null;
+      em.remove(deal);
+      await em.flush();
+      await removeCloseDateTask(this.ctx, taskId);
+      return id;
+    });
   }
 
   /**

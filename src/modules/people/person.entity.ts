@@ -59,7 +59,7 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index(sqlIndex('people_sort_work_country', '("account_id", lower("work_country"), "id")'))
 @ObjectType('Person', { implements: Node, simpleResolvers: true, description: 'A person the account deals with: a lead (prospect) or a contact.' })
 export class Person {
-  [OptionalProps]?: 'type' | 'unsubscribed' | 'bounced' | 'tagIds' | 'customFields' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'ownerId' | 'companyId' | 'leadStatusId' | 'leadSourceId';
+  [OptionalProps]?: 'type' | 'unsubscribed' | 'bounced' | 'tagIds' | 'customFields' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'ownerId' | 'companyId' | 'leadStatusId' | 'leadSourceId' | 'createdBy' | 'createdByUserId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -82,6 +82,10 @@ export class Person {
 
   @ManyToOne(() => Company, { nullable: true, deleteRule: 'set null' })
   company: Company | null = null;
+
+  /** Who created the person (v3 `created_by_user_id`, as recorded); null for people made before it was kept. */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  createdBy: User | null = null;
 
   @ManyToOne(() => ListItem, { nullable: true, deleteRule: 'set null' })
   leadStatus: ListItem | null = null;
@@ -159,6 +163,12 @@ export class Person {
   @Extensions({ [READS]: ['company'] })
   get companyId(): number | null {
     return this.company?.id ?? null;
+  }
+
+  @Field(() => Int, { nullable: true, description: 'databaseId of the user who created the person; null when not known (people created before it was recorded) or that user was deleted.' })
+  @Extensions({ [READS]: ['createdBy'] })
+  get createdByUserId(): number | null {
+    return this.createdBy?.id ?? null;
   }
 
   @Field(() => Int, { nullable: true })

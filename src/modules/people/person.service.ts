@@ -74,7 +74,8 @@ export class PersonService {
   create(input: PersonInput, options?: PersonCreateOptions): Promise<Person> {
     return mutation(this.ctx, async (em) => {
       const issues = new Issues();
-      const person = em.create(Person, { account: this.ctx.viewer.accountId, lastName: '', owner: this.ctx.viewer.userId }, { persist: false });
+      // v3 `created_by_user_id` (recorded): the viewer, whoever the owner becomes.
+      const person = em.create(Person, { account: this.ctx.viewer.accountId, lastName: '', owner: this.ctx.viewer.userId, createdBy: this.ctx.viewer.userId }, { persist: false });
       await this.apply(person, input, issues, true);
       // Imports keep their timestamps (v3 §2.4: created_at/updated_at writable); honoured on create only.
       if (input.createdAt) person.createdAt = input.createdAt;
