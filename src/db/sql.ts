@@ -1,3 +1,5 @@
+import { isStorableInstant } from '../kit/dates';
+
 /** Small helpers for hand-written list conditions (parameterised; never string-concatenated input). */
 
 /*
@@ -5,10 +7,12 @@
  * before it reaches SQL. The v3 facade refuses the same input earlier; GraphQL clients reach here.
  */
 
-/** PostgreSQL holds years 1..9999 as written by the driver (ISO text); anything else fails the statement. */
+/**
+ * PostgreSQL holds years 1..9999 as written by the driver (ISO text); anything else fails the
+ * statement. The one range every date input is checked against (src/kit/dates.ts), in UTC.
+ */
 export function storableInstant(value: Date): boolean {
-  const year = value.getUTCFullYear();
-  return Number.isFinite(value.getTime()) && year >= 1 && year <= 9999;
+  return value instanceof Date && isStorableInstant(value);
 }
 
 /** NUL cannot be stored or compared in PostgreSQL text (a 500); dropped, as assignFields drops it from columns. */

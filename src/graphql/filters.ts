@@ -1,6 +1,7 @@
 import { Field, Float, InputType, Int } from 'type-graphql';
 import { BadInputError } from '../common/errors';
-import { contains, startsWith, storableInstant, withoutNul } from '../db/sql';
+import { contains, startsWith, withoutNul } from '../db/sql';
+import { dateProblem, instantProblem } from '../kit/dates';
 import { isValidId } from './ids';
 
 /**
@@ -148,16 +149,21 @@ function text(value: string): string {
   return withoutNul(value);
 }
 
-function instant(value: Date, path: string): Date {
-  if (!(value instanceof Date) || !storableInstant(value)) throw new BadInputError(path, 'is out of range (years 1 to 9999)');
-  return value;
+/**
+ * A GraphQL instant input (DateTimeISO) checked by the one date range (src/kit/dates.ts): years 1
+ * to 9999 in UTC and, when the value is read in a zone (the viewer's day, a window), in that zone
+ * too. Throws BAD_USER_INPUT naming `path` (e.g. `filter.within.from`).
+ */
+export function boundedInstant(value: unknown, path: string, timeZone?: string | null): Date {
+  const problem = value instanceof Date ? instantProblem(value, timeZone) : 'is not a valid datetime';
+  if (problem) throw new BadInputError(path, problem);
+  return value as Date;
 }
 
-/** A calendar date `YYYY-MM-DD` that exists (years 1 to 9999). */
-function calendarDate(value: unknown, path: string): string {
-  const m = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
-  const date = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  if (!m || !date || Number(m[1]) < 1 || date.getUTCMonth() !== Number(m[2]) - 1 || date.getUTCDate() !== Number(m[3])) throw new BadInputError(path, 'must be a date like 2026-01-31');
+/** A calendar date `YYYY-MM-DD` that exists, in years 1 to 9999 (src/kit/dates.ts); BAD_USER_INPUT naming `path` otherwise. */
+export function boundedDate(value: unknown, path: string): string {
+  const problem = dateProblem(value);
+  if (problem) throw new BadInputError(path, problem);
   return value as string;
 }
 
@@ -291,10 +297,10 @@ function compile<F extends Composable<F>>(filter: F, fields: FilterFields<F>, pa
         parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, (v) => v, 'numeric'));
         break;
       case 'datetime':
-        parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, (v, p) => instant(v as Date, p), 'timestamptz'));
+        parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, (v, p) => boundedInstant(v, p), 'timestamptz'));
         break;
       case 'date':
-        parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, calendarDate, 'date'));
+        parts.push(...comparableConditions(field.sql, value as Comparable, at, budget, boundedDate, 'date'));
         break;
       case 'enum':
         parts.push(...comparableConditions(field.sql, { eq: (value as Comparable).eq, in: (value as Comparable).in }, at, budget, (v) => v, 'text'));
@@ -327,7 +333,7 @@ export function compileFilter<F extends Composable<F>>(filter: F | null | undefi
   return compile(filter, fields, argument, 0, new Budget());
 }
 
-@InputType('DateFilter', { description: 'Conditions on a calendar date (YYYY-MM-DD), all of which must hold.' })
+@InputType('DateFilter', { description: 'Conditions on a calendar date (YYYY-MM-DD), all of which must hold. Years 1 to 9999.' })
 export class DateFilter {
   @Field(() => String, { nullable: true, description: 'On this date.' }) eq?: string | null;
   @Field(() => String, { nullable: true, description: 'After this date.' }) gt?: string | null;
@@ -372,7 +378,6 @@ export class CustomFieldFilter {
 }
 
 const LABEL = /^custom_label_[1-9][0-9]{0,9}$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * `range` and `matches` of one custom field condition: they depend on the field's kind, which the
@@ -403,13 +408,8 @@ export function customFieldConditions(column: string, filters: readonly CustomFi
     const asDate = `(case when jsonb_typeof(${value}) = 'string' and (${column}->>'${f.label}') ~ '^\\d{4}-\\d{2}-\\d{2}$' then ${column}->>'${f.label}' end)`;
     if (f.text) parts.push(...stringConditions({ kind: 'string', sql: asText }, f.text, `${at}.text`, budget));
     if (f.number) parts.push(...comparableConditions(asNumber, f.number, `${at}.number`, budget, (v) => v, 'numeric'));
-    if (f.date) {
-      const check = (v: unknown, p: string) => {
-        if (typeof v !== 'string' || !DATE.test(v)) throw new BadInputError(p, 'must be a date like 2026-01-31');
-        return v;
-      };
-      parts.push(...comparableConditions(asDate, f.date, `${at}.date`, budget, check, 'text'));
-    }
+    // Compared as text, so any date would run; checked as every date input is, for one answer everywhere.
+    if (f.date) parts.push(...comparableConditions(asDate, f.date, `${at}.date`, budget, boundedDate, 'text'));
     if (f.choice) {
       // A dropdown holds one entry id, a multi-select an array of them: normalised to an array.
       const entries = `(case jsonb_typeof(${value}) when 'array' then ${value} when 'number' then jsonb_build_array(${value}) else '[]'::jsonb end)`;

@@ -280,8 +280,8 @@ describe('toDate', () => {
 
 describe('toDateTime range', () => {
   it('refuses datetimes PostgreSQL cannot store, naming the field', () => {
-    expect(() => toDateTime('9999-12-31 23:59:59', 'created_at', 'America/New_York')).toThrow(expect.objectContaining({ field: 'created_at', message: 'is out of range' }));
-    expect(() => toDateTime('0001-01-01T00:00:00+14:00', 'created_at', 'UTC')).toThrow(expect.objectContaining({ message: 'is out of range' }));
+    expect(() => toDateTime('9999-12-31 23:59:59', 'created_at', 'America/New_York')).toThrow(expect.objectContaining({ field: 'created_at', message: 'is out of range (years 1 to 9999)' }));
+    expect(() => toDateTime('0001-01-01T00:00:00+14:00', 'created_at', 'UTC')).toThrow(expect.objectContaining({ message: 'is out of range (years 1 to 9999)' }));
     expect(toDateTime('9999-12-31 23:59:59', 'created_at', 'UTC')).toBe('9999-12-31T23:59:59.000+00:00');
   });
 });

@@ -1,4 +1,5 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+import { dateProblem, instantProblem } from '../dates';
 import { FacadeInputError } from './input-error';
 
 /**
@@ -261,11 +262,20 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
   const wall = typeof value === 'string' ? parseWallTime(value) : null;
   const dt = wall && toLuxon(wall, tz);
   if (!dt) throw new FacadeInputError(field, 'is not a valid datetime');
-  // PostgreSQL stores years 1..9999 (4713 BC..294276 AD in truth, but the output form has four
-  // digits): anything outside is refused here rather than failing in the database.
-  const year = dt.toUTC().year;
-  if (year < 1 || year > 9999) throw new FacadeInputError(field, 'is out of range');
   return { dt, precision: wall.precision };
+}
+
+/**
+ * The instant as ISO 8601 text for the core, after the range check (src/kit/dates.ts): years 1 to
+ * 9999 in UTC and in the viewer's zone `tz`, where the core reads it (a `within` day, a series'
+ * wall time) and the facade prints it. With the offset of `tz` when it is whole minutes; an
+ * offset with seconds (local mean time, before ~1900: New York's was -4:56:02) cannot be written
+ * in ISO 8601, and luxon would drop its seconds, moving the instant: UTC then.
+ */
+function checkedIso(dt: DateTime, field: string, tz: string): string {
+  const problem = instantProblem(dt.toMillis(), tz);
+  if (problem) throw new FacadeInputError(field, problem);
+  return (Number.isInteger(dt.offset) ? dt.toISO() : dt.toUTC().toISO()) as string;
 }
 
 /**
@@ -276,7 +286,7 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
  */
 export function toDateTime(value: unknown, field: string, tz: string): string | null {
   const parsed = parseDateTime(value, field, tz);
-  return parsed && parsed.dt.toISO();
+  return parsed && checkedIso(parsed.dt, field, tz);
 }
 
 /**
@@ -290,8 +300,8 @@ export function toDateTimeBound(value: unknown, field: string, tz: string, bound
   // An upper bound covers the whole unit it names: `to_date=2014-05-31` the whole day, and a
   // datetime as the service prints it (to the second) that whole second, since stored times keep
   // milliseconds: a record's own printed created_at then falls inside [from, to].
-  if (bound === 'to' && parsed.precision !== 'millisecond') return parsed.dt.endOf(parsed.precision).toISO();
-  return parsed.dt.toISO();
+  // The range is checked on the bound as sent: `to_date=9999-12-31` in New York ends in 10000 UTC.
+  return checkedIso(bound === 'to' && parsed.precision !== 'millisecond' ? parsed.dt.endOf(parsed.precision) : parsed.dt, field, tz);
 }
 
 /**
@@ -309,5 +319,9 @@ export function toDate(value: unknown, field: string, tz?: string): string | nul
     if (wall) dt = toLuxon(wall, wall.offset !== null ? tz : undefined);
   }
   if (!dt) throw new FacadeInputError(field, 'is not a valid date');
-  return dt.toISODate();
+  // The day as it reaches the core (after any shift into `tz`), in years 1 to 9999.
+  const date = dt.toISODate() as string;
+  const problem = dateProblem(date);
+  if (problem) throw new FacadeInputError(field, problem);
+  return date;
 }

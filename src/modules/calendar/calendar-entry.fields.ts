@@ -1,7 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { BadInputError } from '../../common/errors';
-import { storableInstant } from '../../db/sql';
-import { EnumFilterOf, MAX_IN_VALUES } from '../../graphql/filters';
+import { boundedInstant, EnumFilterOf, MAX_IN_VALUES } from '../../graphql/filters';
 import { isValidId } from '../../graphql/ids';
 import { defineResource, type FilterScope, type InputOf } from '../../kit/fields';
 import { visibleRows } from '../common/related-filters';
@@ -17,12 +16,15 @@ export class CalendarEntryKindFilter extends EnumFilterOf(CalendarEntryKind, 'ki
 })
 export class CalendarEntryDueFilter extends EnumFilterOf(CalendarEntryDue, 'period') {}
 
+/** The range of an instant read as a day of the viewer's (src/kit/dates.ts), in the schema's words. */
+export const SPAN_RANGE_DOC = 'Years 1 to 9999, in UTC and in the viewer\'s time zone.';
+
 @InputType('CalendarEntrySpan', {
   description: 'A span of time, both ends inclusive (either alone): tasks due on a day of it (in the viewer\'s time zone), events overlapping it.',
 })
 export class CalendarEntrySpan {
-  @Field(() => Date, { nullable: true, description: 'The start of the span (ISO 8601 with a zone).' }) from?: Date | null;
-  @Field(() => Date, { nullable: true, description: 'The end of the span (ISO 8601 with a zone).' }) to?: Date | null;
+  @Field(() => Date, { nullable: true, description: `The start of the span (ISO 8601 with a zone). ${SPAN_RANGE_DOC}` }) from?: Date | null;
+  @Field(() => Date, { nullable: true, description: `The end of the span (ISO 8601 with a zone). ${SPAN_RANGE_DOC}` }) to?: Date | null;
 }
 
 type Fragment = { sql: string; params: unknown[] };
@@ -74,11 +76,9 @@ function dueFilter(value: { eq?: CalendarEntryDue | null; in?: CalendarEntryDue[
 /** `within: {from, to}` (v3 `conditions[within]`): tasks due on a local day of it, events overlapping it; both ends inclusive. */
 function withinFilter(value: CalendarEntrySpan, path: string): Fragment | null {
   const pin = pinOf(value);
-  const from = value.from ?? null;
-  const to = value.to ?? null;
-  for (const [bound, at] of [['from', from], ['to', to]] as const) {
-    if (at !== null && (!(at instanceof Date) || !storableInstant(at))) throw new BadInputError(`${path}.${bound}`, 'is out of range (years 1 to 9999)');
-  }
+  // Each end is a day in the viewer's zone for tasks (a date parameter): in range there too, not only in UTC.
+  const from = value.from == null ? null : boundedInstant(value.from, `${path}.from`, pin.timeZone);
+  const to = value.to == null ? null : boundedInstant(value.to, `${path}.to`, pin.timeZone);
   if (from === null && to === null) return null;
   const task: string[] = [];
   const event: string[] = [];
@@ -210,7 +210,11 @@ export const CALENDAR_ENTRY = defineResource(
     },
     baseEntryId: { kind: 'ref', filter: { doc: 'The base entry of the series (isNull: true leaves out occurrences: v3 base_entries).' } },
     partOfRecurringSeries: { kind: 'boolean', filter: { doc: 'Entries of a recurring series (true) or of none (false: v3 non_recurring).' } },
-    rrule: { kind: 'text', write: 'custom', doc: 'The series\' recurrence rule (RFC 5545 RRULE, e.g. FREQ=DAILY;COUNT=5), on a base entry only; null ends the series\' future.' },
+    rrule: {
+      kind: 'text',
+      write: 'custom',
+      doc: 'The series\' recurrence rule (RFC 5545 RRULE, e.g. FREQ=DAILY;COUNT=5), on a base entry only; null ends the series\' future. At most once a day: FREQ=DAILY or less often, and at most one value in each of BYHOUR, BYMINUTE and BYSECOND.',
+    },
     rdate: { kind: 'text', write: 'custom', doc: 'Extra dates of the series (RFC 5545 RDATE values, comma-separated), on a base entry only.' },
     exrule: { kind: 'text', write: 'custom', doc: 'A rule of dates left out of the series (RFC 5545 EXRULE), on a base entry only.' },
     exdate: { kind: 'text', write: 'custom', doc: 'Dates left out of the series (RFC 5545 EXDATE values, comma-separated), on a base entry only.' },

@@ -5,9 +5,10 @@ import { SettledLoader } from '../../context/loaders';
 import { mutation } from '../../context/transaction';
 import type { ConnectionReads, Paging } from '../../db/keyset';
 import { findOneRow } from '../../db/list-query';
-import { storableInstant, Where, withoutNul } from '../../db/sql';
+import { Where, withoutNul } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
+import { dateProblem, instantProblem, NOT_A_DATE } from '../../kit/dates';
 import { findVisible, fromOf, listConnection, scopeOf, setRelation } from '../common/resource';
 import { Company } from '../companies/company.entity';
 import { COMPANIES } from '../companies/company.visibility';
@@ -89,14 +90,6 @@ export async function loadEntryForWrite(ctx: RequestContext, id: number | null |
   const entry = await ctx.em.findOne(CalendarEntry, { id, account: ctx.viewer.accountId, active: true }, ctx.em.isInTransaction() ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!entry || !(await visibleEntryIds(ctx).load(id))) throw new NotFoundError('CalendarEntry', id);
   return entry;
-}
-
-/** A calendar date `YYYY-MM-DD` that exists (years 1 to 9999). */
-function isCalendarDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!m || Number(m[1]) < 1) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
 /** A rule field as stored: trimmed text, null for blank. */
@@ -308,23 +301,30 @@ export class CalendarEntryService {
     }
     if (event) {
       if (input.dueDate != null) issues.invalid('dueDate', 'is only for tasks (an event has a start and an end time)');
+      const refused = new Set<string>();
       for (const field of ['startTime', 'endTime'] as const) {
         const value = input[field];
         if (value === undefined) continue;
-        if (value !== null && !storableInstant(value)) issues.outOfRange(field);
-        else entry[field] = value;
+        // The entry keeps the writer's zone (its series' wall time, its v3 times): in range there too.
+        const problem = value === null ? null : instantProblem(value, this.ctx.viewer.timeZone);
+        if (problem === null) entry[field] = value;
+        else {
+          issues.add(field, 'OUT_OF_RANGE', problem);
+          refused.add(field);
+        }
       }
-      if (entry.startTime === null && (isNew || input.startTime !== undefined)) issues.blank('startTime');
-      if (entry.endTime === null && (isNew || input.endTime !== undefined)) issues.blank('endTime');
+      // A time refused above is not also blank.
+      if (entry.startTime === null && !refused.has('startTime') && (isNew || input.startTime !== undefined)) issues.blank('startTime');
+      if (entry.endTime === null && !refused.has('endTime') && (isNew || input.endTime !== undefined)) issues.blank('endTime');
       if (entry.startTime && entry.endTime && entry.endTime.getTime() < entry.startTime.getTime()) issues.invalid('endTime', 'must not be before the start time');
       return;
     }
     for (const field of ['startTime', 'endTime'] as const) if (input[field] != null) issues.invalid(field, 'is only for events (a task has a due date)');
     if (input.dueDate !== undefined) {
-      const date = input.dueDate === null ? null : withoutNul(input.dueDate).trim();
-      if (date === null || date === '') entry.dueDate = null;
-      else if (isCalendarDate(date)) entry.dueDate = date;
-      else issues.invalid('dueDate', 'must be a date like 2026-01-31');
+      const date = input.dueDate === null ? '' : withoutNul(input.dueDate).trim();
+      const problem = date === '' ? null : dateProblem(date);
+      if (problem === null) entry.dueDate = date === '' ? null : date;
+      else issues.add('dueDate', problem === NOT_A_DATE ? 'INVALID' : 'OUT_OF_RANGE', problem);
     }
   }
 

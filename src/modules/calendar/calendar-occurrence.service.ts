@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { BadInputError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { hydrate } from '../../db/list-query';
-import { storableInstant } from '../../db/sql';
+import { boundedInstant } from '../../graphql/filters';
 import { fromOf } from '../common/resource';
 import { CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
 import type { CalendarEntryFilter } from './calendar-entry.fields';
@@ -68,9 +68,9 @@ export class CalendarOccurrenceService {
   constructor(private readonly ctx: RequestContext) {}
 
   async between(from: Date, to: Date, filter: CalendarEntryFilter | null | undefined, first: number = OCCURRENCES_DEFAULT): Promise<OccurrenceOf[]> {
-    for (const [name, at] of [['from', from], ['to', to]] as const) {
-      if (!(at instanceof Date) || !storableInstant(at)) throw new BadInputError(name, 'is out of range (years 1 to 9999)');
-    }
+    // A window is the viewer's view of their calendar: in range in their zone too, as `within` is.
+    boundedInstant(from, 'from', this.ctx.viewer.timeZone);
+    boundedInstant(to, 'to', this.ctx.viewer.timeZone);
     if (to.getTime() <= from.getTime()) throw new BadInputError('to', 'must be after from');
     if (to.getTime() - from.getTime() > RECURRENCE_LIMITS.windowDays * DAY) throw new BadInputError('to', `must be at most ${RECURRENCE_LIMITS.windowDays} days after from`);
     if (!Number.isInteger(first) || first < 0 || first > OCCURRENCES_MAX) throw new BadInputError('first', `must be between 0 and ${OCCURRENCES_MAX}, got ${first}`);

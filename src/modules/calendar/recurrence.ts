@@ -27,9 +27,11 @@
  * because RRuleSet would compare exdates in floating time and cannot remove a whole local day.
  *
  * Bounds (CPU and storage; see RECURRENCE_LIMITS and the constants below) keep every call cheap
- * whatever a client sends: COUNT and INTERVAL at most 1000, at most 24 times a day, a rule must
- * yield within 100 years; rrule's own loop is kept bounded (`budgeted`) and enters a rule at the
- * period a window needs (`gridStart`) instead of walking it from its start.
+ * whatever a client sends: COUNT and INTERVAL at most 1000, at most once a day (a rule stored
+ * before more was refused still expands, at most 24 times a day), a rule must yield within 100
+ * years, dates in years 1 to 9999 (src/kit/dates.ts); rrule's own loop is kept bounded
+ * (`budgeted`) and enters a rule at the period a window needs (`gridStart`) instead of walking it
+ * from its start.
  *
  * Besides the interface the calendar module codes against: `normalizeRecurrence` (the canonical
  * text to store), `occurrencesInSpan` (occurrencesBetween without the window bound) and
@@ -37,6 +39,7 @@
  */
 import { IANAZone } from 'luxon';
 import { RRule, Weekday, type Options } from 'rrule';
+import { instantProblem } from '../../kit/dates';
 
 export interface RecurrenceRules {
   readonly rrule: string | null;
@@ -80,7 +83,10 @@ export const RECURRENCE_LIMITS: {
 /** COUNT above this is refused (the series stores at most maxOccurrences anyway). */
 const MAX_COUNT = 1000;
 const MAX_INTERVAL = 1000;
-/** Times of day one rule may produce (|BYHOUR| × |BYMINUTE| × |BYSECOND|). */
+/**
+ * Times of day a stored rule may produce (|BYHOUR| × |BYMINUTE| × |BYSECOND|): a rule written now
+ * gives one (see compileRule); rules stored before that was refused still expand, within this.
+ */
 const MAX_TIMES_PER_DAY = 24;
 /**
  * The farthest any single computation looks past its starting point: a rule must yield its first
@@ -370,13 +376,18 @@ function makeCtx(anchor: SeriesAnchor, rules: RecurrenceRules): Ctx {
   };
 }
 
+/**
+ * `probe`: the rules are being written (checkRecurrence, normalizeRecurrence), so every check of
+ * new input applies (a rule yields, at most once a day; its dates in years 1 to 9999); false for
+ * rules already stored, which are expanded as they are.
+ */
 function compile(rules: RecurrenceRules, anchor: SeriesAnchor, probe: boolean): Compiled {
   const ctx = makeCtx(anchor, rules);
   // Field by field in v3 order, so the error names the first bad one.
-  const rrule = blank(rules.rrule) ? null : compileRule('rrule', rules.rrule!, ctx);
+  const rrule = blank(rules.rrule) ? null : compileRule('rrule', rules.rrule!, ctx, probe);
   if (probe && rrule) probeRule(rrule, ctx);
 
-  const rdate = blank(rules.rdate) ? null : parseDates('rdate', rules.rdate!);
+  const rdate = blank(rules.rdate) ? null : parseDates('rdate', rules.rdate!, ctx, probe);
   const rdates: number[] = [];
   for (const value of rdate?.values ?? []) {
     const ms = valueInstant(value, ctx);
@@ -389,9 +400,9 @@ function compile(rules: RecurrenceRules, anchor: SeriesAnchor, probe: boolean): 
     if (ms > ctx.startMs) rdates.push(ms);
   }
 
-  const exrule = blank(rules.exrule) ? null : compileRule('exrule', rules.exrule!, ctx);
+  const exrule = blank(rules.exrule) ? null : compileRule('exrule', rules.exrule!, ctx, probe);
 
-  const exdate = blank(rules.exdate) ? null : parseDates('exdate', rules.exdate!);
+  const exdate = blank(rules.exdate) ? null : parseDates('exdate', rules.exdate!, ctx, probe);
   const exInstants = new Set<number>();
   const exDays = new Set<number>();
   for (const value of exdate?.values ?? []) {
@@ -435,7 +446,17 @@ interface ParsedDates {
   readonly values: readonly DateValue[];
 }
 
-function parseDates(field: 'rdate' | 'exdate', text: string): ParsedDates {
+/**
+ * Why a date of a rule cannot be stored, or null (src/kit/dates.ts): what is kept of it must be in
+ * years 1 to 9999. A day (an all-day series, a date-only exdate) is kept as that day; an instant
+ * is kept in UTC and written with the series' zone (iCalendar TZID): in range in both.
+ */
+function dateValueProblem(value: DateValue, ctx: Ctx, byDay: boolean): string | null {
+  return byDay ? instantProblem(valueDay(value, ctx) * DAY) : instantProblem(valueInstant(value, ctx), ctx.zoneName);
+}
+
+/** `strict`: dates being written, checked against the range (stored ones are read as they are). */
+function parseDates(field: 'rdate' | 'exdate', text: string, ctx: Ctx, strict: boolean): ParsedDates {
   const own = field.toUpperCase();
   if (text.length > MAX_DATES_TEXT) {
     throw new RecurrenceInvalid(field, `${field} is too long: give at most ${RECURRENCE_LIMITS.maxDates} dates.`);
@@ -475,7 +496,10 @@ function parseDates(field: 'rdate' | 'exdate', text: string): ParsedDates {
         throw new RecurrenceInvalid(field, `${field} says VALUE=DATE but "${clip(raw.trim())}" has a time of day.`);
       }
       // A floating time in a TZID line is local to that zone: pin it to an instant now.
-      values.push(value.kind === 'floating' && lineZone ? { kind: 'instant', ms: toInstant(lineZone, value.f) } : value);
+      const pinned: DateValue = value.kind === 'floating' && lineZone ? { kind: 'instant', ms: toInstant(lineZone, value.f) } : value;
+      const problem = strict ? dateValueProblem(pinned, ctx, ctx.allDay || (field === 'exdate' && pinned.kind === 'date')) : null;
+      if (problem) throw new RecurrenceInvalid(field, `${field} value "${clip(raw.trim())}" ${problem}.`);
+      values.push(pinned);
       if (values.length > RECURRENCE_LIMITS.maxDates) {
         throw new RecurrenceInvalid(field, `${field} has more than ${RECURRENCE_LIMITS.maxDates} dates.`);
       }
@@ -560,7 +584,7 @@ const RULE_KEYS = [
 ] as const;
 type RuleKey = (typeof RULE_KEYS)[number];
 
-function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx): CompiledRule {
+function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx, strict: boolean): CompiledRule {
   const fail: (message: string) => never = (message) => {
     throw new RecurrenceInvalid(field, message);
   };
@@ -604,9 +628,7 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx): Compi
   const freqText = parts.get('FREQ');
   if (freqText === undefined) fail(`${field} needs FREQ (DAILY, WEEKLY, MONTHLY or YEARLY), e.g. FREQ=WEEKLY;BYDAY=MO.`);
   if (freqText === 'HOURLY' || freqText === 'MINUTELY' || freqText === 'SECONDLY') {
-    fail(
-      `${field} cannot repeat ${freqText}: a calendar series that often would be practically unbounded; use FREQ=DAILY (with BYHOUR for a few times a day) or less often.`,
-    );
+    fail(`${field} cannot repeat ${freqText}: a calendar series repeats at most once a day; use FREQ=DAILY or less often.`);
   }
   if (!Object.hasOwn(FREQS, freqText!)) fail(`${field}: FREQ=${clip(freqText!)} is not a frequency; use DAILY, WEEKLY, MONTHLY or YEARLY.`);
   const freq = freqText as Freq;
@@ -687,7 +709,21 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx): Compi
   if (ctx.allDay && (byhour || byminute || bysecond)) {
     fail(`${field}: an all-day series has no time of day; leave out BYHOUR, BYMINUTE and BYSECOND.`);
   }
+  // At most once a day, as FREQ=HOURLY… is refused above (README "Recurring series"). A period (a
+  // day, week, month or year; periods never overlap) yields each day its BY… parts allow at each
+  // time BYHOUR × BYMINUTE × BYSECOND gives, and BYSETPOS only picks among those: one time of day
+  // gives no day two occurrences, whatever FREQ, BYDAY or BYSETPOS say; several times give some day
+  // several (BYSETPOS may thin them out, depending on the set: refused alike, one simple rule).
   const times = (byhour?.length ?? 1) * (byminute?.length ?? 1) * (bysecond?.length ?? 1);
+  if (strict && times > 1) {
+    const lists = ([['BYHOUR', byhour], ['BYMINUTE', byminute], ['BYSECOND', bysecond]] as const)
+      .filter(([, values]) => values && values.length > 1)
+      .map(([key, values]) => `${key}=${values!.join(',')}`);
+    fail(
+      `${field} gives ${times} times a day (${lists.join(' with ')}): a calendar series repeats at most once a day. ` +
+        'Give one value at most in each of BYHOUR, BYMINUTE and BYSECOND (they set the time of day), or make one series per time.',
+    );
+  }
   if (times > MAX_TIMES_PER_DAY) fail(`${field} gives ${times} times a day; at most ${MAX_TIMES_PER_DAY} are allowed.`);
 
   let untilMs: number | null = null;
@@ -699,6 +735,8 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx): Compi
     if (!value) fail(`${field}: UNTIL=${clip(untilRaw)} is not a date; use e.g. UNTIL=20261231T235959Z or UNTIL=20261231.`);
     if (ctx.allDay) {
       untilDay = valueDay(value!, ctx);
+      const problem = strict ? instantProblem(untilDay * DAY) : null;
+      if (problem) fail(`${field}: UNTIL=${clip(untilRaw)} ${problem}.`);
       untilText = formatDay(untilDay);
       if (untilDay < ctx.startDay) fail(`${field}: UNTIL ${untilText} is before the series starts (${describeInstant(ctx.startMs, ctx)}).`);
     } else {
@@ -709,6 +747,9 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx): Compi
           : value!.kind === 'floating'
             ? toInstant(ctx.zone, value!.f)
             : toInstant(ctx.zone, (value!.day + 1) * DAY) - SECOND;
+      // Kept and written in UTC (iCalendar's UNTIL of a zoned series), so in range there.
+      const problem = strict ? instantProblem(untilMs) : null;
+      if (problem) fail(`${field}: UNTIL=${clip(untilRaw)} ${problem}.`);
       untilText = formatUtc(untilMs);
       if (untilMs < ctx.startMs) {
         fail(`${field}: UNTIL ${describeInstant(untilMs, ctx)} is before the series starts (${describeInstant(ctx.startMs, ctx)}).`);

@@ -5,6 +5,7 @@ import { contains, withoutNul } from '../../db/sql';
 import { customFieldConditions, MAX_CUSTOM_FIELD_MATCHES, type CustomFieldFilter } from '../../graphql/filters';
 import { isValidId } from '../../graphql/ids';
 import { MAX_FILTER_STRING } from '../../graphql/limits';
+import { dateProblem } from '../../kit/dates';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 
@@ -52,7 +53,6 @@ const PLURAL: Readonly<Record<CustomFieldResource, string>> = { [CustomFieldReso
 /** The numbers a range or a list takes: decimal text, as v3 sends it (no exponent). */
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
 const MAX_NUMBER_TEXT = 40;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** What preparing found for one condition. */
 interface Prepared {
@@ -81,16 +81,12 @@ function number(value: unknown, path: string): string {
   return text.replace(/^\+/, '');
 }
 
-/** A date `YYYY-MM-DD` that exists, as the number the side table holds (YYYYMMDD). */
+/** A date `YYYY-MM-DD` that exists (years 1 to 9999: src/kit/dates.ts), as the number the side table holds (YYYYMMDD). */
 function dateKey(value: unknown, path: string): string {
-  const m = typeof value === 'string' ? DATE.exec(value.trim()) : null;
-  if (m) {
-    const [y, mo, d] = [+m[1], +m[2], +m[3]];
-    const date = new Date(Date.UTC(2000, mo - 1, d));
-    date.setUTCFullYear(y);
-    if (y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d) return `${m[1]}${m[2]}${m[3]}`;
-  }
-  throw new BadInputError(path, 'must be a date like 2026-01-31');
+  const text = typeof value === 'string' ? value.trim() : null;
+  const problem = dateProblem(text);
+  if (problem) throw new BadInputError(path, problem);
+  return text!.replace(/-/g, '');
 }
 
 function matchesOf(filter: CustomFieldFilter, at: string): readonly string[] {

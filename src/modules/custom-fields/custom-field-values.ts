@@ -3,6 +3,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import type { Issues } from '../../common/errors';
 import { MoneyError, toMoney } from '../../common/money';
 import { GraphQLDecimal } from '../../graphql/decimal';
+import { dateProblem } from '../../kit/dates';
 import { withoutNul } from '../common/input';
 import { CustomField } from './custom-field.entity';
 import { CustomFieldKind } from './custom-field.enums';
@@ -137,11 +138,9 @@ function isoDate(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const m = DATE.exec(value.trim());
   if (!m) return null;
-  const [y, mo, d] = [+m[1], +m[2], +m[3]];
-  const date = new Date(Date.UTC(2000, mo - 1, d));
-  date.setUTCFullYear(y);
-  if (y < 1 || date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return `${m[1]}-${m[2]}-${m[3]}`;
+  // The canonical form, checked as every date input is (src/kit/dates.ts: a day that exists, years 1 to 9999).
+  const date = `${m[1]}-${m[2]}-${m[3]}`;
+  return dateProblem(date) === null ? date : null;
 }
 
 function entryId(value: unknown): number | null {
