@@ -26,8 +26,8 @@ const inRange = (year: number) => year >= MIN_YEAR && year <= MAX_YEAR;
 
 const zones = new Map<string, IANAZone>();
 
-/** An unknown zone is a server-side data problem (a user's or a series' zone), not the client's: RangeError. */
-function zoneOf(timeZone: string): IANAZone {
+/** A zone by name, cached. An unknown zone is a server-side data problem (a user's or a series' zone), not the client's: RangeError. */
+export function zoneOf(timeZone: string): IANAZone {
   let zone = zones.get(timeZone);
   if (!zone) {
     zone = IANAZone.create(timeZone);

@@ -1,5 +1,5 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
-import { dateProblem, instantProblem } from '../dates';
+import { dateProblem, instantProblem, zoneOf } from '../dates';
 import { FacadeInputError } from './input-error';
 
 /**
@@ -211,19 +211,6 @@ function parseWallTime(text: string): WallTime | null {
     precision: m[5] === undefined ? 'day' : m[7] === undefined ? 'minute' : m[8] === undefined ? 'second' : 'millisecond',
     offset,
   };
-}
-
-const zones = new Map<string, IANAZone>();
-
-/** The viewer's zone. An unknown zone is a server-side data problem, not the client's: RangeError. */
-function zoneOf(tz: string): IANAZone {
-  let zone = zones.get(tz);
-  if (!zone) {
-    zone = IANAZone.create(tz);
-    if (!zone.isValid) throw new RangeError(`Unknown time zone: ${tz}`);
-    zones.set(tz, zone);
-  }
-  return zone;
 }
 
 function toLuxon(wall: WallTime, tz: string | undefined): DateTime | null {
