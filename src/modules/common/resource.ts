@@ -3,7 +3,7 @@ import { SettledLoader } from '../../context/loaders';
 import { NotFoundError, type Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
-import type { VisibilityRule } from '../../context/visibility';
+import type { Seer, VisibilityRule } from '../../context/visibility';
 import { keysetPage, type ConnectionReads, type OrderKey } from '../../db/keyset';
 import { findOneRow, tableOf } from '../../db/list-query';
 import { Where } from '../../db/sql';
@@ -27,7 +27,7 @@ export function fromOf<T extends { id: number }>(ctx: Pick<RequestContext, 'em'>
 }
 
 /** Tenancy and visibility of the resource's rows for the viewer: the start of every condition. */
-export function scopeOf<T extends { id: number }>(ctx: Pick<RequestContext, 'viewer'>, def: ResourceDef<T>, alias = def.alias): Where {
+export function scopeOf<T extends { id: number }>(ctx: { readonly viewer: Seer & { readonly accountId: number } }, def: ResourceDef<T>, alias = def.alias): Where {
   const where = new Where().add(`${alias}.account_id = ?`, ctx.viewer.accountId);
   return def.visibility.restrict(where, alias, ctx.viewer);
 }
@@ -45,7 +45,7 @@ export async function listConnection<T extends { id: number }>(
 }
 
 /** For reading: a read-only projection, or null when missing or not visible (answered alike, so existence does not leak). */
-export async function findVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<T | null> {
+export async function findVisible<T extends { id: number }>(ctx: Pick<RequestContext, 'em'> & Parameters<typeof scopeOf>[0], def: ResourceDef<T>, id: number): Promise<T | null> {
   return isValidId(id) ? findOneRow(ctx.em, def.entity, fromOf(ctx, def), def.alias, id, scopeOf(ctx, def)) : null;
 }
 

@@ -7,7 +7,7 @@ import { fromOf, scopeOf } from '../common/resource';
 import type { NestedArgs } from '../deals/deal.loaders';
 import { Comment, Note } from './note.entity';
 import { COMMENT, NOTE } from './note.fields';
-import { COMMENTS, NOTES } from './note.service';
+import { COMMENTS, NOTES } from './note.visibility';
 
 type Ids = readonly number[];
 type NoteFilter = InstanceType<typeof NOTE.Filter>;

@@ -2,15 +2,14 @@ import { Issues, NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { SettledLoader } from '../../context/loaders';
 import { mutation } from '../../context/transaction';
-import { seesEverything, VisibilityRule, type Seer, type VisibilityTerm } from '../../context/visibility';
+import { seesEverything, type Seer } from '../../context/visibility';
 import type { ConnectionReads, Paging } from '../../db/keyset';
 import { storableInstant } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
 import { withoutNul } from '../common/input';
-import { linkedRecordsTerm } from '../common/linked-records';
-import { findVisible, fromOf, listConnection, scopeOf, setRelation, sharesOf, type ResourceDef } from '../common/resource';
+import { findVisible, fromOf, listConnection, scopeOf, setRelation, sharesOf } from '../common/resource';
 import { Company } from '../companies/company.entity';
 import { COMPANIES } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
@@ -23,6 +22,7 @@ import { PEOPLE } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Comment, Note } from './note.entity';
+import { COMMENTS, NOTES } from './note.visibility';
 import { COMMENT, NOTE, type CommentInput, type NoteInput } from './note.fields';
 
 type NoteFilter = InstanceType<typeof NOTE.Filter>;
@@ -33,23 +33,6 @@ type CommentOrder = InstanceType<typeof COMMENT.Order>;
 const NOTE_WRITES = NOTE.writes(['content', 'dealId', 'personId', 'companyId', 'userId', 'noteCategoryId', 'notifyUserIds', 'isSentMessage']);
 const COMMENT_WRITES = COMMENT.writes(['noteId', 'comment', 'userId', 'editedByUserId', 'updatedAt']);
 
-/** Visible through a linked record it is about (issue 12 §1). */
-const associatedTerm = linkedRecordsTerm<Note>('n', 'Note');
-
-export const NOTES: ResourceDef<Note> = { entity: Note, alias: 'n', name: 'Note', visibility: new VisibilityRule<Note>([associatedTerm]) };
-
-/** A comment is visible when its note is. */
-const commentTerm: VisibilityTerm<Comment> = {
-  sql: (alias, userId) => {
-    const inner = associatedTerm.sql('cn', userId);
-    return { sql: `exists (select 1 from "notes" cn where cn.id = ${alias}.note_id and (${inner.sql}))`, params: [...inner.params] };
-  },
-  holds: () => {
-    throw new Error('Comment visibility is decided in SQL, not in memory');
-  },
-};
-
-export const COMMENTS: ResourceDef<Comment> = { entity: Comment, alias: 'cm', name: 'Comment', visibility: new VisibilityRule<Comment>([commentTerm]) };
 
 /** Which of a batch of note ids the viewer may see: one statement per batch (node(), writes, comments). */
 export function visibleNoteIds(ctx: RequestContext): SettledLoader<boolean> {

@@ -1,12 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Seer } from '../../context/visibility';
-import { findOneRow } from '../../db/list-query';
-import { Where } from '../../db/sql';
-import { fromOf, type ResourceDef } from '../common/resource';
+import { findVisible, fromOf, type ResourceDef } from '../common/resource';
 import { COMPANIES } from '../companies/company.visibility';
 import { DEALS } from '../deals/deal.visibility';
 import { Comment } from '../notes/note.entity';
-import { NOTES } from '../notes/note.service';
+import { NOTES } from '../notes/note.visibility';
 import { PEOPLE } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import type { MailIntent } from './mail-intent';
@@ -45,21 +42,20 @@ export class MailWithheld extends Error {}
  * statement the API answers them with (findVisible: the account, then the resource's rule).
  */
 class RecipientView {
-  private readonly seer: Seer;
+  /** The recipient as a viewer: what findVisible reads of one (their account and their rights now). */
+  private readonly scope: Parameters<typeof findVisible>[0];
 
   constructor(
     private readonly em: EntityManager,
     private readonly accountId: number,
     recipient: User,
   ) {
-    this.seer = { userId: recipient.id, isAdmin: recipient.isAdmin, visibility: recipient.visibility };
+    this.scope = { em, viewer: { userId: recipient.id, isAdmin: recipient.isAdmin, visibility: recipient.visibility, accountId } };
   }
 
   /** The record when the recipient may see it; null when it is missing or hidden (answered alike, as the API does). */
-  async see<T extends { id: number }>(def: ResourceDef<T>, id: number | null | undefined): Promise<T | null> {
-    if (id == null) return null;
-    const where = def.visibility.restrict(new Where().add(`${def.alias}.account_id = ?`, this.accountId), def.alias, this.seer);
-    return findOneRow(this.em, def.entity, fromOf({ em: this.em }, def), def.alias, id, where);
+  see<T extends { id: number }>(def: ResourceDef<T>, id: number | null | undefined): Promise<T | null> {
+    return id == null ? Promise.resolve(null) : findVisible(this.scope, def, id);
   }
 
   /**
