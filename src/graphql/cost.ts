@@ -27,6 +27,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { MAX_PAGE_SIZE } from './connection';
+import { relatedRecordsOf } from './filters';
 
 /** Records one cost unit pays for: one v3 request reads at most one page of 200. */
 export const ROWS_PER_UNIT = MAX_PAGE_SIZE;
@@ -131,7 +132,7 @@ export function filterWork(type: GraphQLInputType, value: unknown, name = ''): n
       const field = fields[key];
       if (!field) continue;
       const work = filterWork(field.type, v, key);
-      sum += (field.extensions as { relatedRecords?: unknown } | undefined)?.relatedRecords ? work * RELATED_WORK_FACTOR : work;
+      sum += relatedRecordsOf(field) ? work * RELATED_WORK_FACTOR : work;
     }
     return sum;
   }

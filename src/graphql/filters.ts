@@ -1,4 +1,4 @@
-import { Field, Float, InputType, Int } from 'type-graphql';
+import { Extensions, Field, Float, InputType, Int } from 'type-graphql';
 import { BadInputError } from '../common/errors';
 import { contains, startsWith, withoutNul } from '../db/sql';
 import { dateProblem, instantProblem } from '../kit/dates';
@@ -235,6 +235,17 @@ function idConditions(field: Extract<FilterField, { kind: 'id' | 'idArray' }>, f
   out.forEach(() => budget.spend(path));
   return out;
 }
+
+/**
+ * A filter field whose condition reads related records (a deal's people) is marked with the
+ * records' GraphQL type in its schema extensions: written by the field kit for the related-records
+ * helpers (src/modules/common/related-filters.ts), read by the cost model (the condition runs per
+ * related row) and by the relation-filter probe (test/contract/relation-filters.test.ts).
+ */
+export const markRelatedRecords = (type: string): PropertyDecorator => Extensions({ relatedRecords: type }) as PropertyDecorator;
+
+/** The related records' type of a filter field (see markRelatedRecords); undefined for a condition on the record's own row. */
+export const relatedRecordsOf = (field: { readonly extensions?: unknown }): string | undefined => (field.extensions as { relatedRecords?: string } | null | undefined)?.relatedRecords;
 
 /** A join table seen from one side: `on` ties its row to the filtered record, `column` holds the other side's id. */
 export interface LinkTable {

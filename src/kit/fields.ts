@@ -8,7 +8,7 @@ import { orderKeysOf, type KeyType, type OrderColumn, type OrderKey } from '../d
 import { OrderDirection } from '../graphql/connection';
 import { GraphQLDecimal } from '../graphql/decimal';
 import { registerFieldDocs } from '../graphql/field-docs';
-import { BooleanFilter, DateFilter, DateTimeFilter, FloatFilter, IdFilter, IntFilter, StringFilter, compileFilter, type FilterField } from '../graphql/filters';
+import { BooleanFilter, DateFilter, DateTimeFilter, FloatFilter, IdFilter, IntFilter, StringFilter, compileFilter, markRelatedRecords, type FilterField } from '../graphql/filters';
 import { assignFields } from './assign';
 
 /**
@@ -264,7 +264,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     Field(input as never, { nullable: true, description: spec.doc ?? def.doc ?? name })(Filter.prototype, name);
     if (spec.related) {
       if (!spec.build) throw new Error(`${names.type}.${name}: a condition on related records is built by its helper`);
-      Extensions({ relatedRecords: spec.related })(Filter.prototype, name);
+      markRelatedRecords(spec.related)(Filter.prototype, name);
     }
   }
   InputType(`${names.type}Filter`, { description: names.filterDoc })(Filter);

@@ -1,4 +1,5 @@
 import { getNamedType, isInputObjectType, isObjectType, type GraphQLInputField, type GraphQLInputObjectType, type GraphQLSchema } from 'graphql';
+import { relatedRecordsOf } from '../../src/graphql/filters';
 import { createSchema } from '../../src/graphql/schema';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { V3_ROUTES } from '../../rest-facade/routes';
@@ -40,7 +41,7 @@ function relationFilters(schema: GraphQLSchema): RelationFilter[] {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isInputObjectType(type) || type.name.startsWith('__')) continue;
     for (const input of Object.values(type.getFields())) {
-      const related = (input.extensions as { relatedRecords?: string } | undefined)?.relatedRecords;
+      const related = relatedRecordsOf(input);
       if (related) found.push({ filterType: type.name, field: input.name, related, input });
     }
   }

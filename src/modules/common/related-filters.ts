@@ -39,7 +39,7 @@ export interface RelatedLink {
  */
 export function visibleRows(scope: FilterScope, def: AnyResource, alias: string = def.alias): { from: string; sql: string; params: unknown[] } {
   const where = scopeOf(scope, def, alias);
-  return { from: fromOf(scope, def, alias), sql: where.parts.map((p) => `(${p})`).join(' and '), params: [...where.params] };
+  return { from: fromOf(scope, def, alias), sql: where.sql, params: [...where.params] };
 }
 
 /** `select 1 from <link> join <visible related rows> where <tied to the record> and <visible>`, open for more conditions. */

@@ -16,19 +16,14 @@ import { DEALS } from './deal.visibility';
 
 type Ids = readonly number[];
 
-/**
- * The ids of the records on the other side of deal_people that the viewer may see, by record: one
- * statement per batch. `side` is the column the keys are on.
- */
-function linkedIds(ctx: RequestContext, side: 'deal' | 'person'): SettledLoader<number[]> {
-  return ctx.loaders.memo(`deal-people:${side}`, () =>
+/** v3 `person_ids`: the people of a deal the viewer may see, by deal: one statement per batch. */
+export function peopleIdsOfDeal(ctx: RequestContext): SettledLoader<number[]> {
+  return ctx.loaders.memo('deal-people:deal', () =>
     new SettledLoader<number[]>(async (keys: Ids) => {
       const found = new Map<number, number[]>(keys.map((k) => [k, []]));
-      const other = side === 'deal' ? PEOPLE : DEALS;
-      const where = scopeOf(ctx, other as never);
-      const [key, value, join] = side === 'deal' ? ['dp.deal_id', 'dp.person_id', 'p.id = dp.person_id'] : ['dp.person_id', 'dp.deal_id', 'd.id = dp.deal_id'];
+      const where = scopeOf(ctx, PEOPLE);
       const rows = await ctx.em.execute<Array<{ k: number; v: number }>>(
-        `select ${key} as k, ${value} as v from "deal_people" dp join ${fromOf(ctx, other as never)} on ${join} where ${key} = any(?::int[]) and ${where.sql} order by ${value}`,
+        `select dp.deal_id as k, dp.person_id as v from "deal_people" dp join ${fromOf(ctx, PEOPLE)} on p.id = dp.person_id where dp.deal_id = any(?::int[]) and ${where.sql} order by dp.person_id`,
         [`{${keys.join(',')}}`, ...where.params],
         'all',
       );
@@ -37,9 +32,6 @@ function linkedIds(ctx: RequestContext, side: 'deal' | 'person'): SettledLoader<
     }),
   );
 }
-
-/** v3 `person_ids`: the people of a deal the viewer may see. */
-export const peopleIdsOfDeal = (ctx: RequestContext) => linkedIds(ctx, 'deal');
 
 /** A person's deals as the viewer may see them (v3 `deal_ids`, `deals`, `total_pipeline`, `won_deals_total` on people). */
 export interface DealsOfPerson {

@@ -3,10 +3,10 @@ import { centsOf, fromCents, MoneyError, showMoney, toMoney } from '../../common
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import type { ConnectionReads, Paging } from '../../db/keyset';
-import { storableInstant } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
+import { dateProblem } from '../../kit/dates';
 import { dropUnstorableDates, withoutNul } from '../common/input';
 import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, scopeOf, setRelation } from '../common/resource';
 import { DEALS } from './deal.visibility';
@@ -42,8 +42,6 @@ export const MAX_DEAL_PEOPLE = 200;
 
 /** A probability that closes a deal (v3 §3: 0 lost, 100 won). */
 const closes = (p: number | null | undefined) => p === 0 || p === 100;
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Totals of money fields over every deal a filter matches (v3 `totals=true`), as decimal strings. */
 export interface DealTotals {
@@ -183,7 +181,7 @@ export class DealService {
     if (input.isArchived !== undefined) deal.isArchived = input.isArchived ?? false;
     if (input.expectedCloseDate !== undefined) {
       const date = input.expectedCloseDate;
-      if (date === null || (typeof date === 'string' && validDate(date))) deal.expectedCloseDate = date;
+      if (date === null || (typeof date === 'string' && dateProblem(date) === null)) deal.expectedCloseDate = date;
       else issues.invalid('expectedCloseDate', 'must be a date like 2026-01-31');
     }
     this.applyMoney(deal, input, issues);
@@ -311,11 +309,4 @@ export class DealService {
     return this.ctx.loaders.byId(DealStage).load(id);
   }
 
-}
-
-function validDate(text: string): boolean {
-  const m = DATE.exec(text);
-  if (!m) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.getUTCDate() === Number(m[3]) && storableInstant(date);
 }
