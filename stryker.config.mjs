@@ -18,7 +18,11 @@ const MUTATE = [
  * MUTATION_TESTS=test/integration/companies.test.ts,…) makes a service run feasible.
  */
 function testMatch(list) {
-  return list.split(',').map((entry) => entry.trim()).filter(Boolean).map((entry) => (entry.endsWith('.ts') ? `<rootDir>/${entry}` : `<rootDir>/${entry}/**/*.test.ts`));
+  return list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => (entry.endsWith('.ts') ? `<rootDir>/${entry}` : `<rootDir>/${entry}/**/*.test.ts`));
 }
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -112,7 +112,10 @@ const mb = (bytes: number) => `${Math.round(bytes / 1_048_576)} MB`;
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const range = (s: Spread | null) => (s ? `${fixed(s.min)}-${fixed(s.max)}` : 'n/a');
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const loadNow = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
   process.env.NODE_ENV ??= 'production';
@@ -127,7 +130,9 @@ async function main(): Promise<void> {
   const connections = Math.round(positive('BENCH_CONNECTIONS', 10));
   const size = { people: positive('BENCH_PEOPLE', 100_000), companies: positive('BENCH_COMPANIES', 5_000), users: 9, deals: positive('BENCH_DEALS', 1_000) };
   const profileDir = process.env.BENCH_PROFILE_DIR || null;
-  const only = process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.BENCH_SCENARIOS?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'error' });
   setLogLevel('error');
 
@@ -187,7 +192,8 @@ async function main(): Promise<void> {
     const get = (path: string): LoadRequest => ({ method: 'GET', path });
     // Keyset paging: the first page of 20 people against the page after the 99,980th (page 5,000
     // of 20), reached with a cursor. Equal cost is the point of cursors.
-    const CURSOR_PAGE = 'query CursorPage($after: String) { people(first: 20, after: $after) { nodes { databaseId fullName email } pageInfo { hasNextPage endCursor } } }';
+    const CURSOR_PAGE =
+      'query CursorPage($after: String) { people(first: 20, after: $after) { nodes { databaseId fullName email } pageInfo { hasNextPage endCursor } } }';
     const deepEdge = await fetchJson(`${app.url}/graphql`, {
       method: 'POST',
       headers: gqlHeaders,
@@ -203,7 +209,13 @@ async function main(): Promise<void> {
         arms: [
           { name: 'rest_list', server: appChild, url: app.url, requests: [get(listPath)], probe: () => fetchJson(app.url + listPath) },
           { name: 'raw_list', server: rawChild, url: raw.url, requests: [get(listPath)], probe: () => fetchJson(raw.url + listPath) },
-          { name: 'graphql_list', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: listBody }], probe: post(listBody) },
+          {
+            name: 'graphql_list',
+            server: appChild,
+            url: app.url,
+            requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: listBody }],
+            probe: post(listBody),
+          },
         ],
       },
       {
@@ -223,8 +235,20 @@ async function main(): Promise<void> {
       {
         name: 'keyset',
         arms: [
-          { name: 'cursor_first', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: cursorBody(null) }], probe: post(cursorBody(null)) },
-          { name: 'cursor_deep', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: cursorBody(deepCursor) }], probe: post(cursorBody(deepCursor)) },
+          {
+            name: 'cursor_first',
+            server: appChild,
+            url: app.url,
+            requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: cursorBody(null) }],
+            probe: post(cursorBody(null)),
+          },
+          {
+            name: 'cursor_deep',
+            server: appChild,
+            url: app.url,
+            requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: cursorBody(deepCursor) }],
+            probe: post(cursorBody(deepCursor)),
+          },
         ],
       },
     ];
@@ -237,8 +261,20 @@ async function main(): Promise<void> {
       arms: [
         { name: 'rest_deals', server: appChild, url: app.url, requests: [get(dealsPath)], probe: () => fetchJson(app.url + dealsPath) },
         { name: 'raw_deals', server: rawChild, url: raw.url, requests: [get(dealsPath)], probe: () => fetchJson(raw.url + dealsPath) },
-        { name: 'sql_deals', server: rawChild, url: raw.url, requests: [get(`/one-sql${dealsPath}`)], probe: () => fetchJson(`${raw.url}/one-sql${dealsPath}`) },
-        { name: 'graphql_deals', server: appChild, url: app.url, requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: dealsBody }], probe: post(dealsBody) },
+        {
+          name: 'sql_deals',
+          server: rawChild,
+          url: raw.url,
+          requests: [get(`/one-sql${dealsPath}`)],
+          probe: () => fetchJson(`${raw.url}/one-sql${dealsPath}`),
+        },
+        {
+          name: 'graphql_deals',
+          server: appChild,
+          url: app.url,
+          requests: [{ method: 'POST', path: '/graphql', headers: gqlHeaders, body: dealsBody }],
+          probe: post(dealsBody),
+        },
       ],
     });
     const arms = allGroups.flatMap((g) => g.arms);
@@ -246,9 +282,13 @@ async function main(): Promise<void> {
     const groups = allGroups.map((g) => ({ ...g, arms: g.arms.filter((a) => !only || only.includes(a.name)) })).filter((g) => g.arms.length > 0);
 
     // Correctness first: the baseline must produce the facade's exact JSON, or the ratio means nothing.
-    const [restList, rawList, restShow, rawShow, gqlList] = await Promise.all(['rest_list', 'raw_list', 'rest_show', 'raw_show', 'graphql_list'].map((n) => byName.get(n)!.probe()));
+    const [restList, rawList, restShow, rawShow, gqlList] = await Promise.all(
+      ['rest_list', 'raw_list', 'rest_show', 'raw_show', 'graphql_list'].map((n) => byName.get(n)!.probe()),
+    );
     if (restList.status !== 200 || rawList.status !== 200 || gqlList.status !== 200 || gqlList.body.errors) {
-      throw new Error(`probe failed: rest ${restList.status}, raw ${rawList.status}, graphql ${gqlList.status} ${JSON.stringify(gqlList.body?.errors ?? '').slice(0, 300)}`);
+      throw new Error(
+        `probe failed: rest ${restList.status}, raw ${rawList.status}, graphql ${gqlList.status} ${JSON.stringify(gqlList.body?.errors ?? '').slice(0, 300)}`,
+      );
     }
     if (restList.body.entries.length !== 100) throw new Error(`REST list returned ${restList.body.entries.length} entries, expected 100`);
     const diffs = differences(restList.body, rawList.body, differences(restShow.body, rawShow.body));
@@ -257,7 +297,9 @@ async function main(): Promise<void> {
         ? 'check: raw baseline JSON identical to the facade (list and show)'
         : `check: raw baseline JSON differs from the facade's at ${diffs.size} path(s):\n${[...diffs].map(([p, d]) => `  ${p}: ${d}`).join('\n')}`,
     );
-    const [restDeals, rawDeals, sqlDeals, gqlDeals] = await Promise.all(['rest_deals', 'raw_deals', 'sql_deals', 'graphql_deals'].map((n) => byName.get(n)!.probe()));
+    const [restDeals, rawDeals, sqlDeals, gqlDeals] = await Promise.all(
+      ['rest_deals', 'raw_deals', 'sql_deals', 'graphql_deals'].map((n) => byName.get(n)!.probe()),
+    );
     if ([restDeals, rawDeals, sqlDeals, gqlDeals].some((r) => r.status !== 200) || gqlDeals.body.errors) {
       throw new Error(
         `deals probe failed: rest ${restDeals.status}, raw ${rawDeals.status}, one-sql ${sqlDeals.status}, graphql ${gqlDeals.status} ${JSON.stringify(gqlDeals.body?.errors ?? '').slice(0, 300)}`,
@@ -265,9 +307,14 @@ async function main(): Promise<void> {
     }
     const dealCount = Math.min(200, size.deals);
     if (restDeals.body.entries.length !== dealCount || gqlDeals.body.data.deals.nodes.length !== dealCount) {
-      throw new Error(`deals list returned ${restDeals.body.entries.length} entries (REST), ${gqlDeals.body.data.deals.nodes.length} nodes (GraphQL), expected ${dealCount}`);
+      throw new Error(
+        `deals list returned ${restDeals.body.entries.length} entries (REST), ${gqlDeals.body.data.deals.nodes.length} nodes (GraphQL), expected ${dealCount}`,
+      );
     }
-    for (const [label, body] of [['batched', rawDeals.body], ['one-SQL', sqlDeals.body]] as const) {
+    for (const [label, body] of [
+      ['batched', rawDeals.body],
+      ['one-SQL', sqlDeals.body],
+    ] as const) {
       const d = differences(restDeals.body, body);
       say(
         d.size === 0
@@ -289,7 +336,8 @@ async function main(): Promise<void> {
       for (const [name, statements] of sql) say(`sql ${name}:\n${statements.map((t) => `  ${t.replace(/\s+/g, ' ').slice(0, 160)}`).join('\n')}`);
     }
 
-    const load = (arm: Arm, secs: number) => loadChild.call<LoadResult>('run', { url: arm.url, requests: arm.requests, seconds: secs, connections } satisfies LoadSpec);
+    const load = (arm: Arm, secs: number) =>
+      loadChild.call<LoadResult>('run', { url: arm.url, requests: arm.requests, seconds: secs, connections } satisfies LoadSpec);
     /**
      * One measured run, from a quiet database to a quiet database again: the server's CPU time
      * over the responses it finished in that window (requests still in flight at the deadline
@@ -309,10 +357,21 @@ async function main(): Promise<void> {
     // [app side, baseline(s)]: with several baselines a round's ratio is taken against the one
     // that was faster in that round (the deals list: batched or one SQL statement).
     const ratioPairs: Record<Group['name'], Array<[string, string | readonly string[]]>> = {
-      list: [['rest_list', 'raw_list'], ['graphql_list', 'raw_list']],
-      show: [['rest_show', 'raw_show'], ['graphql_show', 'raw_show']],
+      list: [
+        ['rest_list', 'raw_list'],
+        ['graphql_list', 'raw_list'],
+      ],
+      show: [
+        ['rest_show', 'raw_show'],
+        ['graphql_show', 'raw_show'],
+      ],
       keyset: [['cursor_deep', 'cursor_first']],
-      deals: [['rest_deals', DEAL_BASELINES], ['graphql_deals', DEAL_BASELINES], ['rest_deals', 'raw_deals'], ['rest_deals', 'sql_deals']],
+      deals: [
+        ['rest_deals', DEAL_BASELINES],
+        ['graphql_deals', DEAL_BASELINES],
+        ['rest_deals', 'raw_deals'],
+        ['rest_deals', 'sql_deals'],
+      ],
     };
     const profileRound = rounds >> 1;
     for (const group of groups) {
@@ -342,7 +401,9 @@ async function main(): Promise<void> {
           const label = `${a}/${typeof baselines === 'string' ? baselines : 'best'}`;
           push(ratios, label, ratio);
           push(cpuRatios, label, cpuRatio);
-          parts.push(`${a.split('_')[0]}/${typeof baselines === 'string' ? b.split('_')[0] : `best(${b.split('_')[0]})`} ${fixed(ratio)} (cpu ${fixed(cpuRatio)})`);
+          parts.push(
+            `${a.split('_')[0]}/${typeof baselines === 'string' ? b.split('_')[0] : `best(${b.split('_')[0]})`} ${fixed(ratio)} (cpu ${fixed(cpuRatio)})`,
+          );
         }
         say(`round ${r + 1}/${rounds} ${group.name}: ${parts.join('  ')}`);
       }
@@ -374,7 +435,9 @@ async function main(): Promise<void> {
     }
     for (const [pair, values] of cpuRatios) {
       const s = spread(values);
-      say(`cpu ratio ${pair} (baseline cpu/request over the app's): median ${fixed(s.median)}, range ${range(s)}, per round ${values.map((v) => fixed(v)).join(' ')}`);
+      say(
+        `cpu ratio ${pair} (baseline cpu/request over the app's): median ${fixed(s.median)}, range ${range(s)}, per round ${values.map((v) => fixed(v)).join(' ')}`,
+      );
     }
     const [appMem, rawMem] = await Promise.all([appChild.call<NodeJS.MemoryUsage>('memory'), rawChild.call<NodeJS.MemoryUsage>('memory')]);
     say(
@@ -382,7 +445,9 @@ async function main(): Promise<void> {
         `statements counted through ${app.pgCopies} pg driver cop${app.pgCopies === 1 ? 'y' : 'ies'} in the app`,
     );
     const loadAtEnd = loadNow();
-    say(`load average at end: ${loadAtEnd}; total ${((Date.now() - started) / 1000).toFixed(0)} s${profileDir ? `; profiles of round ${profileRound + 1} in ${profileDir} (profiled rounds run slower)` : ''}`);
+    say(
+      `load average at end: ${loadAtEnd}; total ${((Date.now() - started) / 1000).toFixed(0)} s${profileDir ? `; profiles of round ${profileRound + 1} in ${profileDir} (profiled rounds run slower)` : ''}`,
+    );
     const failed = [...results].filter(([, rs]) => rs.some((r) => r.non2xx + r.errors > 0)).map(([n]) => n);
     if (failed.length) say(`warning: non-2xx answers or errors in ${failed.join(', ')}`);
 

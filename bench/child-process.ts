@@ -30,7 +30,9 @@ export interface Child {
 /** The CPUs this process may run on (Linux), e.g. [0, 1]; null where unknown. */
 export function allowedCpus(pid: number | 'self' = 'self'): number[] | null {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('Cpus_allowed_list:'));
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Cpus_allowed_list:'));
     if (!line) return null;
     const cpus: number[] = [];
     for (const part of line.split(':')[1].trim().split(',')) {
@@ -100,7 +102,7 @@ export function startChild(script: string, cpu: number | null, env: NodeJS.Proce
 export function serveCommands(handlers: Record<string, (arg: any) => unknown>, close: () => Promise<void> = async () => undefined): void {
   let closing: Promise<void> | null = null;
   const onExit = () => (closing ??= close());
-  process.on('message', async ({ id, cmd, arg }: Command) => {
+  const handle = async ({ id, cmd, arg }: Command): Promise<void> => {
     const reply = (r: Reply) => new Promise<void>((resolve) => process.send!(r, () => resolve()));
     if (cmd === 'exit') {
       await onExit().catch(() => undefined);
@@ -114,7 +116,8 @@ export function serveCommands(handlers: Record<string, (arg: any) => unknown>, c
     } catch (error) {
       await reply({ id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     }
-  });
+  };
+  process.on('message', (command: Command) => void handle(command));
   // The parent went away (crash, Ctrl-C): do not linger holding ports and connections.
   process.on('disconnect', () => void onExit().finally(() => process.exit(0)));
 }

@@ -97,7 +97,9 @@ async function timed(client: Client, statement: string, runs: number): Promise<n
 const TRY_PREFIX = 'bench_try_';
 
 async function dropTried(client: Client): Promise<string[]> {
-  const { rows } = await client.query<{ name: string }>(`select indexname as name from pg_indexes where schemaname = current_schema() and indexname like '${TRY_PREFIX}%'`);
+  const { rows } = await client.query<{ name: string }>(
+    `select indexname as name from pg_indexes where schemaname = current_schema() and indexname like '${TRY_PREFIX}%'`,
+  );
   for (const r of rows) await client.query(`drop index if exists "${r.name}"`);
   return rows.map((r) => r.name);
 }
@@ -112,9 +114,13 @@ export async function runLarge(deals: number): Promise<void> {
   const repeats = Math.round(positive('BENCH_LARGE_REQUESTS', 60));
   const warmups = Math.round(positive('BENCH_LARGE_WARMUP', 5));
   const size = { people: positive('BENCH_PEOPLE', 100_000), companies: positive('BENCH_COMPANIES', 5_000), users: 9, deals };
-  const tryIndexes = (process.env.BENCH_LARGE_TRY_INDEXES ?? '').split(';').map((s) => s.trim()).filter(Boolean);
+  const tryIndexes = (process.env.BENCH_LARGE_TRY_INDEXES ?? '')
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const statement of tryIndexes) {
-    if (!new RegExp(`^create index (if not exists )?"?${TRY_PREFIX}\\w+"? on `, 'i').test(statement)) throw new Error(`BENCH_LARGE_TRY_INDEXES: each statement must be "create index ${TRY_PREFIX}<name> on ...", got: ${statement}`);
+    if (!new RegExp(`^create index (if not exists )?"?${TRY_PREFIX}\\w+"? on `, 'i').test(statement))
+      throw new Error(`BENCH_LARGE_TRY_INDEXES: each statement must be "create index ${TRY_PREFIX}<name> on ...", got: ${statement}`);
   }
 
   const cpus = allowedCpus() ?? [];
@@ -130,12 +136,16 @@ export async function runLarge(deals: number): Promise<void> {
     const leftover = await dropTried(monitor);
     if (leftover.length) say(`bench-large: dropped indexes a previous run left: ${leftover.join(', ')}`);
     appChild = startChild(join(__dirname, 'server-child.js'), pin ? cpus[cpus.length - 1] : null, { ...process.env, NODE_ENV: process.env.NODE_ENV });
-    say(`bench-large: ${deals} deals in one account of ${new URL(databaseUrl).host}/crm_bench_large${embedded ? ' (embedded)' : ''}; seeding when the marker row says otherwise (a few minutes once)...`);
+    say(
+      `bench-large: ${deals} deals in one account of ${new URL(databaseUrl).host}/crm_bench_large${embedded ? ' (embedded)' : ''}; seeding when the marker row says otherwise (a few minutes once)...`,
+    );
     const app = await appChild.call<ServerReady>('start', { role: 'app', databaseUrl, size } satisfies ServerStart);
     const data = app.data!;
     say(
       `bench-large: ${data.dealsSeeded ? `seeded in ${(data.seedMs / 1000).toFixed(0)} s` : 'already seeded'}; app pid ${appChild.pid}${pin ? ` pinned to CPU ${appChild.cpus()}` : ' not pinned'}; ` +
-        `${repeats} sequential requests per scenario after ${warmups} warm-up; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+        `${repeats} sequential requests per scenario after ${warmups} warm-up; load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
     );
 
     // Parameters from the data: an owner and a stage, a value range of about 1% of the deals, a
@@ -144,9 +154,13 @@ export async function runLarge(deals: number): Promise<void> {
     const account = data.accountId;
     const { rows: owners } = await monitor.query<{ id: number }>('select id from users where account_id = $1 and not is_admin order by id limit 1', [account]);
     const { rows: stages } = await monitor.query<{ id: number }>(`select id from deal_stages where account_id = $1 and name = 'Proposal'`, [account]);
-    const { rows: persons } = await monitor.query<{ email: string }>('select email from people where account_id = $1 order by id offset 4241 limit 1', [account]);
+    const { rows: persons } = await monitor.query<{ email: string }>('select email from people where account_id = $1 order by id offset 4241 limit 1', [
+      account,
+    ]);
     const emailPart = persons[0].email.split('@')[0] + '@';
-    const { rows: seats } = await monitor.query<{ id: number }>(`select id from custom_fields where account_id = $1 and resource = 'deal' and name = 'Seats'`, [account]);
+    const { rows: seats } = await monitor.query<{ id: number }>(`select id from custom_fields where account_id = $1 and resource = 'deal' and name = 'Seats'`, [
+      account,
+    ]);
     const seatsLabel = `custom_label_${seats[0].id}`;
     const word = DEAL_WORDS[2];
     const scenarios: Scenario[] = [
@@ -277,7 +291,11 @@ export async function runLarge(deals: number): Promise<void> {
         say(`\nbench-large: dropped ${dropped.join(', ')}`);
       }
     }
-    say(`\nscenarios: ${scenarios.map((s, i) => `${i + 1} ${s.name}`).join(', ')}; load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    say(
+      `\nscenarios: ${scenarios.map((s, i) => `${i + 1} ${s.name}`).join(', ')}; load average at end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
     for (const l of lines) say(l);
   } finally {
     await appChild?.close();

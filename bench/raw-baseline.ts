@@ -56,8 +56,12 @@ async function related(pool: Pool, viewer: Viewer, people: Row[]) {
   const personIds = people.map((p) => p.id);
   const [users, companies, items, fields, deals] = await Promise.all([
     pool.query('select id, first_name, last_name, is_admin, visibility from "users" where account_id = $1 order by id', [viewer.accountId]),
-    companyIds.length ? pool.query('select id, name from "companies" where id = any($1) and account_id = $2', [companyIds, viewer.accountId]) : { rows: [] as Row[] },
-    itemIds.length ? pool.query('select id, name from "list_items" where id = any($1) and account_id = $2', [itemIds, viewer.accountId]) : { rows: [] as Row[] },
+    companyIds.length
+      ? pool.query('select id, name from "companies" where id = any($1) and account_id = $2', [companyIds, viewer.accountId])
+      : { rows: [] as Row[] },
+    itemIds.length
+      ? pool.query('select id, name from "list_items" where id = any($1) and account_id = $2', [itemIds, viewer.accountId])
+      : { rows: [] as Row[] },
     pool.query(`select id, kind from "custom_fields" where account_id = $1 and resource = 'person' order by position, id`, [viewer.accountId]),
     // deal_ids, deals and the totals: the deals each person takes part in (the viewer, an admin, sees every deal of the account),
     // their names, and per person the sums of the open (probability neither 0 nor 100) and won deals' values at the currency's places.
@@ -133,7 +137,10 @@ function serialize(p: Row, r: Related, tz: string) {
     image_thumb_url: p.image_url,
     image_mobile_url: p.image_url,
     predefined_contacts_tag_ids: p.tag_ids,
-    predefined_contacts_tags: (p.tag_ids as number[]).map((id) => r.items.get(id)).filter(Boolean).map(nameRef),
+    predefined_contacts_tags: (p.tag_ids as number[])
+      .map((id) => r.items.get(id))
+      .filter(Boolean)
+      .map(nameRef),
     custom_fields: custom,
     work_address_1: p.work_address1,
     work_address_2: p.work_address2,

@@ -161,7 +161,10 @@ function serializeDeal(d: Row, r: Relations, viewer: Viewer, currency: { code: s
     primary_contact: contact ? nameParts(contact) : null,
     people: people.map(nameParts),
     person_ids: people.map((p) => p.id as number).sort((x, y) => x - y),
-    collaborators: shared.map((id) => r.users.get(id)).filter(Boolean).map((u) => ({ ...nameParts(u!), api_key: null })),
+    collaborators: shared
+      .map((id) => r.users.get(id))
+      .filter(Boolean)
+      .map((u) => ({ ...nameParts(u!), api_key: null })),
     shared_user_ids: shared,
     company: d.company_id === null ? null : { id: d.company_id, name: company ? company.name : null },
     company_id: d.company_id,
@@ -213,7 +216,8 @@ const offsetMinutes = (ts: string) => `trunc(extract(epoch from (${ts} at time z
 /** v3 datetime `YYYY/MM/DD HH:MM:SS +hhmm` in the viewer's zone, from the offset computed in the row's lateral `o`; null stays null. */
 const v3DateTime = (ts: string, off: string) =>
   `to_char(${ts} at time zone v.tz, 'YYYY/MM/DD HH24:MI:SS ') || case when ${off} < 0 then '-' else '+' end || lpad((abs(${off}) / 60)::text, 2, '0') || lpad((abs(${off}) % 60)::text, 2, '0')`;
-const names = (t: string) => `'id', ${t}.id, 'first_name', ${t}.first_name, 'last_name', ${t}.last_name, 'full_name', concat_ws(' ', nullif(${t}.first_name, ''), nullif(${t}.last_name, ''))`;
+const names = (t: string) =>
+  `'id', ${t}.id, 'first_name', ${t}.first_name, 'last_name', ${t}.last_name, 'full_name', concat_ws(' ', nullif(${t}.first_name, ''), nullif(${t}.last_name, ''))`;
 const money = (col: string) => `round(d.${col}, v.decimals)::text`;
 
 /**
@@ -296,7 +300,8 @@ async function oneSqlDeals(pool: Pool, req: express.Request, res: express.Respon
 
 /** Mounts both: `/api/v3/deals.json` (batched) and `/one-sql/api/v3/deals.json`. */
 export function mountDealBaselines(app: express.Express, pool: Pool): void {
-  const wrap = (handler: typeof batchedDeals) => (req: express.Request, res: express.Response, next: express.NextFunction) => handler(pool, req, res).catch(next);
+  const wrap = (handler: typeof batchedDeals) => (req: express.Request, res: express.Response, next: express.NextFunction) =>
+    handler(pool, req, res).catch(next);
   app.get('/api/v3/deals.json', wrap(batchedDeals));
   app.get('/one-sql/api/v3/deals.json', wrap(oneSqlDeals));
 }

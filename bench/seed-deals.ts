@@ -14,7 +14,33 @@ import type { Client } from 'pg';
  */
 
 /** Words in deal names: `conditions[deal_name]=<word>` matches about 1/WORDS.length of the deals. */
-export const DEAL_WORDS = ['Renewal', 'Upsell', 'Pilot', 'Expansion', 'Migration', 'Licences', 'Support plan', 'Onboarding', 'Consulting', 'Hardware', 'Training', 'Integration', 'Audit', 'Rollout', 'Upgrade', 'Subscription', 'Workshop', 'Retainer', 'Analytics', 'Security', 'Mobile app', 'Data platform', 'Cloud move', 'Partnership', 'Franchise'];
+export const DEAL_WORDS = [
+  'Renewal',
+  'Upsell',
+  'Pilot',
+  'Expansion',
+  'Migration',
+  'Licences',
+  'Support plan',
+  'Onboarding',
+  'Consulting',
+  'Hardware',
+  'Training',
+  'Integration',
+  'Audit',
+  'Rollout',
+  'Upgrade',
+  'Subscription',
+  'Workshop',
+  'Retainer',
+  'Analytics',
+  'Security',
+  'Mobile app',
+  'Data platform',
+  'Cloud move',
+  'Partnership',
+  'Franchise',
+];
 const LOSS_REASONS = ['Price', 'Timing', 'Went with a competitor', 'No budget', 'No decision'];
 const REGIONS = ['North', 'South', 'East', 'West', 'Central', 'Overseas'];
 
@@ -50,10 +76,15 @@ export async function seedDeals(client: Client, accountId: number, count: number
      where not exists (select 1 from custom_fields where account_id = $1 and resource = 'deal')`,
     [accountId],
   );
-  const { rows: fields } = await client.query<{ id: number }>(`select id from custom_fields where account_id = $1 and resource = 'deal' order by position, id limit 3`, [accountId]);
+  const { rows: fields } = await client.query<{ id: number }>(
+    `select id from custom_fields where account_id = $1 and resource = 'deal' order by position, id limit 3`,
+    [accountId],
+  );
   const [region, seats, signed] = fields.map((f) => `custom_label_${f.id}`);
   const numbered = (name: string, columns: string, from: string, order: string) =>
-    client.query(`create temp table ${name} on commit drop as select (row_number() over (order by ${order}) - 1)::int as n, ${columns} from ${from}`, [accountId]);
+    client.query(`create temp table ${name} on commit drop as select (row_number() over (order by ${order}) - 1)::int as n, ${columns} from ${from}`, [
+      accountId,
+    ]);
   await numbered('bench_u', 'id', 'users where account_id = $1', 'id');
   await numbered('bench_c', 'id', 'companies where account_id = $1', 'id');
   await numbered('bench_p', 'id', 'people where account_id = $1', 'id');
@@ -83,7 +114,10 @@ export async function seedDeals(client: Client, accountId: number, count: number
   // row: it then picks nested loops that rescan the companies once per deal. Hash joins it is.
   await client.query('set local enable_nestloop = off');
   // The deal ids, taken from the sequence up front so the people and collaborators can be keyed on g too.
-  await client.query(`create temp table bench_d on commit drop as select g, nextval(pg_get_serial_sequence('deals', 'id'))::int as id from generate_series(1, $1::int) g`, [count]);
+  await client.query(
+    `create temp table bench_d on commit drop as select g, nextval(pg_get_serial_sequence('deals', 'id'))::int as id from generate_series(1, $1::int) g`,
+    [count],
+  );
   await client.query('create unique index on bench_d (g)');
   await client.query('analyze bench_d');
   step('numbering');

@@ -30,8 +30,55 @@ export interface BenchData {
 /** The name carries the seed's version: a changed recipe seeds a new account instead of reusing an old one. */
 const ACCOUNT_NAME = 'Bench CRM (bench/seed.ts v1)';
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Margaret', 'Ken', 'Dennis', 'Frances', 'John', 'Radia', 'Niklaus', 'Sophie', 'Tim', 'Linus', 'Hedy', 'Claude', 'Katherine', 'Leslie'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Hamilton', 'Thompson', 'Ritchie', 'Allen', 'McCarthy', 'Perlman', 'Wirth', 'Wilson', 'Berners-Lee', 'Torvalds', 'Lamarr', 'Shannon', 'Johnson', 'Lamport', 'Backus', 'Kay', 'Cerf', 'Kahn', 'Engelbart'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Margaret',
+  'Ken',
+  'Dennis',
+  'Frances',
+  'John',
+  'Radia',
+  'Niklaus',
+  'Sophie',
+  'Tim',
+  'Linus',
+  'Hedy',
+  'Claude',
+  'Katherine',
+  'Leslie',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Hamilton',
+  'Thompson',
+  'Ritchie',
+  'Allen',
+  'McCarthy',
+  'Perlman',
+  'Wirth',
+  'Wilson',
+  'Berners-Lee',
+  'Torvalds',
+  'Lamarr',
+  'Shannon',
+  'Johnson',
+  'Lamport',
+  'Backus',
+  'Kay',
+  'Cerf',
+  'Kahn',
+  'Engelbart',
+];
 const CITIES = ['Springfield', 'Austin', 'Boston', 'Denver', 'Seattle', 'Portland', 'Chicago', 'Atlanta'];
 const STATES = ['IL', 'TX', 'MA', 'CO', 'WA', 'OR', 'IL', 'GA'];
 
@@ -49,7 +96,12 @@ async function existing(client: Client, size: BenchSize): Promise<{ accountId: n
   );
   if (rows.length === 0) return 'none';
   const r = rows[0];
-  const fits = rows.length === 1 && r.admin_id !== null && Number(r.people) === size.people && Number(r.companies) === size.companies && Number(r.users) === size.users + 1;
+  const fits =
+    rows.length === 1 &&
+    r.admin_id !== null &&
+    Number(r.people) === size.people &&
+    Number(r.companies) === size.companies &&
+    Number(r.users) === size.users + 1;
   return fits ? { accountId: r.id, adminId: r.admin_id! } : 'stale';
 }
 
@@ -119,7 +171,9 @@ async function seedRows(client: Client, accountId: number, size: BenchSize): Pro
  * Returns whether it seeded.
  */
 async function ensureDeals(client: Client, accountId: number, deals: number): Promise<boolean> {
-  await client.query('create table if not exists bench_seed (account_id int primary key, recipe text not null, deals int not null, seeded_at timestamptz not null default now())');
+  await client.query(
+    'create table if not exists bench_seed (account_id int primary key, recipe text not null, deals int not null, seeded_at timestamptz not null default now())',
+  );
   const { rows } = await client.query<{ recipe: string; deals: number }>('select recipe, deals from bench_seed where account_id = $1', [accountId]);
   if (rows.length === 1 && rows[0].recipe === DEALS_RECIPE && rows[0].deals === deals) return false;
   await client.query('begin');

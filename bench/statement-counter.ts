@@ -26,6 +26,7 @@ function pgCopies(): string[] {
 export function installStatementCounter(): number {
   const copies = pgCopies();
   for (const path of copies) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- every copy of pg, found at run time
     const proto = require(path).Client.prototype as { query: (...args: unknown[]) => unknown; __benchWrapped?: boolean };
     if (proto.__benchWrapped) continue;
     const original = proto.query;

@@ -28,9 +28,13 @@ export class Migration20261125000002Deals extends Migration {
     ]) {
       this.addSql(`create index "${name}" on "deals" (${columns})`);
     }
-    this.addSql('create table "deal_people" ("deal_id" int not null, "person_id" int not null, constraint "deal_people_pkey" primary key ("deal_id", "person_id"))');
+    this.addSql(
+      'create table "deal_people" ("deal_id" int not null, "person_id" int not null, constraint "deal_people_pkey" primary key ("deal_id", "person_id"))',
+    );
     this.addSql('create index "deal_people_person" on "deal_people" ("person_id", "deal_id")');
-    this.addSql('create table "deal_collaborators" ("deal_id" int not null, "user_id" int not null, constraint "deal_collaborators_pkey" primary key ("deal_id", "user_id"))');
+    this.addSql(
+      'create table "deal_collaborators" ("deal_id" int not null, "user_id" int not null, constraint "deal_collaborators_pkey" primary key ("deal_id", "user_id"))',
+    );
     this.addSql('create index "deal_collaborators_user" on "deal_collaborators" ("user_id", "deal_id")');
     for (const [column, target, rule] of [
       ['account_id', 'accounts', 'cascade'],
@@ -42,7 +46,9 @@ export class Migration20261125000002Deals extends Migration {
       ['source_id', 'list_items', 'set null'],
       ['last_modified_by_id', 'users', 'set null'],
     ]) {
-      this.addSql(`alter table "deals" add constraint "deals_${column}_foreign" foreign key ("${column}") references "${target}" ("id") on update cascade on delete ${rule}`);
+      this.addSql(
+        `alter table "deals" add constraint "deals_${column}_foreign" foreign key ("${column}") references "${target}" ("id") on update cascade on delete ${rule}`,
+      );
     }
     for (const [table, column, target] of [
       ['deal_people', 'deal_id', 'deals'],
@@ -50,7 +56,9 @@ export class Migration20261125000002Deals extends Migration {
       ['deal_collaborators', 'deal_id', 'deals'],
       ['deal_collaborators', 'user_id', 'users'],
     ]) {
-      this.addSql(`alter table "${table}" add constraint "${table}_${column}_foreign" foreign key ("${column}") references "${target}" ("id") on update cascade on delete cascade`);
+      this.addSql(
+        `alter table "${table}" add constraint "${table}_${column}_foreign" foreign key ("${column}") references "${target}" ("id") on update cascade on delete cascade`,
+      );
     }
     this.applications();
   }
@@ -61,9 +69,15 @@ export class Migration20261125000002Deals extends Migration {
       `create table "todo_template_applications" ("id" serial primary key, "account_id" int not null, "template_id" int not null, "record_type" varchar(20) not null, "record_id" int not null, "user_id" int null, "status" varchar(20) not null default 'pending', "created_at" timestamptz not null)`,
     );
     this.addSql('create index "todo_template_applications_pending" on "todo_template_applications" ("account_id", "status")');
-    this.addSql('alter table "todo_template_applications" add constraint "todo_template_applications_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade');
-    this.addSql('alter table "todo_template_applications" add constraint "todo_template_applications_template_id_foreign" foreign key ("template_id") references "todo_templates" ("id") on update cascade on delete cascade');
-    this.addSql('alter table "todo_template_applications" add constraint "todo_template_applications_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete set null');
+    this.addSql(
+      'alter table "todo_template_applications" add constraint "todo_template_applications_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade',
+    );
+    this.addSql(
+      'alter table "todo_template_applications" add constraint "todo_template_applications_template_id_foreign" foreign key ("template_id") references "todo_templates" ("id") on update cascade on delete cascade',
+    );
+    this.addSql(
+      'alter table "todo_template_applications" add constraint "todo_template_applications_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete set null',
+    );
   }
 
   override async down(): Promise<void> {

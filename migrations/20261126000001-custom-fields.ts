@@ -2,7 +2,11 @@ import { Migration } from '@mikro-orm/migrations';
 
 const KINDS = `'text', 'numeric', 'currency', 'date', 'dropdown', 'multi_select', 'boolean'`;
 const OLD_KINDS = `'text', 'number', 'date', 'dropdown', 'multi_select'`;
-const RECORD_TABLES: ReadonlyArray<readonly [table: string, resource: string]> = [['people', 'person'], ['companies', 'company'], ['deals', 'deal']];
+const RECORD_TABLES: ReadonlyArray<readonly [table: string, resource: string]> = [
+  ['people', 'person'],
+  ['companies', 'company'],
+  ['deals', 'deal'],
+];
 
 /**
  * Custom field definitions managed as an admin surface (DECISIONS: Admin surface: custom field
@@ -20,23 +24,33 @@ export class Migration20261126000001CustomFields extends Migration {
     this.addSql(`alter table "custom_fields" add constraint "custom_fields_kind_check" check("kind" in (${KINDS}))`);
 
     // Groups.
-    this.addSql(`create table "custom_field_groups" ("id" serial primary key, "account_id" int not null, "resource" text check ("resource" in ('person', 'company', 'deal')) not null, "name" varchar(100) not null, "position" int not null default 0, "created_at" timestamptz not null, "updated_at" timestamptz not null)`);
+    this.addSql(
+      `create table "custom_field_groups" ("id" serial primary key, "account_id" int not null, "resource" text check ("resource" in ('person', 'company', 'deal')) not null, "name" varchar(100) not null, "position" int not null default 0, "created_at" timestamptz not null, "updated_at" timestamptz not null)`,
+    );
     this.addSql(`create index "custom_field_groups_account_resource_position" on "custom_field_groups" ("account_id", "resource", "position")`);
     this.addSql(`create unique index "custom_field_groups_account_resource_name_unique" on "custom_field_groups" ("account_id", "resource", lower("name"))`);
-    this.addSql(`alter table "custom_field_groups" add constraint "custom_field_groups_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade`);
+    this.addSql(
+      `alter table "custom_field_groups" add constraint "custom_field_groups_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade`,
+    );
 
     // Labels: required, grouped, timestamped; names unique per resource.
-    this.addSql(`alter table "custom_fields" add column "is_required" boolean not null default false, add column "group_id" int null, add column "created_at" timestamptz null, add column "updated_at" timestamptz null`);
+    this.addSql(
+      `alter table "custom_fields" add column "is_required" boolean not null default false, add column "group_id" int null, add column "created_at" timestamptz null, add column "updated_at" timestamptz null`,
+    );
     this.addSql(`update "custom_fields" set "created_at" = now(), "updated_at" = now()`);
     this.addSql(`alter table "custom_fields" alter column "created_at" set not null, alter column "updated_at" set not null`);
-    this.addSql(`alter table "custom_fields" add constraint "custom_fields_group_id_foreign" foreign key ("group_id") references "custom_field_groups" ("id") on update cascade on delete set null`);
+    this.addSql(
+      `alter table "custom_fields" add constraint "custom_fields_group_id_foreign" foreign key ("group_id") references "custom_field_groups" ("id") on update cascade on delete set null`,
+    );
     this.addSql(`create index "custom_fields_group" on "custom_fields" ("group_id")`);
     this.addSql(`update "custom_fields" c set "name" = left(c."name", 85) || ' (' || c.id || ')'
       where exists (select 1 from "custom_fields" o where o.account_id = c.account_id and o.resource = c.resource and lower(o.name) = lower(c.name) and o.id < c.id)`);
     this.addSql(`create unique index "custom_fields_account_resource_name_unique" on "custom_fields" ("account_id", "resource", lower("name"))`);
 
     // Entries, from the choices of dropdown and multi-select fields (a legacy id column maps the old ids while the values are rewritten).
-    this.addSql(`create table "custom_field_entries" ("id" serial primary key, "account_id" int not null, "custom_field_id" int not null, "name" varchar(100) not null, "position" int not null default 0, "created_at" timestamptz not null, "updated_at" timestamptz not null, "legacy_choice_id" text null)`);
+    this.addSql(
+      `create table "custom_field_entries" ("id" serial primary key, "account_id" int not null, "custom_field_id" int not null, "name" varchar(100) not null, "position" int not null default 0, "created_at" timestamptz not null, "updated_at" timestamptz not null, "legacy_choice_id" text null)`,
+    );
     this.addSql(`insert into "custom_field_entries" ("account_id", "custom_field_id", "name", "position", "created_at", "updated_at", "legacy_choice_id")
       select c.account_id, c.custom_field_id,
              case when c.dup > 1 then left(c.name, 88) || ' (' || c.ord || ')' else c.name end,
@@ -78,8 +92,12 @@ export class Migration20261126000001CustomFields extends Migration {
     this.addSql(`create index "custom_field_entries_field_position" on "custom_field_entries" ("custom_field_id", "position")`);
     this.addSql(`create index "custom_field_entries_account" on "custom_field_entries" ("account_id")`);
     this.addSql(`create unique index "custom_field_entries_field_name_unique" on "custom_field_entries" ("custom_field_id", lower("name"))`);
-    this.addSql(`alter table "custom_field_entries" add constraint "custom_field_entries_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade`);
-    this.addSql(`alter table "custom_field_entries" add constraint "custom_field_entries_custom_field_id_foreign" foreign key ("custom_field_id") references "custom_fields" ("id") on update cascade on delete cascade`);
+    this.addSql(
+      `alter table "custom_field_entries" add constraint "custom_field_entries_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade`,
+    );
+    this.addSql(
+      `alter table "custom_field_entries" add constraint "custom_field_entries_custom_field_id_foreign" foreign key ("custom_field_id") references "custom_fields" ("id") on update cascade on delete cascade`,
+    );
     this.addSql(`alter table "custom_fields" drop column "choices"`);
   }
 
@@ -90,7 +108,9 @@ export class Migration20261126000001CustomFields extends Migration {
    */
   override async down(): Promise<void> {
     this.addSql(`alter table "custom_fields" add column "choices" jsonb not null default '[]'`);
-    this.addSql(`update "custom_fields" f set "choices" = coalesce((select jsonb_agg(jsonb_build_object('id', e.id, 'name', e.name) order by e.position, e.id) from "custom_field_entries" e where e.custom_field_id = f.id), '[]'::jsonb)`);
+    this.addSql(
+      `update "custom_fields" f set "choices" = coalesce((select jsonb_agg(jsonb_build_object('id', e.id, 'name', e.name) order by e.position, e.id) from "custom_field_entries" e where e.custom_field_id = f.id), '[]'::jsonb)`,
+    );
     this.addSql(`drop table if exists "custom_field_entries" cascade`);
     this.addSql(`drop index if exists "custom_fields_account_resource_name_unique"`);
     this.addSql(`drop index if exists "custom_fields_group"`);

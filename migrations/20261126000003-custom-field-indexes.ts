@@ -1,6 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
-const RECORD_TABLES: ReadonlyArray<readonly [table: string, resource: string]> = [['people', 'person'], ['companies', 'company'], ['deals', 'deal']];
+const RECORD_TABLES: ReadonlyArray<readonly [table: string, resource: string]> = [
+  ['people', 'person'],
+  ['companies', 'company'],
+  ['deals', 'deal'],
+];
 
 /**
  * Custom field conditions that stay fast on large accounts (issue 11 §3): the searchable values of
@@ -23,9 +27,13 @@ const RECORD_TABLES: ReadonlyArray<readonly [table: string, resource: string]> =
  */
 export class Migration20261126000003CustomFieldIndexes extends Migration {
   override async up(): Promise<void> {
-    this.addSql('create table "custom_field_search_values" ("field_id" int not null, "value" numeric not null, "record_id" int not null, constraint "custom_field_search_values_pkey" primary key ("field_id", "value", "record_id"))');
+    this.addSql(
+      'create table "custom_field_search_values" ("field_id" int not null, "value" numeric not null, "record_id" int not null, constraint "custom_field_search_values_pkey" primary key ("field_id", "value", "record_id"))',
+    );
     this.addSql('create index "custom_field_search_values_record" on "custom_field_search_values" ("record_id", "field_id", "value")');
-    this.addSql('alter table "custom_field_search_values" add constraint "custom_field_search_values_field_id_foreign" foreign key ("field_id") references "custom_fields" ("id") on update cascade on delete cascade');
+    this.addSql(
+      'alter table "custom_field_search_values" add constraint "custom_field_search_values_field_id_foreign" foreign key ("field_id") references "custom_fields" ("id") on update cascade on delete cascade',
+    );
 
     // The rows one record's values give (its account's fields of its resource only: a key of no
     // such field gives none). An SQL function of one SELECT: inlined into the set-based statements.
@@ -75,9 +83,15 @@ export class Migration20261126000003CustomFieldIndexes extends Migration {
       end
     $$`);
     for (const [table, resource] of RECORD_TABLES) {
-      this.addSql(`create trigger "${table}_custom_field_search_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function custom_field_search_sync('${resource}')`);
-      this.addSql(`create trigger "${table}_custom_field_search_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function custom_field_search_sync('${resource}')`);
-      this.addSql(`create trigger "${table}_custom_field_search_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function custom_field_search_sync('${resource}')`);
+      this.addSql(
+        `create trigger "${table}_custom_field_search_insert" after insert on "${table}" referencing new table as new_rows for each statement execute function custom_field_search_sync('${resource}')`,
+      );
+      this.addSql(
+        `create trigger "${table}_custom_field_search_update" after update on "${table}" referencing old table as old_rows new table as new_rows for each statement execute function custom_field_search_sync('${resource}')`,
+      );
+      this.addSql(
+        `create trigger "${table}_custom_field_search_delete" after delete on "${table}" referencing old table as old_rows for each statement execute function custom_field_search_sync('${resource}')`,
+      );
       // Backfill, in index order.
       this.addSql(`insert into "custom_field_search_values" ("field_id", "value", "record_id")
         select r.field_id, r.value, t.id from "${table}" t cross join lateral custom_field_search_rows(t.account_id, '${resource}', t.custom_fields) r

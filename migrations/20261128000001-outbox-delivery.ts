@@ -8,7 +8,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261128000001OutboxDelivery extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "outbox_messages" add column "attempts" int not null default 0, add column "next_attempt_at" timestamptz null, add column "last_error" varchar(500) null`);
+    this.addSql(
+      `alter table "outbox_messages" add column "attempts" int not null default 0, add column "next_attempt_at" timestamptz null, add column "last_error" varchar(500) null`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -38,7 +38,9 @@ export class Migration20261129000002Jobs extends Migration {
     )`);
     // What the backend's queries filter on: the next job of a name to lock, singles by name
     // (the recurring sweep), stale locks, and (ours) the unique key of a record's job.
-    this.addSql(`create index if not exists "agenda_jobs_find_and_lock_idx" on "agenda_jobs" ("name", "next_run_at", "priority" desc, "locked_at", "disabled") where "disabled" = false`);
+    this.addSql(
+      `create index if not exists "agenda_jobs_find_and_lock_idx" on "agenda_jobs" ("name", "next_run_at", "priority" desc, "locked_at", "disabled") where "disabled" = false`,
+    );
     this.addSql(`create unique index if not exists "agenda_jobs_single_job_idx" on "agenda_jobs" ("name") where "type" = 'single'`);
     this.addSql(`create index if not exists "agenda_jobs_locked_at_idx" on "agenda_jobs" ("locked_at") where "locked_at" is not null`);
     this.addSql(`create index if not exists "agenda_jobs_next_run_at_idx" on "agenda_jobs" ("next_run_at") where "next_run_at" is not null`);

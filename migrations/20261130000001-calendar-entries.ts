@@ -25,14 +25,30 @@ export class Migration20261130000001CalendarEntries extends Migration {
     this.addSql(`create index "calendar_entries_category" on "calendar_entries" ("category_id")`);
     this.addSql(`create index "calendar_entries_priority" on "calendar_entries" ("calendar_entry_priority_id")`);
     this.addSql(`create index "calendar_entries_series" on "calendar_entries" ("base_entry_id", "id") where "base_entry_id" is not null`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_owner_id_foreign" foreign key ("owner_id") references "users" ("id") on update cascade on delete set null`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_category_id_foreign" foreign key ("category_id") references "list_items" ("id") on update cascade on delete set null`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_calendar_entry_priority_id_foreign" foreign key ("calendar_entry_priority_id") references "list_items" ("id") on update cascade on delete set null`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_deal_id_foreign" foreign key ("deal_id") references "deals" ("id") on update cascade on delete set null`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_person_id_foreign" foreign key ("person_id") references "people" ("id") on update cascade on delete set null`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_company_id_foreign" foreign key ("company_id") references "companies" ("id") on update cascade on delete set null`);
-    this.addSql(`alter table "calendar_entries" add constraint "calendar_entries_base_entry_id_foreign" foreign key ("base_entry_id") references "calendar_entries" ("id") on update cascade on delete cascade`);
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_account_id_foreign" foreign key ("account_id") references "accounts" ("id") on update cascade on delete cascade`,
+    );
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_owner_id_foreign" foreign key ("owner_id") references "users" ("id") on update cascade on delete set null`,
+    );
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_category_id_foreign" foreign key ("category_id") references "list_items" ("id") on update cascade on delete set null`,
+    );
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_calendar_entry_priority_id_foreign" foreign key ("calendar_entry_priority_id") references "list_items" ("id") on update cascade on delete set null`,
+    );
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_deal_id_foreign" foreign key ("deal_id") references "deals" ("id") on update cascade on delete set null`,
+    );
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_person_id_foreign" foreign key ("person_id") references "people" ("id") on update cascade on delete set null`,
+    );
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_company_id_foreign" foreign key ("company_id") references "companies" ("id") on update cascade on delete set null`,
+    );
+    this.addSql(
+      `alter table "calendar_entries" add constraint "calendar_entries_base_entry_id_foreign" foreign key ("base_entry_id") references "calendar_entries" ("id") on update cascade on delete cascade`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -14,9 +14,13 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261202000002CloseDateTasks extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "people" add column "created_by_id" int null`);
-    this.addSql(`alter table "people" add constraint "people_created_by_id_foreign" foreign key ("created_by_id") references "users" ("id") on update cascade on delete set null`);
+    this.addSql(
+      `alter table "people" add constraint "people_created_by_id_foreign" foreign key ("created_by_id") references "users" ("id") on update cascade on delete set null`,
+    );
     this.addSql(`alter table "deals" add column "expected_close_date_event_id" int null`);
-    this.addSql(`alter table "deals" add constraint "deals_expected_close_date_event_id_foreign" foreign key ("expected_close_date_event_id") references "calendar_entries" ("id") on update cascade on delete set null`);
+    this.addSql(
+      `alter table "deals" add constraint "deals_expected_close_date_event_id_foreign" foreign key ("expected_close_date_event_id") references "calendar_entries" ("id") on update cascade on delete set null`,
+    );
     this.addSql(`create index "deals_expected_close_date_event" on "deals" ("expected_close_date_event_id")`);
 
     this.addSql(`insert into "list_items" ("account_id", "kind", "name", "position", "created_at", "updated_at")

@@ -56,7 +56,9 @@ export function checkResource(schema: GraphQLSchema, resource: ResourceSpec): st
     if (isLeafType(named) && spec.select) problems.push(`${where}: ${resource.type}.${spec.from} is a ${named.name} and takes no selection`);
     if (typeof spec.show === 'object' && 'enum' in spec.show) {
       if (!isEnumType(named)) problems.push(`${where}: shown as an enum, but ${resource.type}.${spec.from} is a ${named.name}`);
-      else for (const value of named.getValues()) if (spec.show.enum[value.name] === undefined) problems.push(`${where}: no v3 value for ${named.name}.${value.name}`);
+      else
+        for (const value of named.getValues())
+          if (spec.show.enum[value.name] === undefined) problems.push(`${where}: no v3 value for ${named.name}.${value.name}`);
     }
   }
   return problems;
@@ -82,11 +84,14 @@ function checkInput(resource: ResourceSpec, input: GraphQLInputType, where: stri
   const problems: string[] = [];
   const fields = input.getFields();
   // A required input field the facade would leave out fails the whole request instead of naming the field.
-  const required = new Set(creates ? resource.requiredOnCreate ?? [] : []);
+  const required = new Set(creates ? (resource.requiredOnCreate ?? []) : []);
   for (const field of Object.values(fields)) {
-    if (isNonNullType(field.type) && field.defaultValue === undefined && !required.has(field.name)) problems.push(`${where}: ${input.name}.${field.name} is required, but ${resource.root} does not list it in requiredOnCreate`);
+    if (isNonNullType(field.type) && field.defaultValue === undefined && !required.has(field.name))
+      problems.push(`${where}: ${input.name}.${field.name} is required, but ${resource.root} does not list it in requiredOnCreate`);
   }
-  for (const name of required) if (!fields[name] || !isNonNullType(fields[name].type)) problems.push(`${where}: ${resource.root} lists ${name} in requiredOnCreate, but ${input.name}.${name} is not required`);
+  for (const name of required)
+    if (!fields[name] || !isNonNullType(fields[name].type))
+      problems.push(`${where}: ${resource.root} lists ${name} in requiredOnCreate, but ${input.name}.${name} is not required`);
   for (const [key, attr] of Object.entries(resource.writable)) {
     const field = fields[attr.to];
     if (!field) {
@@ -98,7 +103,9 @@ function checkInput(resource: ResourceSpec, input: GraphQLInputType, where: stri
     const expected = INPUT_TYPES[attr.type];
     if (attr.type === 'enum') {
       if (!isEnumType(named)) problems.push(`${resource.root}.${key}: an enum, but ${input.name}.${attr.to} is a ${named.name}`);
-      else for (const value of Object.values(attr.values ?? {})) if (!named.getValue(value)) problems.push(`${resource.root}.${key}: ${named.name} has no value ${value}`);
+      else
+        for (const value of Object.values(attr.values ?? {}))
+          if (!named.getValue(value)) problems.push(`${resource.root}.${key}: ${named.name} has no value ${value}`);
     } else if (!expected.names.includes(named.name) || isListType(nullable) !== expected.list) {
       problems.push(`${resource.root}.${key}: ${attr.type} cannot feed ${input.name}.${attr.to} (${String(field.type)})`);
     }
@@ -123,13 +130,18 @@ export function responseKeysAt(operations: DocumentNode, selection: SelectionSet
   };
   let node: SelectionSetNode | null = selection;
   for (const key of path) {
-    node = node ? fieldsOf(node, new Map()).get(key) ?? null : null;
+    node = node ? (fieldsOf(node, new Map()).get(key) ?? null) : null;
     if (!node) return null;
   }
   return new Set(fieldsOf(node, new Map()).keys());
 }
 
-function checkConditions(schema: GraphQLSchema, filter: GraphQLInputType | null, table: ConditionTable | Readonly<Record<string, string>> | undefined, where: string): string[] {
+function checkConditions(
+  schema: GraphQLSchema,
+  filter: GraphQLInputType | null,
+  table: ConditionTable | Readonly<Record<string, string>> | undefined,
+  where: string,
+): string[] {
   if (!table) return [];
   if (!filter || !isInputObjectType(filter)) return [`${where}: the operation has no $filter input`];
   const fields = filter.getFields();
@@ -190,7 +202,8 @@ function checkRoute(schema: GraphQLSchema, operations: DocumentNode, route: Rout
     try {
       const table = sortTableFor(route, schema, operations) ?? {};
       const reachable = new Set(Object.values(table));
-      for (const value of sortEnum?.getValues() ?? []) if (!reachable.has(value.name)) problems.push(`${where}: ${sortEnum!.name}.${value.name} has no v3 sort key`);
+      for (const value of sortEnum?.getValues() ?? [])
+        if (!reachable.has(value.name)) problems.push(`${where}: ${sortEnum!.name}.${value.name} has no v3 sort key`);
     } catch (error) {
       problems.push((error as Error).message);
     }
@@ -205,7 +218,8 @@ function checkRoute(schema: GraphQLSchema, operations: DocumentNode, route: Rout
   for (const [flag, spec] of Object.entries(route.flags ?? {})) {
     const [variable, field] = spec.to.split('.');
     const type = variableType(schema, operation, variable);
-    if (!type || (field !== undefined && !(isInputObjectType(type) && type.getFields()[field]))) problems.push(`${where}: flag ${flag} feeds ${spec.to}, which ${route.op} does not take`);
+    if (!type || (field !== undefined && !(isInputObjectType(type) && type.getFields()[field])))
+      problems.push(`${where}: flag ${flag} feeds ${spec.to}, which ${route.op} does not take`);
   }
   return problems;
 }

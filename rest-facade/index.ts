@@ -61,7 +61,10 @@ export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Ro
   // rate headers (DECISIONS: Responses); the app's error handler writes the {error} reply.
   const withRateHeaders: ErrorRequestHandler = (error, _req, res, next) => {
     if (res.getHeader('X-Ratelimit-Limit') !== undefined) return next(error);
-    applyRateHeaders(deps, res, null).then(() => next(error), () => next(error));
+    applyRateHeaders(deps, res, null).then(
+      () => next(error),
+      () => next(error),
+    );
   };
   router.use(withRateHeaders);
   return router;

@@ -83,7 +83,14 @@ function recordId(params: Record<string, string>, name: string): number | null {
   return /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 && Number(raw) > 0 ? Number(raw) : null;
 }
 
-function buildVariables(route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, query: Params, body: Params, tz: string): Params | 'not-found' {
+function buildVariables(
+  route: RouteSpec,
+  sort: Readonly<Record<string, string>> | null,
+  params: Record<string, string>,
+  query: Params,
+  body: Params,
+  tz: string,
+): Params | 'not-found' {
   const variables: Params = {};
   const pathFilter: Params = {};
   for (const name of Object.keys(params)) {
@@ -200,7 +207,14 @@ function listErrorReply(route: RouteSpec, error: CoreError, variables: Params, s
   return label ? validationReply(route.errorShape, [{ field: `conditions[${label}]`, message }]) : null;
 }
 
-async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: RouteSpec, sort: Readonly<Record<string, string>> | null, params: Record<string, string>, req: Request, ctx: C): Promise<V3Reply> {
+async function handle<C extends FacadeContext>(
+  deps: FacadeDeps<C>,
+  route: RouteSpec,
+  sort: Readonly<Record<string, string>> | null,
+  params: Record<string, string>,
+  req: Request,
+  ctx: C,
+): Promise<V3Reply> {
   const parsed = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
   const search = savedSearchOf(route, parsed);
   const query = search ? search.query : parsed;
@@ -212,7 +226,10 @@ async function handle<C extends FacadeContext>(deps: FacadeDeps<C>, route: Route
   const variables = route.hooks?.variables ? route.hooks.variables(built, hookRequest) : built;
   const attrs = parseAttrs(query.attrs);
   const result = await deps.run(route.op, variables, ctx);
-  if (result.errors.length > 0) return listErrorReply(route, result.errors[0], variables, search !== null) ?? replyForErrors(result.errors, route.errorShape, route.resource, ctx.requestId);
+  if (result.errors.length > 0)
+    return (
+      listErrorReply(route, result.errors[0], variables, search !== null) ?? replyForErrors(result.errors, route.errorShape, route.resource, ctx.requestId)
+    );
   // A mutation's payload answers its input problems as data (`userErrors`).
   const rootPayload = dig(result.data, route.result.split('.')[0]);
   const userErrors: UserError[] | undefined = rootPayload?.userErrors;
@@ -304,7 +321,10 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
         await applyRateHeaders(deps, res, ctx); // the app's error handler answers the 500
         throw error;
       }
-      reply = error.status === 422 ? validationReply(match.route.errorShape, [{ field: error.field, message: error.message }]) : { status: error.status, body: { error: `${error.field} ${error.message}` } };
+      reply =
+        error.status === 422
+          ? validationReply(match.route.errorShape, [{ field: error.field, message: error.message }])
+          : { status: error.status, body: { error: `${error.field} ${error.message}` } };
     }
     await applyRateHeaders(deps, res, ctx);
     send(res, reply);

@@ -23,7 +23,10 @@ function newest(dir) {
 
 const stale = !existsSync(entry) || !existsSync(stamp) || ['src', 'rest-facade', 'migrations'].some((d) => newest(join(root, d)) > statSync(stamp).mtimeMs);
 if (stale) {
-  const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 2, 2] });
+  const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: ['ignore', 2, 2],
+  });
   if (tsc.status !== 0) {
     process.stdout.write(JSON.stringify({ error: 'build failed; see stderr' }) + '\n');
     process.exit(1);

@@ -12,7 +12,11 @@ if (!process.env.DATABASE_URL) {
 const env = { ...process.env };
 delete env.TEST_DATABASE_URL; // each worker makes its own
 const started = Date.now();
-const run = spawnSync(process.execPath, [join(__dirname, '..', 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', ...process.argv.slice(2)], { cwd: join(__dirname, '..'), env, stdio: 'inherit' });
+const run = spawnSync(
+  process.execPath,
+  [join(__dirname, '..', 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', ...process.argv.slice(2)],
+  { cwd: join(__dirname, '..'), env, stdio: 'inherit' },
+);
 process.stderr.write(`test:mutation: ${Math.round((Date.now() - started) / 1000)} s\n`);
 
 async function dropWorkerDatabases() {

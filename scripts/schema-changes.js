@@ -8,7 +8,9 @@ const { join } = require('node:path');
 const { schemaChanges } = require('../dist/src/graphql/schema-changes');
 
 const root = join(__dirname, '..');
-const snapshots = readdirSync(join(root, 'docs', 'schema')).filter((f) => /^v\d+\.graphql$/.test(f)).sort((a, b) => parseInt(a.slice(1)) - parseInt(b.slice(1)));
+const snapshots = readdirSync(join(root, 'docs', 'schema'))
+  .filter((f) => /^v\d+\.graphql$/.test(f))
+  .sort((a, b) => parseInt(a.slice(1)) - parseInt(b.slice(1)));
 const [from = join(root, 'docs', 'schema', snapshots[snapshots.length - 1]), to = join(root, 'schema.graphql')] = process.argv.slice(2);
 const changes = schemaChanges(readFileSync(from, 'utf8'), readFileSync(to, 'utf8'));
 for (const kind of ['breaking', 'dangerous', 'added']) {

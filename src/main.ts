@@ -76,6 +76,6 @@ main().catch((error) => {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  logger.error('failed to start', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+  logger.error('failed to start', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   process.exit(1);
 });

@@ -49,12 +49,25 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     setDocumentStorage(documentStorage);
     jobs = await startJobs(config, databaseUrl, orm, config.runWorker ? 'api+worker' : 'api', documentStorage);
     ready = true;
-    const backend = config.redisUrl ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`) : new MemoryBuckets();
+    const backend = config.redisUrl
+      ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`)
+      : new MemoryBuckets();
     limiter = createRateLimiter(backend, config.rateLimit);
     const schema = applyRateLimit(createSchema(), limiter);
     const operations = compileOperations(schema, operationsSource(schema));
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
-    const { app, apollo } = await createApp({ orm, config, schema, limiter, authFailures, runOperation: operations.run, jobs: jobs.queue, documentStorage, clock: options.clock ?? systemClock, isReady: () => ready && (options.isReady?.() ?? true) });
+    const { app, apollo } = await createApp({
+      orm,
+      config,
+      schema,
+      limiter,
+      authFailures,
+      runOperation: operations.run,
+      jobs: jobs.queue,
+      documentStorage,
+      clock: options.clock ?? systemClock,
+      isReady: () => ready && (options.isReady?.() ?? true),
+    });
     const server: Server = await new Promise((resolve, reject) => {
       // Express 5 hands a listen failure (port in use, ...) to the callback.
       const s = app.listen(options.port ?? config.port, options.host ?? config.host, (error?: Error) => (error ? reject(error) : resolve(s)));

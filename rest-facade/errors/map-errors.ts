@@ -46,7 +46,10 @@ export function replyForUserErrors(errors: readonly UserError[], shape: ErrorSha
   if (errors.some((e) => e.code === 'NOT_FOUND' && e.field?.length === 1 && e.field[0] === 'id')) {
     return shape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
   }
-  const problems = errors.map((e) => ({ field: e.field && e.field.length > 1 ? v3FieldName(resource, e.field.slice(1).join('.')) : 'base', message: e.message }));
+  const problems = errors.map((e) => ({
+    field: e.field && e.field.length > 1 ? v3FieldName(resource, e.field.slice(1).join('.')) : 'base',
+    message: e.message,
+  }));
   return validationReply(shape, problems);
 }
 
@@ -62,7 +65,10 @@ export function replyForErrors(errors: readonly CoreError[], shape: ErrorShape, 
       return shape === 'error-object' ? { status: 404, body: { error: error.message } } : { status: 404 };
     case 'VALIDATION_FAILED': {
       const fields = Array.isArray(error.extensions?.fields) ? (error.extensions.fields as FieldProblem[]) : [{ field: 'base', message: error.message }];
-      return validationReply(shape, fields.map((f) => ({ field: v3FieldName(resource, f.field), message: f.message })));
+      return validationReply(
+        shape,
+        fields.map((f) => ({ field: v3FieldName(resource, f.field), message: f.message })),
+      );
     }
     case 'BAD_USER_INPUT':
     case 'GRAPHQL_VALIDATION_FAILED':

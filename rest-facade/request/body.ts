@@ -13,7 +13,10 @@ function readMultipart(req: Request, raw: Buffer): Promise<Record<string, unknow
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { fields: DEFAULT_PARAM_LIMITS.maxParams, fieldSize: MAX_MULTIPART_FIELD_BYTES, files: 0, parts: DEFAULT_PARAM_LIMITS.maxParams } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { fields: DEFAULT_PARAM_LIMITS.maxParams, fieldSize: MAX_MULTIPART_FIELD_BYTES, files: 0, parts: DEFAULT_PARAM_LIMITS.maxParams },
+      });
     } catch {
       reject(new FacadeInputError('body', 'is not valid multipart/form-data (no boundary)', 400));
       return;

@@ -141,7 +141,8 @@ function indexedKeysToLists(root: Container, limits: ParamLimits): void {
       if (!Array.isArray(child)) {
         const elements = indexedElements(child as Record<string, unknown>);
         if (elements) {
-          if (elements.length > limits.maxArrayLength) throw new FacadeInputError(childPath, `has too many elements (maximum is ${limits.maxArrayLength})`, 413);
+          if (elements.length > limits.maxArrayLength)
+            throw new FacadeInputError(childPath, `has too many elements (maximum is ${limits.maxArrayLength})`, 413);
           write(node, slot, (child = elements));
         }
       }
@@ -209,7 +210,8 @@ export function checkJsonShape<T>(value: T, limits: ParamLimits = DEFAULT_PARAM_
     }
     const keys = Object.keys(node);
     if (keys.length > limits.maxParams) throw new FacadeInputError(path, `exceeds the limit of ${limits.maxParams} parameters`, 413);
-    if (keys.length === 0 && depth > 0 && ++leaves > limits.maxParams) throw new FacadeInputError(path, `exceeds the limit of ${limits.maxParams} parameters`, 413);
+    if (keys.length === 0 && depth > 0 && ++leaves > limits.maxParams)
+      throw new FacadeInputError(path, `exceeds the limit of ${limits.maxParams} parameters`, 413);
     for (const key of keys) {
       if (isForbiddenKey(key)) {
         delete node[key];

@@ -46,7 +46,11 @@ export const calendarEntryResource = defineResource({
     // As recorded (pipelinedeals_api PipelineDeals_Deal_calendar_entries.yml, ..._Person_...): the
     // record the entry is about, `{id, name}` or for a person `{id, first_name, last_name, phone,
     // mobile, email}`, and the company it is tied to; null when none or hidden from the viewer.
-    association: read('association', 'plain', `{ ... on Deal { id: databaseId name } ... on Company { id: databaseId name } ... on Person { id: databaseId first_name: firstName last_name: lastName phone mobile email } }`),
+    association: read(
+      'association',
+      'plain',
+      `{ ... on Deal { id: databaseId name } ... on Company { id: databaseId name } ... on Person { id: databaseId first_name: firstName last_name: lastName phone mobile email } }`,
+    ),
     associated_company: nameRef('company'),
   },
   errorFields: { ownerId: 'owner_id' },

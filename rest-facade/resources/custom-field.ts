@@ -18,12 +18,24 @@ export const FIELD_TYPES: Readonly<Record<string, string>> = {
 };
 
 /** DECISIONS (Admin surface): a label's `type` names its resource (`DealCustomFieldLabel`…). */
-export const LABEL_TYPES: Readonly<Record<string, string>> = { DealCustomFieldLabel: 'DEAL', PersonCustomFieldLabel: 'PERSON', CompanyCustomFieldLabel: 'COMPANY' };
+export const LABEL_TYPES: Readonly<Record<string, string>> = {
+  DealCustomFieldLabel: 'DEAL',
+  PersonCustomFieldLabel: 'PERSON',
+  CompanyCustomFieldLabel: 'COMPANY',
+};
 
 /** A group's `type`, named like the labels' (`DealCustomFieldGroup`…). */
-export const GROUP_TYPES: Readonly<Record<string, string>> = { DealCustomFieldGroup: 'DEAL', PersonCustomFieldGroup: 'PERSON', CompanyCustomFieldGroup: 'COMPANY' };
+export const GROUP_TYPES: Readonly<Record<string, string>> = {
+  DealCustomFieldGroup: 'DEAL',
+  PersonCustomFieldGroup: 'PERSON',
+  CompanyCustomFieldGroup: 'COMPANY',
+};
 
-const OUTPUT_TYPES: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(FIELD_TYPES).reverse().map(([v3, graphql]) => [graphql, v3]));
+const OUTPUT_TYPES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(FIELD_TYPES)
+    .reverse()
+    .map(([v3, graphql]) => [graphql, v3]),
+);
 
 /**
  * DECISIONS (Admin surface): a label entry is `{id, name, field_type, output_type, is_required,
@@ -47,7 +59,8 @@ const LABEL_FIELDS: FieldTable = {
 /** The create input requires these: one left out goes as blank, answered 422 by the route (custom-fields.routes.ts). */
 const LABEL_REQUIRED = ['name', 'kind', 'resource'];
 
-const label = (root: string, fragment: string) => defineResource({ root, type: 'CustomFieldLabel', fragment, requiredOnCreate: LABEL_REQUIRED, fields: LABEL_FIELDS });
+const label = (root: string, fragment: string) =>
+  defineResource({ root, type: 'CustomFieldLabel', fragment, requiredOnCreate: LABEL_REQUIRED, fields: LABEL_FIELDS });
 
 /** `/admin/custom_field_labels.json`: every resource's labels, each with its `type`. */
 export const customFieldLabelResource = label('custom_field_label', 'CustomFieldLabelV3');

@@ -34,7 +34,11 @@ export const dealResource = defineResource({
     // v3 shows every person; at most 200 (the most a deal takes).
     people: read('people', (page: { nodes: unknown[] } | null) => page?.nodes ?? [], '(first: 200) { nodes { ...PersonRefV3 } }'),
     person_ids: ids('personIds'),
-    collaborators: read('collaborators', (users: Array<Record<string, unknown>> | null) => (users ?? []).map((u) => ({ ...u, api_key: null })), '{ ...UserRefV3 }'),
+    collaborators: read(
+      'collaborators',
+      (users: Array<Record<string, unknown>> | null) => (users ?? []).map((u) => ({ ...u, api_key: null })),
+      '{ ...UserRefV3 }',
+    ),
     shared_user_ids: ids('sharedUserIds'),
     // As for people: shown from the id and name, whatever the viewer may see of the company itself.
     company: read('companyId', (companyId: number | null, _fmt, row) => (companyId == null ? null : { id: companyId, name: row.company_name ?? null })),

@@ -43,5 +43,13 @@ export const documentResource = defineResource({
     // v3 §2.7: `url` is written, never shown.
     if (attributes.url !== undefined) input.url = attributes.url === '' ? null : toText(attributes.url, 'url', MAX_URL);
   },
-  errorFields: { url: 'url', ownerId: 'owner_id', dealId: 'deal_id', personId: 'person_id', companyId: 'company_id', tagIds: 'document_tag_ids', updatedAt: 'updated_at' },
+  errorFields: {
+    url: 'url',
+    ownerId: 'owner_id',
+    dealId: 'deal_id',
+    personId: 'person_id',
+    companyId: 'company_id',
+    tagIds: 'document_tag_ids',
+    updatedAt: 'updated_at',
+  },
 });

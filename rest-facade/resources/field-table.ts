@@ -33,7 +33,11 @@ export interface FieldSpec {
 /** v3 key → spec, in the order the keys are shown. */
 export type FieldTable = Readonly<Record<string, FieldSpec>>;
 
-const writable = (from: string, type: AttributeType, show: Show, extra: Omit<WritableAttribute, 'to' | 'type'> = {}): FieldSpec => ({ from, write: { type, ...extra }, show });
+const writable = (from: string, type: AttributeType, show: Show, extra: Omit<WritableAttribute, 'to' | 'type'> = {}): FieldSpec => ({
+  from,
+  write: { type, ...extra },
+  show,
+});
 
 /**
  * Writable text. No per-field length: the core checks each column's real length and answers 422

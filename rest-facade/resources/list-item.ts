@@ -25,7 +25,8 @@ const POSITIONED: FieldTable = { ...ID_AND_NAME, position: integer('position'), 
 const REASON: FieldTable = { ...ID_AND_NAME, ...ACCOUNT_ID, position: integer('position'), ...TIMESTAMPS };
 
 /** Every list item table: name is required on create (blank: 422 "can't be blank" on name). */
-const listItem = (root: string, fragment: string, fields: FieldTable) => defineResource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields });
+const listItem = (root: string, fragment: string, fields: FieldTable) =>
+  defineResource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields });
 
 /** v3 §2.10 lead status: id, name, hex_color (a string kept as written, issue 22 §1; the recordings show no account_id or position here). */
 export const leadStatusResource = listItem('lead_status', 'LeadStatusV3', { ...ID_AND_NAME, hex_color: text('hexColor'), ...TIMESTAMPS });

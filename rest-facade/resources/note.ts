@@ -14,7 +14,12 @@ export const userWithAvatar = (from: string): FieldSpec =>
  */
 const comments: FieldSpec = {
   ...read('comments', (page: { nodes: Record<string, unknown>[]; totalCount: number } | undefined, fmt: Formatter) =>
-    page ? envelope(page.nodes.map((c) => commentResource.serialize(c, fmt)), { page: 1, perPage: 5, total: page.totalCount }) : undefined,
+    page
+      ? envelope(
+          page.nodes.map((c) => commentResource.serialize(c, fmt)),
+          { page: 1, perPage: 5, total: page.totalCount },
+        )
+      : undefined,
   ),
   optional: true,
 };
@@ -50,6 +55,12 @@ export const noteResource = defineResource({
     mime: read('databaseId', () => null),
     comments,
   },
-  errorFields: { dealId: 'deal_id', personId: 'person_id', companyId: 'company_id', userId: 'user_id', noteCategoryId: 'note_category_id', notifyUserIds: 'notify_user_ids' },
+  errorFields: {
+    dealId: 'deal_id',
+    personId: 'person_id',
+    companyId: 'company_id',
+    userId: 'user_id',
+    noteCategoryId: 'note_category_id',
+    notifyUserIds: 'notify_user_ids',
+  },
 });
-

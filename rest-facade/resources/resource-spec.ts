@@ -63,6 +63,7 @@ export function defineResource(definition: ResourceDefinition): ResourceSpec {
 export function completeFromSchema(resource: ResourceSpec, schema: GraphQLSchema): string[] {
   if (!resource.deriveFromSchema) return [];
   const { fields, unmapped } = derivedFields(schema, resource.type, resource.fields);
-  if (Object.keys(fields).length > 0) Object.assign(resource, defineResource({ ...resource, fields: { ...resource.fields, ...fields }, deriveFromSchema: false }), { deriveFromSchema: true });
+  if (Object.keys(fields).length > 0)
+    Object.assign(resource, defineResource({ ...resource, fields: { ...resource.fields, ...fields }, deriveFromSchema: false }), { deriveFromSchema: true });
   return unmapped;
 }

@@ -2,7 +2,13 @@ import { read, recordId } from './field-table';
 import { defineResource } from './resource-spec';
 
 /** SavedSearchType (GraphQL) → v3 `search_type`. */
-const SEARCH_TYPES: Readonly<Record<string, string>> = { DEALS: 'deals', PEOPLE: 'people', COMPANIES: 'companies', NOTES: 'notes', CALENDAR_ENTRIES: 'calendar_entries' };
+const SEARCH_TYPES: Readonly<Record<string, string>> = {
+  DEALS: 'deals',
+  PEOPLE: 'people',
+  COMPANIES: 'companies',
+  NOTES: 'notes',
+  CALENDAR_ENTRIES: 'calendar_entries',
+};
 
 /**
  * DECISIONS (Admin surface): saved searches `{id, user_id, name, is_shared, is_default, query,

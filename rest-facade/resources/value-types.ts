@@ -6,18 +6,7 @@ export interface Formatter {
   date(value: unknown): string | null;
 }
 
-export type AttributeType =
-  | 'text'
-  | 'integer'
-  | 'id'
-  | 'ids'
-  | 'boolean'
-  | 'datetime'
-  | 'date'
-  | 'decimal'
-  | 'money'
-  | 'customFields'
-  | 'enum';
+export type AttributeType = 'text' | 'integer' | 'id' | 'ids' | 'boolean' | 'datetime' | 'date' | 'decimal' | 'money' | 'customFields' | 'enum';
 
 /** One writable v3 attribute and the GraphQL input field it feeds. */
 export interface WritableAttribute {

@@ -66,7 +66,10 @@ function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone
       return coerceCustomFields(value, field);
     case 'enum': {
       if (value === null || value === '') return null;
-      const mapped = typeof value === 'string' ? attr.values?.[value] ?? attr.values?.[Object.keys(attr.values ?? {}).find((k) => k.toLowerCase() === value.toLowerCase()) ?? ''] : undefined;
+      const mapped =
+        typeof value === 'string'
+          ? (attr.values?.[value] ?? attr.values?.[Object.keys(attr.values ?? {}).find((k) => k.toLowerCase() === value.toLowerCase()) ?? ''])
+          : undefined;
       if (mapped === undefined) throw new FacadeInputError(field, `must be one of ${Object.keys(attr.values ?? {}).join(', ')}`);
       return mapped;
     }
@@ -77,7 +80,12 @@ function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone
  * The whitelist at work: only writable attributes reach the GraphQL input, each coerced to its
  * type; read-only and unknown attributes are dropped silently (clients PUT back what they read).
  */
-export function toGraphQLInput(resource: ResourceSpec, attributes: Record<string, unknown>, timeZone: string, mode: 'create' | 'update'): Record<string, unknown> {
+export function toGraphQLInput(
+  resource: ResourceSpec,
+  attributes: Record<string, unknown>,
+  timeZone: string,
+  mode: 'create' | 'update',
+): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(attributes)) {
     const attr = Object.prototype.hasOwnProperty.call(resource.writable, name) ? resource.writable[name] : undefined;

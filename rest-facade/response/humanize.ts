@@ -18,10 +18,6 @@ export function snakeCase(camel: string, exceptions?: Readonly<Record<string, st
  * first letter capitalised: `last_name` → `Last name`, `company_id` → `Company`, `base` → `Base`.
  */
 export function humanize(field: string): string {
-  const words = field
-    .replace(/^_+/, '')
-    .replace(/_id$/, '')
-    .replace(/_/g, ' ')
-    .toLowerCase();
+  const words = field.replace(/^_+/, '').replace(/_id$/, '').replace(/_/g, ' ').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -29,7 +29,14 @@ export const ACCOUNT_NOTIFICATION_ROUTES: readonly RouteSpec[] = [
     queryFilters: USER_CONDITIONS,
   },
   { ...base, method: 'GET', path: '/account_notifications/:id', op: 'ShowAccountNotification', kind: 'show', result: 'accountNotification' },
-  { ...base, method: 'POST', path: '/account_notifications', op: 'CreateAccountNotification', kind: 'create', result: 'createAccountNotification.accountNotification' },
+  {
+    ...base,
+    method: 'POST',
+    path: '/account_notifications',
+    op: 'CreateAccountNotification',
+    kind: 'create',
+    result: 'createAccountNotification.accountNotification',
+  },
   {
     ...base,
     resource: accountNotificationUpdateResource,

@@ -25,15 +25,40 @@ import type { RouteHooks, RouteSpec } from './route-spec';
 export function adminList(
   path: string,
   resource: ResourceSpec,
-  ops: { readonly plural: string; readonly singular: string; readonly list: string; readonly show: string; readonly create: string; readonly update: string; readonly delete: string },
+  ops: {
+    readonly plural: string;
+    readonly singular: string;
+    readonly list: string;
+    readonly show: string;
+    readonly create: string;
+    readonly update: string;
+    readonly delete: string;
+  },
   extra: Partial<Pick<RouteSpec, 'conditions' | 'queryFilters'>> & { readonly createHooks?: RouteHooks } = {},
 ): RouteSpec[] {
   const { createHooks, ...listExtra } = extra;
   const base = { resource, errorShape: 'array' } as const;
   return [
-    { ...base, method: 'GET', path: `/admin/${path}`, op: `List${ops.plural}`, kind: 'list', result: ops.list, paging: { default: 200, max: 200 }, ...listExtra },
+    {
+      ...base,
+      method: 'GET',
+      path: `/admin/${path}`,
+      op: `List${ops.plural}`,
+      kind: 'list',
+      result: ops.list,
+      paging: { default: 200, max: 200 },
+      ...listExtra,
+    },
     { ...base, method: 'GET', path: `/admin/${path}/:id`, op: `Show${ops.singular}`, kind: 'show', result: ops.show },
-    { ...base, method: 'POST', path: `/admin/${path}`, op: `Create${ops.singular}`, kind: 'create', result: `${ops.create}.${ops.show}`, ...(createHooks ? { hooks: createHooks } : {}) },
+    {
+      ...base,
+      method: 'POST',
+      path: `/admin/${path}`,
+      op: `Create${ops.singular}`,
+      kind: 'create',
+      result: `${ops.create}.${ops.show}`,
+      ...(createHooks ? { hooks: createHooks } : {}),
+    },
     { ...base, method: 'PUT', path: `/admin/${path}/:id`, op: `Update${ops.singular}`, kind: 'update', result: `${ops.update}.${ops.show}` },
     { ...base, method: 'DELETE', path: `/admin/${path}/:id`, op: `Delete${ops.singular}`, kind: 'delete', result: ops.delete, deleteBody: 'empty' },
   ];
@@ -73,18 +98,40 @@ export const ADMIN_ROUTES: readonly RouteSpec[] = [
   ...listItems('event_categories', eventCategoryResource, 'EventCategories', 'EventCategory', 'eventCategories'),
   ...listItems('document_tags', documentTagResource, 'DocumentTags', 'DocumentTag', 'documentTags'),
   ...listItems('calendar_entry_priorities', calendarEntryPriorityResource, 'CalendarEntryPriorities', 'CalendarEntryPriority', 'calendarEntryPriorities'),
-  ...adminList('deal_stages', dealStageResource, {
-    plural: 'DealStages', singular: 'DealStage', list: 'dealStages', show: 'dealStage', create: 'createDealStage', update: 'updateDealStage', delete: 'deleteDealStage',
-  }, { createHooks: requiredNumbers({ percent: 'percent' }) }),
+  ...adminList(
+    'deal_stages',
+    dealStageResource,
+    {
+      plural: 'DealStages',
+      singular: 'DealStage',
+      list: 'dealStages',
+      show: 'dealStage',
+      create: 'createDealStage',
+      update: 'updateDealStage',
+      delete: 'deleteDealStage',
+    },
+    { createHooks: requiredNumbers({ percent: 'percent' }) },
+  ),
   ...adminList('todo_templates', todoTemplateResource, {
-    plural: 'TodoTemplates', singular: 'TodoTemplate', list: 'todoTemplates', show: 'todoTemplate', create: 'createTodoTemplate', update: 'updateTodoTemplate', delete: 'deleteTodoTemplate',
+    plural: 'TodoTemplates',
+    singular: 'TodoTemplate',
+    list: 'todoTemplates',
+    show: 'todoTemplate',
+    create: 'createTodoTemplate',
+    update: 'updateTodoTemplate',
+    delete: 'deleteTodoTemplate',
   }),
   ...adminList(
     'todo_template_items',
     todoTemplateItemResource,
     {
-      plural: 'TodoTemplateItems', singular: 'TodoTemplateItem', list: 'todoTemplateItems', show: 'todoTemplateItem',
-      create: 'createTodoTemplateItem', update: 'updateTodoTemplateItem', delete: 'deleteTodoTemplateItem',
+      plural: 'TodoTemplateItems',
+      singular: 'TodoTemplateItem',
+      list: 'todoTemplateItems',
+      show: 'todoTemplateItem',
+      create: 'createTodoTemplateItem',
+      update: 'updateTodoTemplateItem',
+      delete: 'deleteTodoTemplateItem',
     },
     { conditions: TEMPLATE_ITEM_CONDITIONS, queryFilters: TEMPLATE_ITEM_CONDITIONS, createHooks: requiredNumbers({ todoTemplateId: 'todo_template_id' }) },
   ),

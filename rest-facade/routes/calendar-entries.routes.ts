@@ -88,7 +88,24 @@ export const CALENDAR_ENTRY_ROUTES: readonly RouteSpec[] = [
   // Inactive entries (of deleted series) are not found (v3 §3: "gone from shows").
   { ...base, method: 'GET', path: '/calendar_entries/:id', op: 'ShowCalendarEntry', kind: 'show', result: 'calendarEntry' },
   // v3 §4.1: type is required; a recurrence rule stores the series' occurrences as entries.
-  { ...base, method: 'POST', path: '/calendar_entries', op: 'CreateCalendarEntry', kind: 'create', result: 'createCalendarEntry.calendarEntry', hooks: requiresType },
+  {
+    ...base,
+    method: 'POST',
+    path: '/calendar_entries',
+    op: 'CreateCalendarEntry',
+    kind: 'create',
+    result: 'createCalendarEntry.calendarEntry',
+    hooks: requiresType,
+  },
   { ...base, method: 'PUT', path: '/calendar_entries/:id', op: 'UpdateCalendarEntry', kind: 'update', result: 'updateCalendarEntry.calendarEntry' },
-  { ...base, method: 'DELETE', path: '/calendar_entries/:id', op: 'DeleteCalendarEntry', kind: 'delete', result: 'deleteCalendarEntry', deleteBody: 'ids', hooks: answersSeriesIds },
+  {
+    ...base,
+    method: 'DELETE',
+    path: '/calendar_entries/:id',
+    op: 'DeleteCalendarEntry',
+    kind: 'delete',
+    result: 'deleteCalendarEntry',
+    deleteBody: 'ids',
+    hooks: answersSeriesIds,
+  },
 ];

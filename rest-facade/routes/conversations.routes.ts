@@ -25,7 +25,8 @@ function requireDeal(variables: Record<string, unknown>): Record<string, unknown
  */
 function sentenceInput(variables: Record<string, unknown>, { body }: HookRequest): Record<string, unknown> {
   const rooted = body.conversation;
-  if (rooted !== undefined && (rooted === null || typeof rooted !== 'object' || Array.isArray(rooted))) throw new FacadeInputError('conversation', 'must be an object of attributes');
+  if (rooted !== undefined && (rooted === null || typeof rooted !== 'object' || Array.isArray(rooted)))
+    throw new FacadeInputError('conversation', 'must be an object of attributes');
   const attributes = (rooted ?? body) as Record<string, unknown>;
   const input: Record<string, unknown> = {};
   if (attributes.sentence !== undefined) input.sentence = attributes.sentence === '' ? null : toText(attributes.sentence, 'sentence', SENTENCE_MAX);
@@ -40,8 +41,35 @@ const base = { errorShape: 'array' } as const;
  * answers 200 empty. There is no list route in the contract.
  */
 export const CONVERSATION_ROUTES: readonly RouteSpec[] = [
-  { ...base, resource: conversationCreatedResource, method: 'POST', path: '/conversations', op: 'CreateConversation', kind: 'create', result: 'createConversation.conversation', hooks: { variables: requireDeal } },
+  {
+    ...base,
+    resource: conversationCreatedResource,
+    method: 'POST',
+    path: '/conversations',
+    op: 'CreateConversation',
+    kind: 'create',
+    result: 'createConversation.conversation',
+    hooks: { variables: requireDeal },
+  },
   { ...base, resource: conversationResource, method: 'GET', path: '/conversations/:id', op: 'ShowConversation', kind: 'show', result: 'conversation' },
-  { ...base, resource: conversationResource, method: 'PUT', path: '/conversations/:id', op: 'UpdateConversation', kind: 'update', result: 'updateConversation.conversation', hooks: { variables: sentenceInput } },
-  { ...base, resource: conversationResource, method: 'DELETE', path: '/conversations/:id', op: 'DeleteConversation', kind: 'delete', result: 'deleteConversation', deleteBody: 'empty' },
+  {
+    ...base,
+    resource: conversationResource,
+    method: 'PUT',
+    path: '/conversations/:id',
+    op: 'UpdateConversation',
+    kind: 'update',
+    result: 'updateConversation.conversation',
+    hooks: { variables: sentenceInput },
+  },
+  {
+    ...base,
+    resource: conversationResource,
+    method: 'DELETE',
+    path: '/conversations/:id',
+    op: 'DeleteConversation',
+    kind: 'delete',
+    result: 'deleteConversation',
+    deleteBody: 'empty',
+  },
 ];

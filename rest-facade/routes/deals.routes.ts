@@ -17,7 +17,10 @@ const TODO_FLAGS: Readonly<Record<string, FlagSpec>> = {
 
 /** `totals=true` (v3 §4.5; DECISIONS: Responses): the sums go in the envelope beside the page. */
 const TOTALS: RouteHooks = {
-  variables: (variables, { query }: HookRequest) => ({ ...variables, withTotals: query.totals === undefined ? false : toBoolean(query.totals, 'totals') === true }),
+  variables: (variables, { query }: HookRequest) => ({
+    ...variables,
+    withTotals: query.totals === undefined ? false : toBoolean(query.totals, 'totals') === true,
+  }),
   reply: (reply, payload, _request, data) => {
     const totals = (payload as { totals?: { customFields?: ReadonlyArray<{ label: string; value: string }> } } | null)?.totals;
     if (!totals || reply.status !== 200) return reply;
@@ -32,7 +35,17 @@ const TOTALS: RouteHooks = {
 
 const base = { resource: dealResource, errorShape: 'array' } as const;
 // DECISIONS (Paging): deals default to 200 a page, at most 200.
-const list = { ...base, method: 'GET', kind: 'list', paging: { default: 200, max: 200 }, conditions: CONDITIONS, sort: SORT, sortTable: 'deals', searchId: true, hooks: TOTALS } as const;
+const list = {
+  ...base,
+  method: 'GET',
+  kind: 'list',
+  paging: { default: 200, max: 200 },
+  conditions: CONDITIONS,
+  sort: SORT,
+  sortTable: 'deals',
+  searchId: true,
+  hooks: TOTALS,
+} as const;
 
 export const DEAL_ROUTES: readonly RouteSpec[] = [
   { ...list, path: '/deals', op: 'ListDeals', result: 'deals', queryFilters: QUERY_FILTERS },
@@ -46,7 +59,17 @@ export const DEAL_ROUTES: readonly RouteSpec[] = [
   { ...base, method: 'DELETE', path: '/deals/:id', op: 'DeleteDeal', kind: 'delete', result: 'deleteDeal', deleteBody: 'empty' },
   // v3 §4.5: the deal's people (people shape, people paging).
   {
-    resource: personResource, errorShape: 'array', method: 'GET', kind: 'list', path: '/deals/:id/people', op: 'DealPeople', result: 'people',
-    paging: { default: 30, max: 100 }, pathFilters: { id: 'dealIds' }, sort: { aliases: { user_id: 'OWNER_ID' } }, sortTable: 'people', searchId: true,
+    resource: personResource,
+    errorShape: 'array',
+    method: 'GET',
+    kind: 'list',
+    path: '/deals/:id/people',
+    op: 'DealPeople',
+    result: 'people',
+    paging: { default: 30, max: 100 },
+    pathFilters: { id: 'dealIds' },
+    sort: { aliases: { user_id: 'OWNER_ID' } },
+    sortTable: 'people',
+    searchId: true,
   },
 ];

@@ -5,7 +5,15 @@ import type { RouteSpec } from './route-spec';
 // v3 §7: document validation errors are a bare array.
 const base = { resource: documentResource, errorShape: 'array' } as const;
 // DECISIONS (Paging): documents 30 a page by default, at most 100.
-const list = { ...base, method: 'GET', kind: 'list', paging: { default: 30, max: 100 }, conditions: DOCUMENT_CONDITIONS, sort: DOCUMENT_SORT, sortTable: 'documents' } as const;
+const list = {
+  ...base,
+  method: 'GET',
+  kind: 'list',
+  paging: { default: 30, max: 100 },
+  conditions: DOCUMENT_CONDITIONS,
+  sort: DOCUMENT_SORT,
+  sortTable: 'documents',
+} as const;
 
 export const DOCUMENT_ROUTES: readonly RouteSpec[] = [
   { ...list, path: '/documents', op: 'ListDocuments', result: 'documents', queryFilters: DOCUMENT_QUERY_FILTERS },

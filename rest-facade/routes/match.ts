@@ -50,7 +50,11 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export function matchRoute(table: RouteTable, method: string, path: string): { route: RouteSpec; params: Record<string, string>; sort: CompiledRoute['sort'] } | null {
+export function matchRoute(
+  table: RouteTable,
+  method: string,
+  path: string,
+): { route: RouteSpec; params: Record<string, string>; sort: CompiledRoute['sort'] } | null {
   const normalized = normalizePath(path);
   for (const compiled of table) {
     if (compiled.route.method !== method) continue;

@@ -6,7 +6,16 @@ import type { HookRequest, RouteHooks, RouteSpec } from './route-spec';
 // v3 §4.2 / §7: note validation errors are wrapped, 422 {"errors": [...]}.
 const base = { resource: noteResource, errorShape: 'wrapped' } as const;
 // DECISIONS (Paging): notes 5 a page by default, at most 100.
-const list = { ...base, method: 'GET', kind: 'list', paging: { default: 5, max: 100 }, conditions: NOTE_CONDITIONS, sort: NOTE_SORT, sortTable: 'notes', searchId: true } as const;
+const list = {
+  ...base,
+  method: 'GET',
+  kind: 'list',
+  paging: { default: 5, max: 100 },
+  conditions: NOTE_CONDITIONS,
+  sort: NOTE_SORT,
+  sortTable: 'notes',
+  searchId: true,
+} as const;
 
 /** The note of a comment route comes from the path (`:noteId`); the association id of the nested forms is ignored (v3 §4.3). */
 const noteOfPath: RouteHooks = {
@@ -20,7 +29,15 @@ const noteOfPath: RouteHooks = {
 // v3 §4.3 / §7: comment validation errors are a bare array.
 const comments = { resource: commentResource, errorShape: 'array', hooks: noteOfPath } as const;
 // DECISIONS (Paging): comments 5 a page by default, at most 100.
-const commentList = { ...comments, method: 'GET', kind: 'list', op: 'NoteComments', result: 'comments', paging: { default: 5, max: 100 }, pathFilters: { noteId: 'noteId' } } as const;
+const commentList = {
+  ...comments,
+  method: 'GET',
+  kind: 'list',
+  op: 'NoteComments',
+  result: 'comments',
+  paging: { default: 5, max: 100 },
+  pathFilters: { noteId: 'noteId' },
+} as const;
 
 export const NOTE_ROUTES: readonly RouteSpec[] = [
   { ...list, path: '/notes', op: 'ListNotes', result: 'notes', queryFilters: NOTE_QUERY_FILTERS },

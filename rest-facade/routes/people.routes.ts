@@ -15,7 +15,17 @@ const TODO_FLAGS: Readonly<Record<string, FlagSpec>> = {
 
 const base = { resource: personResource, errorShape: 'array' } as const;
 // DECISIONS (Paging): people default to 30, at most 100.
-const list = { ...base, op: 'ListPeople', kind: 'list', result: 'people', paging: { default: 30, max: 100 }, conditions: CONDITIONS, sort: SORT, sortTable: 'people', searchId: true } as const;
+const list = {
+  ...base,
+  op: 'ListPeople',
+  kind: 'list',
+  result: 'people',
+  paging: { default: 30, max: 100 },
+  conditions: CONDITIONS,
+  sort: SORT,
+  sortTable: 'people',
+  searchId: true,
+} as const;
 
 export const PEOPLE_ROUTES: readonly RouteSpec[] = [
   { ...list, method: 'GET', path: '/people', queryFilters: QUERY_FILTERS },
@@ -23,7 +33,12 @@ export const PEOPLE_ROUTES: readonly RouteSpec[] = [
   { ...list, method: 'GET', path: '/companies/:id/people', op: 'CompanyPeople', pathFilters: { id: 'companyId' } },
   { ...base, method: 'GET', path: '/people/:id', op: 'ShowPerson', kind: 'show', result: 'person' },
   {
-    ...base, method: 'POST', path: '/people', op: 'CreatePerson', kind: 'create', result: 'createPerson.person',
+    ...base,
+    method: 'POST',
+    path: '/people',
+    op: 'CreatePerson',
+    kind: 'create',
+    result: 'createPerson.person',
     flags: {
       check_for_duplicates: { to: 'options.checkForDuplicates', kind: 'boolean' },
       deliver_assignment_email: { to: 'options.deliverAssignmentEmail', kind: 'boolean' },
@@ -31,7 +46,12 @@ export const PEOPLE_ROUTES: readonly RouteSpec[] = [
     },
   },
   {
-    ...base, method: 'PUT', path: '/people/:id', op: 'UpdatePerson', kind: 'update', result: 'updatePerson.person',
+    ...base,
+    method: 'PUT',
+    path: '/people/:id',
+    op: 'UpdatePerson',
+    kind: 'update',
+    result: 'updatePerson.person',
     flags: { deliver_reassignment_email: { to: 'options.deliverReassignmentEmail', kind: 'boolean' }, ...TODO_FLAGS },
   },
   { ...base, method: 'DELETE', path: '/people/:id', op: 'DeletePerson', kind: 'delete', result: 'deletePerson', deleteBody: 'empty' },

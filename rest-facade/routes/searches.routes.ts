@@ -4,7 +4,11 @@ import type { HookRequest, RouteSpec } from './route-spec';
 
 /** `conditions[search_type]` (or a plain `search_type`): one list's searches (v3 names: deals, people, companies, notes, calendar_entries). */
 const SEARCH_TYPE: ConditionTable = {
-  search_type: { to: 'type', kind: 'enum', map: { deals: 'DEALS', people: 'PEOPLE', companies: 'COMPANIES', notes: 'NOTES', calendar_entries: 'CALENDAR_ENTRIES' } },
+  search_type: {
+    to: 'type',
+    kind: 'enum',
+    map: { deals: 'DEALS', people: 'PEOPLE', companies: 'COMPANIES', notes: 'NOTES', calendar_entries: 'CALENDAR_ENTRIES' },
+  },
 };
 
 /** The list's `type` argument from either spelling (the condition wins). */

@@ -1,4 +1,15 @@
-import { getNamedType, isEnumType, isInputObjectType, Kind, typeFromAST, type DocumentNode, type GraphQLEnumType, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  Kind,
+  typeFromAST,
+  type DocumentNode,
+  type GraphQLEnumType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { RouteSpec } from './route-spec';
 
 export function operationOf(document: DocumentNode, name: string): OperationDefinitionNode | null {

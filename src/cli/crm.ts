@@ -56,7 +56,8 @@ const STATUSES: ReadonlyMap<string, OutboxStatus> = new Map(Object.values(Outbox
 function limit(values: Values): number {
   const raw = values.limit;
   if (raw === undefined) return OUTBOX_LIST_DEFAULT;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > OUTBOX_LIST_MAX) throw new UsageError(`--limit must be an integer from 1 to ${OUTBOX_LIST_MAX}`);
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > OUTBOX_LIST_MAX)
+    throw new UsageError(`--limit must be an integer from 1 to ${OUTBOX_LIST_MAX}`);
   return Number(raw);
 }
 
@@ -136,7 +137,7 @@ async function main(): Promise<number> {
       process.stdout.write(JSON.stringify({ error: error.message }) + '\n');
       return 1;
     }
-    logger.error('command failed', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+    logger.error('command failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     process.stdout.write(JSON.stringify({ error: 'command failed; see stderr' }) + '\n');
     return 1;
   } finally {

@@ -8,7 +8,10 @@ import { ensureDatabase, startEmbeddedPostgres, type EmbeddedDatabase } from '..
  * when missing), e.g. the benchmark's `crm_bench`, so its data never mixes with the real one.
  * Where the embedded server cannot run it throws EmbeddedUnavailableError: one line saying what to do.
  */
-export async function resolveDatabase(config: Config, options: { database?: string; benchmark?: boolean } = {}): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+export async function resolveDatabase(
+  config: Config,
+  options: { database?: string; benchmark?: boolean } = {},
+): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
   const name = options.database ?? 'crm';
   if (config.databaseUrl) return { url: options.database ? await ensureDatabase(config.databaseUrl, name) : config.databaseUrl, embedded: null };
   // The CLI and `npm run migrate` refuse an embedded database in production, as `npm start` does;

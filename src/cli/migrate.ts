@@ -18,6 +18,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  logger.error('migration failed', { error: error instanceof Error ? error.stack ?? error.message : String(error) });
+  logger.error('migration failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   process.exit(1);
 });

@@ -100,7 +100,9 @@ export async function refuseSecondStart(config: { dataDir: string; host: string;
     await mkdir(config.dataDir, { recursive: true });
     const running = await claimServerLock(config.dataDir, base);
     if (running) {
-      throw new StartRefusedError(`The CRM already runs from this checkout (pid ${running.pid}) at ${running.url}: use it, or stop it first (Ctrl-C in its terminal, or kill ${running.pid}).`);
+      throw new StartRefusedError(
+        `The CRM already runs from this checkout (pid ${running.pid}) at ${running.url}: use it, or stop it first (Ctrl-C in its terminal, or kill ${running.pid}).`,
+      );
     }
   }
   if (await portInUse(host, config.port)) {

@@ -2,15 +2,7 @@
  * Typed domain errors with stable codes. Services throw these; each surface maps them once
  * (GraphQL: extensions.code; v3 facade: status and body shape per route). Anything else is masked.
  */
-export type ErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'VALIDATION_FAILED'
-  | 'BAD_USER_INPUT'
-  | 'RATE_LIMITED'
-  | 'TIMEOUT'
-  | 'CONFLICT';
+export type ErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_FAILED' | 'BAD_USER_INPUT' | 'RATE_LIMITED' | 'TIMEOUT' | 'CONFLICT';
 
 /**
  * Why a field was refused, stable for clients (GraphQL `UserErrorCode`): a form can branch on the
@@ -48,7 +40,10 @@ export class ForbiddenError extends DomainError {
 
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND' as const;
-  constructor(readonly resource: string, readonly id?: number | string) {
+  constructor(
+    readonly resource: string,
+    readonly id?: number | string,
+  ) {
     super(`${resource}${id === undefined ? '' : ` ${id}`} not found`);
   }
   override extensions() {
@@ -71,7 +66,10 @@ export class ValidationFailed extends DomainError {
 
 export class RateLimitedError extends DomainError {
   readonly code = 'RATE_LIMITED' as const;
-  constructor(readonly retryAfterSeconds: number, reason = 'Rate limit exceeded') {
+  constructor(
+    readonly retryAfterSeconds: number,
+    reason = 'Rate limit exceeded',
+  ) {
     super(`${reason}: retry in ${retryAfterSeconds} s`);
   }
   override extensions() {
@@ -106,7 +104,10 @@ export function isStatementTimeout(error: unknown): boolean {
  */
 export class BadInputError extends DomainError {
   readonly code = 'BAD_USER_INPUT' as const;
-  constructor(readonly argument: string, message: string) {
+  constructor(
+    readonly argument: string,
+    message: string,
+  ) {
     super(`${argument}: ${message}`);
   }
   override extensions() {

@@ -35,7 +35,8 @@ export function toMoney(value: unknown, decimals: number, limit = true): string 
   let scaled = BigInt(intDigits + fraction.padEnd(decimals, '0').slice(0, decimals));
   if ((fraction[decimals] ?? '0') >= '5') scaled += 1n;
   const out = formatScaled(m[1] === '-' ? -scaled : scaled, decimals);
-  if (limit && out.replace(/^-/, '').split('.')[0].length > MONEY_INTEGER_DIGITS) throw new MoneyError(`is too large (at most ${MONEY_INTEGER_DIGITS} digits before the decimal point)`);
+  if (limit && out.replace(/^-/, '').split('.')[0].length > MONEY_INTEGER_DIGITS)
+    throw new MoneyError(`is too large (at most ${MONEY_INTEGER_DIGITS} digits before the decimal point)`);
   return out;
 }
 

@@ -122,7 +122,8 @@ function publicUrl(env: Env): string | undefined {
   } catch {
     throw new ConfigError('PUBLIC_URL is not a valid URL');
   }
-  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== raw) throw new ConfigError(`PUBLIC_URL must be an origin like https://crm.example.com, got "${raw}"`);
+  if (!['http:', 'https:'].includes(url.protocol) || url.origin !== raw)
+    throw new ConfigError(`PUBLIC_URL must be an origin like https://crm.example.com, got "${raw}"`);
   return raw;
 }
 
@@ -130,7 +131,10 @@ function publicUrl(env: Env): string | undefined {
 function hostList(env: Env, name: string): readonly string[] {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return Object.freeze([]);
-  const hosts = raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const hosts = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   for (const host of hosts) {
     if (!/^([a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$|^[0-9.]+$/.test(host)) throw new ConfigError(`${name}: "${host}" is not a host name`);
   }
@@ -147,9 +151,12 @@ function corsOrigins(env: Env, development: boolean): '*' | readonly string[] {
   const raw = env.CORS_ORIGINS?.trim();
   if (raw === undefined || raw === '') return development ? '*' : [];
   if (raw === '*') return '*';
-  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
-    let url: URL | null = null;
+    let url: URL | null;
     try {
       url = new URL(origin);
     } catch {
@@ -208,7 +215,9 @@ export function loadConfig(env: Env = process.env): Config {
   // A job's lock (and the lease of the row it works on) must outlast the longest fetch, or a
   // second worker would take a document whose fetch is still running.
   if (config.jobs.lockLifetimeMs < config.documents.fetchTimeoutMs + 5_000) {
-    throw new ConfigError(`JOB_LOCK_LIFETIME_MS (${config.jobs.lockLifetimeMs}) must exceed DOCUMENT_FETCH_TIMEOUT_MS (${config.documents.fetchTimeoutMs}) by at least 5000`);
+    throw new ConfigError(
+      `JOB_LOCK_LIFETIME_MS (${config.jobs.lockLifetimeMs}) must exceed DOCUMENT_FETCH_TIMEOUT_MS (${config.documents.fetchTimeoutMs}) by at least 5000`,
+    );
   }
   return Object.freeze(config);
 }
@@ -220,6 +229,8 @@ export function loadConfig(env: Env = process.env): Config {
  */
 export function checkServerConfig(config: Pick<Config, 'development' | 'databaseUrl'>): void {
   if (!config.development && !config.databaseUrl) {
-    throw new ConfigError('DATABASE_URL is not set: with NODE_ENV=production the server needs DATABASE_URL=postgres://user:password@host:5432/crm (the embedded PostgreSQL is for development only)');
+    throw new ConfigError(
+      'DATABASE_URL is not set: with NODE_ENV=production the server needs DATABASE_URL=postgres://user:password@host:5432/crm (the embedded PostgreSQL is for development only)',
+    );
   }
 }

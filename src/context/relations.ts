@@ -23,7 +23,13 @@ export function loaderOf<T extends { id: number }>(ctx: RequestContext, source: 
  * A to-one relation field: the related record (or `map` of it), synchronously once preloaded.
  * `readSet` (from `reads` below) must be the one its page preloaded with, or it loads again.
  */
-export function relationField<T extends { id: number }, R = T | null>(ctx: RequestContext, source: RelationSource<T>, id: Id, map?: (record: T | null) => R, readSet: ReadSet | null = null): R | Promise<R> {
+export function relationField<T extends { id: number }, R = T | null>(
+  ctx: RequestContext,
+  source: RelationSource<T>,
+  id: Id,
+  map?: (record: T | null) => R,
+  readSet: ReadSet | null = null,
+): R | Promise<R> {
   const loader = loaderOf(ctx, source, readSet);
   return sooner(loader.settled(id), () => loader.load(id), map);
 }
@@ -52,7 +58,12 @@ export function relationReadSet(ctx: RequestContext, source: RelationSource<{ id
 }
 
 /** A to-many relation field by ids (e.g. tags): found records in the order of `ids`. */
-export function relationListField<T extends { id: number }, R = T[]>(ctx: RequestContext, source: RelationSource<T>, ids: readonly Id[], map?: (records: T[]) => R): R | Promise<R> {
+export function relationListField<T extends { id: number }, R = T[]>(
+  ctx: RequestContext,
+  source: RelationSource<T>,
+  ids: readonly Id[],
+  map?: (records: T[]) => R,
+): R | Promise<R> {
   const loader = loaderOf(ctx, source);
   return sooner(loader.settledMany(ids), () => loader.loadMany(ids), map);
 }
@@ -63,13 +74,22 @@ export function relationListField<T extends { id: number }, R = T[]>(ctx: Reques
  * whole page shares, such as the custom-field definitions).
  */
 export type RelationPreload<Row> =
-  | { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly ids: (row: Row) => Id | readonly Id[]; readonly reads?: RelationReads }
+  | {
+      readonly fields: readonly string[];
+      readonly source: RelationSource<{ id: number }>;
+      readonly ids: (row: Row) => Id | readonly Id[];
+      readonly reads?: RelationReads;
+    }
   | { readonly fields: readonly string[]; readonly load: (ctx: RequestContext) => Promise<unknown> }
   /**
    * A value per row (e.g. the users a deal is shared with) from a batch loader keyed by the row's
    * id, or by `key` when given (a note's deal's shares: keyed by the note's deal id).
    */
-  | { readonly fields: readonly string[]; readonly perRow: (ctx: RequestContext) => { loadMany(ids: readonly number[]): Promise<unknown> }; readonly key?: (row: Row) => Id };
+  | {
+      readonly fields: readonly string[];
+      readonly perRow: (ctx: RequestContext) => { loadMany(ids: readonly number[]): Promise<unknown> };
+      readonly key?: (row: Row) => Id;
+    };
 
 /**
  * Loads, in one batch per source (and read set), the relations the selected fields of a page's
@@ -77,7 +97,13 @@ export type RelationPreload<Row> =
  * field's resolver computes it (`relationReadSet`), from the page's selection under `nodes` and
  * `edges.node`.
  */
-export async function preloadRelations<Row>(ctx: RequestContext, relations: readonly RelationPreload<Row>[], rows: readonly Row[], selected: ReadonlySet<string>, info?: GraphQLResolveInfo): Promise<void> {
+export async function preloadRelations<Row>(
+  ctx: RequestContext,
+  relations: readonly RelationPreload<Row>[],
+  rows: readonly Row[],
+  selected: ReadonlySet<string>,
+  info?: GraphQLResolveInfo,
+): Promise<void> {
   const pending: Promise<unknown>[] = [];
   for (const relation of relations) {
     if (!relation.fields.some((f) => selected.has(f))) continue;
@@ -94,8 +120,9 @@ export async function preloadRelations<Row>(ctx: RequestContext, relations: read
     const ids = new Set<number>();
     for (const row of rows) {
       const value = relation.ids(row);
-      if (Array.isArray(value)) for (const id of value as readonly Id[]) id != null && ids.add(id);
-      else if (value != null) ids.add(value as number);
+      if (Array.isArray(value)) {
+        for (const id of value as readonly Id[]) if (id != null) ids.add(id);
+      } else if (value != null) ids.add(value as number);
     }
     // All batches are started in the same tick: sources shared by several relations load once.
     if (ids.size > 0) pending.push(loaderOf(ctx, relation.source, readSetOfPage(ctx, relation, info)).loadMany([...ids]));
@@ -103,17 +130,35 @@ export async function preloadRelations<Row>(ctx: RequestContext, relations: read
   await Promise.all(pending);
 }
 
-function readSetOfPage<Row>(ctx: RequestContext, relation: { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly reads?: RelationReads }, info: GraphQLResolveInfo | undefined): ReadSet | null {
+function readSetOfPage(
+  ctx: RequestContext,
+  relation: { readonly fields: readonly string[]; readonly source: RelationSource<{ id: number }>; readonly reads?: RelationReads },
+  info: GraphQLResolveInfo | undefined,
+): ReadSet | null {
   const { reads, source } = relation;
   if (!reads || typeof source !== 'function') return null;
   if (Array.isArray(reads)) return readSetOf(ctx.em, source, reads as readonly string[]);
   if (!info || relation.fields.length !== 1) return null;
   const [field] = relation.fields;
-  return selectionReadSet(ctx, source, info, [['nodes', field], ['edges', 'node', field]], (reads as { with?: readonly string[] | null }).with ?? []);
+  return selectionReadSet(
+    ctx,
+    source,
+    info,
+    [
+      ['nodes', field],
+      ['edges', 'node', field],
+    ],
+    (reads as { with?: readonly string[] | null }).with ?? [],
+  );
 }
 
 /** For a connection: preloads what the operation selected of its rows (under `nodes` and `edges.node`). */
-export async function preloadPage<Row>(ctx: RequestContext, relations: readonly RelationPreload<Row>[], rows: readonly Row[], info: GraphQLResolveInfo | undefined): Promise<void> {
+export async function preloadPage<Row>(
+  ctx: RequestContext,
+  relations: readonly RelationPreload<Row>[],
+  rows: readonly Row[],
+  info: GraphQLResolveInfo | undefined,
+): Promise<void> {
   if (!info || rows.length === 0) return;
   const selected = selectedFields(info, ['nodes']);
   for (const name of selectedFields(info, ['edges', 'node'])) selected.add(name);

@@ -35,7 +35,10 @@ export interface ShareTable {
 /** Records shared with users through `shares`: `alias.id` appears with the user in the join table. */
 export function sharedTerm<R>(shares: ShareTable): VisibilityTerm<R> {
   return {
-    sql: (alias, userId) => ({ sql: `exists (select 1 from "${shares.table}" s where s.${shares.recordColumn} = ${alias}.id and s.${shares.userColumn} = ?)`, params: [userId] }),
+    sql: (alias, userId) => ({
+      sql: `exists (select 1 from "${shares.table}" s where s.${shares.recordColumn} = ${alias}.id and s.${shares.userColumn} = ?)`,
+      params: [userId],
+    }),
     shares,
   };
 }
@@ -68,7 +71,8 @@ export class VisibilityRule<R> {
 
   constructor(private readonly terms: readonly VisibilityTerm<R>[]) {
     const joins = terms.filter((t) => !t.holds);
-    if (joins.some((t) => !t.shares) || joins.length > 1) throw new Error('A visibility term has a predicate or one join table (at most one join-table term per rule)');
+    if (joins.some((t) => !t.shares) || joins.length > 1)
+      throw new Error('A visibility term has a predicate or one join table (at most one join-table term per rule)');
     this.shares = joins[0]?.shares ?? null;
     this.reads = terms.every((t) => !t.holds || t.reads) ? terms.flatMap((t) => t.reads ?? []) : null;
   }
@@ -105,7 +109,11 @@ export class VisibilityRule<R> {
   }
 
   /** Users who can see the record (v3 possible_notify_user_ids), in the order given. */
-  usersWhoCanSee(users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Visibility }>, record: R, sharedWith?: readonly number[]): number[] {
+  usersWhoCanSee(
+    users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Visibility }>,
+    record: R,
+    sharedWith?: readonly number[],
+  ): number[] {
     const ids: number[] = [];
     for (const u of users) if (this.canSee({ userId: u.id, isAdmin: u.isAdmin, visibility: u.visibility }, record, sharedWith)) ids.push(u.id);
     return ids;

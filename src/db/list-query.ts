@@ -63,7 +63,7 @@ const TIMESTAMPTZ = /^(timestamptz|timestamp(\(\d+\))? with time zone)/i;
 function stepFor(meta: EntityMetadata, prop: EntityProperty, platform: Platform, excluded: Readonly<Record<string, string>>): Step | null | string {
   if (`${meta.className}.${prop.name}` in excluded) return null;
   // The ORM marks formulas `persist: false` too, but fills them from its own select.
-  if (prop.formula) return 'a formula: computed by the ORM\'s select, not a column of the row';
+  if (prop.formula) return "a formula: computed by the ORM's select, not a column of the row";
   if (prop.persist === false) return null;
   // A column of an embeddable: its embedded property is the one reported.
   if (prop.embedded) return null;
@@ -74,7 +74,8 @@ function stepFor(meta: EntityMetadata, prop: EntityProperty, platform: Platform,
       if (!column || prop.fieldNames.length !== 1) return `a scalar over ${prop.fieldNames?.length ?? 0} columns`;
       if (prop.hasConvertToJSValueSQL) return `its type ${prop.customType?.constructor.name} converts in SQL (convertToJSValueSQL), which a plain row skips`;
       const type = prop.customType;
-      if (type instanceof JsonType && ['json', 'jsonb'].includes(prop.columnTypes[0]) && platform.convertsJsonAutomatically()) return { how: 'copy', name: prop.name, column };
+      if (type instanceof JsonType && ['json', 'jsonb'].includes(prop.columnTypes[0]) && platform.convertsJsonAutomatically())
+        return { how: 'copy', name: prop.name, column };
       if (type) return { how: 'convert', name: prop.name, column, convert: (value) => type.convertToJSValue(value, platform) };
       if (prop.runtimeType === 'Date' && !platform.isNumericProperty(prop)) {
         if (!TIMESTAMPTZ.test(prop.columnTypes[0] ?? '')) return `a Date in a ${prop.columnTypes[0]} column: only timestamptz text carries its offset`;
@@ -133,7 +134,9 @@ function readPlan(meta: EntityMetadata, platform: Platform, excluded: Readonly<R
 
 /** Entities the read path may be asked to read: tables of their own (not embeddables, views or abstract bases). */
 function readableCandidates(metadata: MetadataStorage): EntityMetadata[] {
-  return Object.values(metadata.getAll()).filter((meta) => !meta.embeddable && !meta.virtual && !meta.pivotTable && (!meta.abstract || meta.discriminatorColumn));
+  return Object.values(metadata.getAll()).filter(
+    (meta) => !meta.embeddable && !meta.virtual && !meta.pivotTable && (!meta.abstract || meta.discriminatorColumn),
+  );
 }
 
 /** Every `Entity.property: why` the read path cannot fill from a row (see the rule at the top of this file). */
@@ -247,7 +250,11 @@ function mapperFor(em: EntityManager, entity: EntityName<object>, readSet?: Read
     }),
     'return o;',
   ].join('\n');
-  mapper = new Function('proto', 'parseDate', 'convert', `return function mapRow(row) {\n${body}\n};`)(proto, (v: string) => platform.parseDate(v), converters) as RowMapper;
+  mapper = new Function('proto', 'parseDate', 'convert', `return function mapRow(row) {\n${body}\n};`)(
+    proto,
+    (v: string) => platform.parseDate(v),
+    converters,
+  ) as RowMapper;
   byReadSet.set(readSet?.key ?? '*', mapper);
   return mapper;
 }
@@ -280,7 +287,18 @@ export function hydrate<T extends object>(em: EntityManager, entity: EntityName<
 }
 
 /** One record by id within `where` (tenancy and visibility), as a read-only projection; null when absent or unseen. */
-export async function findOneRow<T extends object>(em: EntityManager, entity: EntityName<T>, from: string, alias: string, id: number, where: Where): Promise<T | null> {
-  const rows = await em.execute<Record<string, unknown>[]>(`select ${alias}.* from ${from} where ${alias}.id = ? and ${where.sql} limit 1`, [id, ...where.params], 'all');
+export async function findOneRow<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  from: string,
+  alias: string,
+  id: number,
+  where: Where,
+): Promise<T | null> {
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select ${alias}.* from ${from} where ${alias}.id = ? and ${where.sql} limit 1`,
+    [id, ...where.params],
+    'all',
+  );
   return rows.length ? hydrate(em, entity, rows)[0] : null;
 }

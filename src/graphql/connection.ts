@@ -25,7 +25,7 @@ registerEnumType(OrderDirection, {
 // graphql-jit inlines plain property reads as synchronous values.
 @ObjectType('PageInfo', { description: 'Where a page of a connection sits in the whole list.' })
 export class PageInfo {
-  @Field({ description: 'More records follow the last one of this page (in the list\'s order).' })
+  @Field({ description: "More records follow the last one of this page (in the list's order)." })
   hasNextPage!: boolean;
 
   @Field({ description: 'Records come before the first one of this page.' })
@@ -44,7 +44,7 @@ export class ConnectionArgs {
   @Field(() => Int, { nullable: true, description: `Page size counted from the start (or from \`after\`), 0 to ${MAX_PAGE_SIZE}.` })
   first?: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Cursor (`endCursor` or an edge\'s `cursor`) to continue after.' })
+  @Field(() => String, { nullable: true, description: "Cursor (`endCursor` or an edge's `cursor`) to continue after." })
   after?: string | null;
 
   @Field(() => Int, { nullable: true, description: `Page size counted from the end (or from \`before\`), 0 to ${MAX_PAGE_SIZE}.` })
@@ -59,7 +59,10 @@ export class ConnectionArgs {
   })
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: `Page size for offset paging, 1 to ${MAX_PAGE_SIZE} (larger values are clamped); defaults as \`first\` does.` })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Page size for offset paging, 1 to ${MAX_PAGE_SIZE} (larger values are clamped); defaults as \`first\` does.`,
+  })
   perPage?: number | null;
 }
 
@@ -75,7 +78,8 @@ export function pagingOf(args: ConnectionArgs | undefined, defaultSize: number):
   if (page != null || (perPage != null && !cursorArgs)) {
     if (cursorArgs) throw new BadInputError('page', 'offset paging (page, perPage) cannot be combined with first, after, last or before');
     const pageNumber = page ?? 1;
-    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > MAX_PAGE_NUMBER) throw new BadInputError('page', `must be between 1 and ${MAX_PAGE_NUMBER}, got ${pageNumber}`);
+    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > MAX_PAGE_NUMBER)
+      throw new BadInputError('page', `must be between 1 and ${MAX_PAGE_NUMBER}, got ${pageNumber}`);
     const per = Math.min(Math.max(Math.trunc(perPage ?? defaultSize), 1), MAX_PAGE_SIZE);
     return { kind: 'offset', page: pageNumber, perPage: per, offset: (pageNumber - 1) * per };
   }

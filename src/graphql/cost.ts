@@ -40,7 +40,12 @@ export const ROWS_PER_UNIT = MAX_PAGE_SIZE;
 export const INTROSPECTION_OBJECTS_PER_UNIT = 1500;
 
 /** Default page size of a connection by its type, when the operation leaves it out (else 100). */
-const DEFAULT_PAGE_SIZE: Readonly<Record<string, number>> = { ListItemConnection: 200, DealStageConnection: 200, TodoTemplateConnection: 200, TodoTemplateItemConnection: 200 };
+const DEFAULT_PAGE_SIZE: Readonly<Record<string, number>> = {
+  ListItemConnection: 200,
+  DealStageConnection: 200,
+  TodoTemplateConnection: 200,
+  TodoTemplateItemConnection: 200,
+};
 
 /**
  * How a list field that is not a connection bounds its length, declared on the field with
@@ -384,7 +389,13 @@ class CostWalker {
       const field = type.getFields()[subNodes[0].name.value];
       const named = field && getNamedType(field.type);
       if (!named || !isObjectType(named)) continue;
-      fields.push([field.name, this.plan(named.name, subNodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : [])))]);
+      fields.push([
+        field.name,
+        this.plan(
+          named.name,
+          subNodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : [])),
+        ),
+      ]);
     }
     return { type: typeName, fields, counted: new WeakMap() };
   }
@@ -421,12 +432,21 @@ const indexes = new WeakMap<GraphQLSchema, IntrospectionIndex>();
 function introspectionIndex(schema: GraphQLSchema): IntrospectionIndex {
   const found = indexes.get(schema);
   if (found) return found;
-  const full: IntrospectionQuery = introspectionFromSchema(schema, { descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true });
+  const full: IntrospectionQuery = introspectionFromSchema(schema, {
+    descriptions: true,
+    specifiedByUrl: true,
+    directiveIsRepeatable: true,
+    schemaDescription: true,
+    inputValueDeprecation: true,
+  });
   const types = new Map<string, Record<string, unknown>>(full.__schema.types.map((t) => [t.name, t as unknown as Record<string, unknown>]));
   const index: IntrospectionIndex = {
     schema: full.__schema as unknown as Record<string, unknown>,
     types,
-    resolve: (ref) => (ref.kind !== 'LIST' && ref.kind !== 'NON_NULL' && ref.name ? (types.get(ref.name) ?? (ref as unknown as Record<string, unknown>)) : (ref as unknown as Record<string, unknown>)),
+    resolve: (ref) =>
+      ref.kind !== 'LIST' && ref.kind !== 'NON_NULL' && ref.name
+        ? (types.get(ref.name) ?? (ref as unknown as Record<string, unknown>))
+        : (ref as unknown as Record<string, unknown>),
   };
   indexes.set(schema, index);
   return index;
@@ -471,6 +491,7 @@ export function unboundedLists(schema: GraphQLSchema): string[] {
 /** The fragments of a document by name. */
 export function fragmentsOf(definitions: readonly { kind: Kind }[]): Record<string, FragmentDefinitionNode> {
   const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const def of definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[(def as FragmentDefinitionNode).name.value] = def as FragmentDefinitionNode;
+  for (const def of definitions)
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[(def as FragmentDefinitionNode).name.value] = def as FragmentDefinitionNode;
   return fragments;
 }

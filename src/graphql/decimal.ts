@@ -6,7 +6,9 @@ const MAX_DECIMAL_TEXT = 64;
 function accept(value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'string' && value.length <= MAX_DECIMAL_TEXT) return value;
-  throw new GraphQLError(`Decimal cannot represent ${typeof value === 'string' ? 'a text this long' : JSON.stringify(value)}: send a decimal number or a string such as "5000.00"`);
+  throw new GraphQLError(
+    `Decimal cannot represent ${typeof value === 'string' ? 'a text this long' : JSON.stringify(value)}: send a decimal number or a string such as "5000.00"`,
+  );
 }
 
 /**

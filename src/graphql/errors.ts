@@ -35,7 +35,7 @@ export function logMasked(error: unknown, requestId: string | undefined, path?: 
     if (logged.has(cause)) return;
     logged.add(cause);
   }
-  logger.error('unhandled error', { requestId, error: cause instanceof Error ? cause.stack ?? cause.message : String(cause), path });
+  logger.error('unhandled error', { requestId, error: cause instanceof Error ? (cause.stack ?? cause.message) : String(cause), path });
 }
 
 /**
@@ -58,6 +58,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown, re
 
 /** For errors raised outside execution (e.g. in the in-process executor) that need the same shape. */
 export function formatAny(error: unknown, requestId?: string): GraphQLFormattedError {
-  const asGraphQL = error instanceof GraphQLError ? error : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error instanceof Error ? error : undefined });
+  const asGraphQL =
+    error instanceof GraphQLError
+      ? error
+      : new GraphQLError(error instanceof Error ? error.message : String(error), { originalError: error instanceof Error ? error : undefined });
   return formatError(asGraphQL.toJSON(), asGraphQL, requestId);
 }

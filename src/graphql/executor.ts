@@ -91,7 +91,9 @@ function coerceCyclic(cyclic: VariableInputs, variables: Record<string, unknown>
   for (const [name, type] of cyclic) {
     if (variables[name] === undefined) continue;
     variables[name] = coerceInputValue(variables[name], type, (path, _invalid, error) => {
-      throw new GraphQLError(`Variable "$${name}" got invalid value${path.length ? ` at "${name}.${path.join('.')}"` : ''}; ${error.message}`, { extensions: { code: 'BAD_USER_INPUT' } });
+      throw new GraphQLError(`Variable "$${name}" got invalid value${path.length ? ` at "${name}.${path.join('.')}"` : ''}; ${error.message}`, {
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
     });
   }
 }
@@ -257,7 +259,8 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
   const compiled = new Map<string, { query: CompiledQuery | null; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults }>();
   const executor: GatewayExecutor = async (request) => {
     // Apollo calls the executor even when no operation could be chosen; the guard plugin refuses those first.
-    if (!request.operation) return { errors: [new GraphQLError('No operation to run', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } })] };
+    if (!request.operation)
+      return { errors: [new GraphQLError('No operation to run', { extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } } })] };
     const key = `${request.queryHash}:${request.operationName ?? ''}`;
     let plan = compiled.get(key);
     if (plan) {
@@ -277,7 +280,13 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     }
     compiled.set(key, plan);
     if (!plan.query) {
-      return execute({ schema, document: request.document, operationName: request.operationName, variableValues: request.request.variables, contextValue: request.context });
+      return execute({
+        schema,
+        document: request.document,
+        operationName: request.operationName,
+        variableValues: request.request.variables,
+        contextValue: request.context,
+      });
     }
     // In gateway mode Apollo leaves variable coercion to the executor: refuse bad values as a
     // client error (graphql-js's messages), then hand jit the variables as sent.

@@ -61,7 +61,7 @@ const SHARED: Readonly<Record<string, string>> = {
   lastEmailedAt: 'When the person was last emailed (ISO 8601).',
   convertedAt: 'When the lead became a contact; null for leads and for contacts created as such.',
   viewedAt: 'When the person was last viewed. Read-only.',
-  companyId: 'databaseId of the person\'s company, shown even when the viewer may not see that company.',
+  companyId: "databaseId of the person's company, shown even when the viewer may not see that company.",
   leadStatusId: 'databaseId of the lead status (an item of the lead statuses list).',
   leadSourceId: 'databaseId of the lead source (an item of the lead sources list).',
   tagIds: 'databaseIds of the contact tags (items of the contact tags list).',
@@ -77,7 +77,7 @@ const BY_TYPE: Readonly<Record<string, string>> = {
   'CompanyUpdateInput.description': 'Free text about the company (10,000 characters per request).',
   'CustomFieldValue.fieldId': 'databaseId of the custom field definition.',
   'CustomFieldValue.kind': 'What kind of value the field holds.',
-  'CustomFieldValue.name': 'The field\'s name, as the account defined it.',
+  'CustomFieldValue.name': "The field's name, as the account defined it.",
   'PersonCreateInput.type': 'Lead or contact (default: contact).',
   'PersonUpdateInput.type': 'Lead or contact; Lead to Contact sets convertedAt, back to Lead clears it; null keeps the current type.',
 };
@@ -110,7 +110,8 @@ export function describeFields(schema: GraphQLSchema): GraphQLSchema {
     if (type.name.startsWith('__')) continue;
     type.description ??= TYPES[type.name];
     if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) {
-      for (const field of Object.values(type.getFields())) field.description ??= BY_TYPE[`${type.name}.${field.name}`] ?? DECLARED[`${type.name}.${field.name}`] ?? SHARED[field.name];
+      for (const field of Object.values(type.getFields()))
+        field.description ??= BY_TYPE[`${type.name}.${field.name}`] ?? DECLARED[`${type.name}.${field.name}`] ?? SHARED[field.name];
     }
     if (isEnumType(type)) for (const value of type.getValues()) value.description ??= ENUM_VALUES[`${type.name}.${value.name}`];
   }

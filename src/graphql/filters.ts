@@ -49,7 +49,9 @@ export class FloatFilter {
   @Field(() => Boolean, { nullable: true, description: 'true: no value (null); false: a value.' }) isNull?: boolean | null;
 }
 
-@InputType('DateTimeFilter', { description: 'Conditions on an instant (ISO 8601 with a zone, e.g. 2026-01-31T09:00:00Z), all of which must hold. Years 1 to 9999.' })
+@InputType('DateTimeFilter', {
+  description: 'Conditions on an instant (ISO 8601 with a zone, e.g. 2026-01-31T09:00:00Z), all of which must hold. Years 1 to 9999.',
+})
 export class DateTimeFilter {
   @Field(() => Date, { nullable: true, description: 'At exactly this instant.' }) eq?: Date | null;
   @Field(() => Date, { nullable: true, description: 'Later than.' }) gt?: Date | null;
@@ -186,7 +188,9 @@ function stringConditions(field: Extract<FilterField, { kind: 'string' }>, f: St
   }
   if (f.startsWith != null) {
     const pattern = startsWith(text(f.startsWith));
-    out.push(field.startsWithSql ? { sql: `${field.startsWithSql} like ?`, params: [pattern] } : anyOf((s) => ({ sql: `lower(${s}) like ?`, params: [pattern] })));
+    out.push(
+      field.startsWithSql ? { sql: `${field.startsWithSql} like ?`, params: [pattern] } : anyOf((s) => ({ sql: `lower(${s}) like ?`, params: [pattern] })),
+    );
   }
   if (f.isNull != null) out.push(isNullCondition(sqls, f.isNull));
   out.forEach(() => budget.spend(path));
@@ -194,9 +198,22 @@ function stringConditions(field: Extract<FilterField, { kind: 'string' }>, f: St
 }
 
 type Comparable = { eq?: unknown; gt?: unknown; gte?: unknown; lt?: unknown; lte?: unknown; in?: unknown[] | null; isNull?: boolean | null };
-const OPERATORS = [['eq', '='], ['gt', '>'], ['gte', '>='], ['lt', '<'], ['lte', '<=']] as const;
+const OPERATORS = [
+  ['eq', '='],
+  ['gt', '>'],
+  ['gte', '>='],
+  ['lt', '<'],
+  ['lte', '<='],
+] as const;
 
-function comparableConditions(sql: string, f: Comparable, path: string, budget: Budget, check: (v: unknown, path: string) => unknown, arrayType: string): Fragment[] {
+function comparableConditions(
+  sql: string,
+  f: Comparable,
+  path: string,
+  budget: Budget,
+  check: (v: unknown, path: string) => unknown,
+  arrayType: string,
+): Fragment[] {
   const out: Fragment[] = [];
   for (const [op, symbol] of OPERATORS) {
     const value = f[op];
@@ -219,7 +236,9 @@ function idConditions(field: Extract<FilterField, { kind: 'id' | 'idArray' }>, f
     if (f.in != null) {
       const wanted = ids(list(f.in, `${path}.in`));
       // One containment test per id: each can use the jsonb GIN index.
-      out.push(wanted.length === 0 ? { sql: 'false', params: [] } : or(wanted.map((id) => ({ sql: `${field.sql} @> ?::jsonb`, params: [JSON.stringify([id])] }))));
+      out.push(
+        wanted.length === 0 ? { sql: 'false', params: [] } : or(wanted.map((id) => ({ sql: `${field.sql} @> ?::jsonb`, params: [JSON.stringify([id])] }))),
+      );
     }
     if (f.isNull != null) out.push({ sql: f.isNull ? `jsonb_array_length(${field.sql}) = 0` : `jsonb_array_length(${field.sql}) > 0`, params: [] });
   } else {
@@ -228,7 +247,13 @@ function idConditions(field: Extract<FilterField, { kind: 'id' | 'idArray' }>, f
     if (f.in != null) {
       const wanted = ids(list(f.in, `${path}.in`));
       // One id is `=`: `= any(array)` keeps an index from returning rows in the list's order.
-      out.push(wanted.length === 0 ? { sql: 'false', params: [] } : wanted.length === 1 ? { sql: `${field.sql} = ?`, params: [wanted[0]] } : { sql: `${field.sql} = any(?::int[])`, params: [`{${wanted.join(',')}}`] });
+      out.push(
+        wanted.length === 0
+          ? { sql: 'false', params: [] }
+          : wanted.length === 1
+            ? { sql: `${field.sql} = ?`, params: [wanted[0]] }
+            : { sql: `${field.sql} = any(?::int[])`, params: [`{${wanted.join(',')}}`] },
+      );
     }
     if (f.isNull != null) out.push(isNullCondition([field.sql], f.isNull));
   }
@@ -245,7 +270,8 @@ function idConditions(field: Extract<FilterField, { kind: 'id' | 'idArray' }>, f
 export const markRelatedRecords = (type: string): PropertyDecorator => Extensions({ relatedRecords: type }) as PropertyDecorator;
 
 /** The related records' type of a filter field (see markRelatedRecords); undefined for a condition on the record's own row. */
-export const relatedRecordsOf = (field: { readonly extensions?: unknown }): string | undefined => (field.extensions as { relatedRecords?: string } | null | undefined)?.relatedRecords;
+export const relatedRecordsOf = (field: { readonly extensions?: unknown }): string | undefined =>
+  (field.extensions as { relatedRecords?: string } | null | undefined)?.relatedRecords;
 
 /** A join table seen from one side: `on` ties its row to the filtered record, `column` holds the other side's id. */
 export interface LinkTable {
@@ -274,7 +300,11 @@ export function linkedIdConditions(link: LinkTable, value: IdFilter, path: strin
   const rowParams = rows ? [...rows.params] : [];
   if (value.eq != null || value.in != null) {
     const ids = [...(value.eq != null ? [value.eq] : []), ...list(value.in ?? [], `${path}.in`)].filter(isValidId);
-    parts.push(ids.length === 0 ? { sql: 'false', params: [] } : { sql: `exists (select 1 from ${from} and ${link.column} = any(?::int[]))`, params: [...rowParams, `{${ids.join(',')}}`] });
+    parts.push(
+      ids.length === 0
+        ? { sql: 'false', params: [] }
+        : { sql: `exists (select 1 from ${from} and ${link.column} = any(?::int[]))`, params: [...rowParams, `{${ids.join(',')}}`] },
+    );
   }
   if (value.isNull != null) parts.push({ sql: `${value.isNull ? 'not ' : ''}exists (select 1 from ${from})`, params: rowParams });
   return parts.length ? and(parts) : null;
@@ -339,7 +369,11 @@ function compile<F extends Composable<F>>(filter: F, fields: FilterFields<F>, pa
  * (a value out of range, too many conditions, nesting too deep) name the argument path, e.g.
  * `filter.or[1].createdAt.gte`.
  */
-export function compileFilter<F extends Composable<F>>(filter: F | null | undefined, fields: FilterFields<F>, argument = 'filter'): { sql: string; params: unknown[] } {
+export function compileFilter<F extends Composable<F>>(
+  filter: F | null | undefined,
+  fields: FilterFields<F>,
+  argument = 'filter',
+): { sql: string; params: unknown[] } {
   if (!filter) return TRUE;
   return compile(filter, fields, argument, 0, new Budget());
 }
@@ -363,18 +397,24 @@ export const MAX_CUSTOM_FIELD_MATCHES = 100;
     'A bound that is not a number (numeric and currency fields) or a date (date fields) is refused.',
 })
 export class CustomFieldRange {
-  @Field(() => String, { nullable: true, description: 'The lowest value that matches (inclusive): a decimal string, or YYYY-MM-DD for a date field.' }) from?: string | null;
-  @Field(() => String, { nullable: true, description: 'The highest value that matches (inclusive): a decimal string, or YYYY-MM-DD for a date field.' }) to?: string | null;
+  @Field(() => String, { nullable: true, description: 'The lowest value that matches (inclusive): a decimal string, or YYYY-MM-DD for a date field.' }) from?:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'The highest value that matches (inclusive): a decimal string, or YYYY-MM-DD for a date field.' }) to?:
+    string | null;
 }
 
 @InputType('CustomFieldFilter', {
   description:
-    'A condition on one custom field, named by its label key (`custom_label_<id>`, as in `customFields`). `range` and `matches` work on every kind (the field\'s own kind decides how, as v3 conditions do); ' +
-    'or give the operator group of the field\'s kind: `text`, `number`, `date` or `choice` (dropdown and multi-select entries). A record without a value for the field matches only `isNull: true`.',
+    "A condition on one custom field, named by its label key (`custom_label_<id>`, as in `customFields`). `range` and `matches` work on every kind (the field's own kind decides how, as v3 conditions do); " +
+    "or give the operator group of the field's kind: `text`, `number`, `date` or `choice` (dropdown and multi-select entries). A record without a value for the field matches only `isNull: true`.",
 })
 export class CustomFieldFilter {
-  @Field({ description: 'The field\'s key, `custom_label_<id>`.' }) label!: string;
-  @Field(() => CustomFieldRange, { nullable: true, description: 'Numeric, currency and date fields: values from `from` to `to`, inclusive (either alone). Refused on other kinds.' }) range?: CustomFieldRange | null;
+  @Field({ description: "The field's key, `custom_label_<id>`." }) label!: string;
+  @Field(() => CustomFieldRange, {
+    nullable: true,
+    description: 'Numeric, currency and date fields: values from `from` to `to`, inclusive (either alone). Refused on other kinds.',
+  })
+  range?: CustomFieldRange | null;
   @Field(() => [String], {
     nullable: true,
     description:
@@ -385,7 +425,8 @@ export class CustomFieldFilter {
   @Field(() => StringFilter, { nullable: true, description: 'For text fields.' }) text?: StringFilter | null;
   @Field(() => FloatFilter, { nullable: true, description: 'For number fields.' }) number?: FloatFilter | null;
   @Field(() => DateFilter, { nullable: true, description: 'For date fields.' }) date?: DateFilter | null;
-  @Field(() => IdFilter, { nullable: true, description: 'For dropdown fields (the chosen entry) and multi-select fields (any chosen entry), by entry id.' }) choice?: IdFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: 'For dropdown fields (the chosen entry) and multi-select fields (any chosen entry), by entry id.' })
+  choice?: IdFilter | null;
 }
 
 const LABEL = /^custom_label_[1-9][0-9]{0,9}$/;
@@ -400,7 +441,12 @@ export type CustomFieldSearch = (filter: CustomFieldFilter, path: string) => { s
  * Conditions of `customFields: [CustomFieldFilter!]` on a jsonb column keyed by label; `search`
  * builds `range` and `matches`, which need the field's kind.
  */
-export function customFieldConditions(column: string, filters: readonly CustomFieldFilter[], path: string, search?: CustomFieldSearch): { sql: string; params: unknown[] } | null {
+export function customFieldConditions(
+  column: string,
+  filters: readonly CustomFieldFilter[],
+  path: string,
+  search?: CustomFieldSearch,
+): { sql: string; params: unknown[] } | null {
   const parts: Fragment[] = [];
   const budget = new Budget();
   list(filters, path).forEach((f, i) => {

@@ -85,7 +85,8 @@ export function checkInputSizes(
   };
   /** Entering an input object or list at `depth` (1 for the argument's own value): refused past the limit, before descending. */
   const level = (depth: number, path: string, via: string) => {
-    if (depth > limits.inputDepth) throw new InputTooLarge(`Input ${path}${via} is nested too deeply: more than ${limits.inputDepth} levels of input objects and lists`);
+    if (depth > limits.inputDepth)
+      throw new InputTooLarge(`Input ${path}${via} is nested too deeply: more than ${limits.inputDepth} levels of input objects and lists`);
   };
 
   /** A JSON value given as a literal or as raw JSON; both walks stop at the first excess, so recursion stays shallow. */

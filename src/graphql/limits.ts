@@ -85,8 +85,14 @@ export function queryLimits(maxDepth = MAX_QUERY_DEPTH, maxFields = MAX_FIELDS) 
       OperationDefinition(node) {
         const count = { fields: 0 };
         const depth = measure(node.selectionSet, 1, new Set(), count);
-        if (depth > maxDepth) context.reportError(new GraphQLError(`Query is nested too deeply: ${depth} levels (maximum is ${maxDepth})`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } }));
-        if (count.fields > maxFields) context.reportError(new GraphQLError(`Query selects too many fields (maximum is ${maxFields})`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } }));
+        if (depth > maxDepth)
+          context.reportError(
+            new GraphQLError(`Query is nested too deeply: ${depth} levels (maximum is ${maxDepth})`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } }),
+          );
+        if (count.fields > maxFields)
+          context.reportError(
+            new GraphQLError(`Query selects too many fields (maximum is ${maxFields})`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } }),
+          );
       },
     };
   };

@@ -99,7 +99,10 @@ export async function resolveNodes(ctx: RequestContext, ids: readonly string[]):
 @Resolver()
 export class NodeResolver {
   @Query(() => Node, { nullable: true, description: 'Any record by its global id; null when it does not exist or the viewer may not see it.' })
-  async node(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: 'A global id, as read from a record\'s `id`.' }) id: string): Promise<object | null> {
+  async node(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID, { description: "A global id, as read from a record's `id`." }) id: string,
+  ): Promise<object | null> {
     return (await resolveNodes(ctx, [id]))[0];
   }
 
@@ -109,7 +112,10 @@ export class NodeResolver {
   })
   // As long as its ids: what is selected under it is charged once per id (cost.ts).
   @Extensions({ listSize: { argument: 'ids', max: MAX_NODES } satisfies ListSize })
-  async nodes(@Ctx() ctx: RequestContext, @Arg('ids', () => [ID], { description: `Global ids, at most ${MAX_NODES}.` }) ids: string[]): Promise<Array<object | null>> {
+  async nodes(
+    @Ctx() ctx: RequestContext,
+    @Arg('ids', () => [ID], { description: `Global ids, at most ${MAX_NODES}.` }) ids: string[],
+  ): Promise<Array<object | null>> {
     if (ids.length > MAX_NODES) throw new BadInputError('ids', `at most ${MAX_NODES} ids per call, got ${ids.length}`);
     return resolveNodes(ctx, ids);
   }

@@ -107,7 +107,11 @@ export async function deletePayload(typeName: string, work: () => Promise<number
 }
 
 /** Runs a create or update and answers a RecordPayload: the record under `key` (e.g. `person`) and the user errors. */
-export async function recordPayload<T>(key: string, work: () => Promise<T>, argumentOf?: ArgumentOf): Promise<Record<string, T | null> & { userErrors: UserError[] }> {
+export async function recordPayload<T>(
+  key: string,
+  work: () => Promise<T>,
+  argumentOf?: ArgumentOf,
+): Promise<Record<string, T | null> & { userErrors: UserError[] }> {
   const { result, userErrors } = await payloadOf(work, argumentOf);
   return { [key]: result, userErrors } as Record<string, T | null> & { userErrors: UserError[] };
 }

@@ -80,7 +80,10 @@ return { allowed, tostring(tokens) }
 `;
 
 export class RedisBuckets implements BucketBackend {
-  constructor(private readonly redis: Redis, private readonly prefix = 'crm:ratelimit:') {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'crm:ratelimit:',
+  ) {}
 
   private async run(key: string, tier: RateLimitTier, n: number): Promise<BucketResult> {
     const [allowed, tokens] = (await this.redis.eval(TAKE, 1, this.prefix + key, tier.perSecond, tier.burst, String(n))) as [number, string];
@@ -107,7 +110,10 @@ export class RedisBuckets implements BucketBackend {
  */
 class BucketStore implements Store {
   readonly outcomes = new Map<string, BucketResult>();
-  constructor(private readonly backend: BucketBackend, private readonly tiers: Readonly<Record<string, RateLimitTier>>) {}
+  constructor(
+    private readonly backend: BucketBackend,
+    private readonly tiers: Readonly<Record<string, RateLimitTier>>,
+  ) {}
 
   async getForIdentity(identity: { contextIdentity: string }): Promise<readonly number[]> {
     const [tierName, bucketKey, chargeId, cost] = identity.contextIdentity.split('|');
@@ -172,7 +178,10 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
       const tier = tiers[tierOf(ctx)];
       const chargeId = String((charges = (charges + 1) % Number.MAX_SAFE_INTEGER));
       const info = { fieldName: field.fieldName } as GraphQLResolveInfo;
-      const denied = await limiter({ parent: undefined, args: field.args, context: { viewer: ctx.viewer, chargeId, cost }, info }, { max: tier.burst, window: '1s', readOnly: true });
+      const denied = await limiter(
+        { parent: undefined, args: field.args, context: { viewer: ctx.viewer, chargeId, cost }, info },
+        { max: tier.burst, window: '1s', readOnly: true },
+      );
       const outcome = store.outcomes.get(chargeId) ?? { allowed: !denied, tokens: 0 };
       store.outcomes.delete(chargeId);
       ctx.rate = { ...state(tier, outcome.tokens, !denied, cost), cost: { requested: cost, charged: denied ? 0 : cost } };

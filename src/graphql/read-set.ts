@@ -37,7 +37,13 @@ function propsOf(type: GraphQLObjectType, names: ReadonlySet<string>): string[] 
 }
 
 /** The read set of a selection, computed (see `selectionReadSet`). */
-function compute(ctx: RequestContext, entity: EntityClass<object>, info: GraphQLResolveInfo, paths: ReadonlyArray<readonly string[]>, extra: readonly string[]): ReadSet | null {
+function compute(
+  ctx: RequestContext,
+  entity: EntityClass<object>,
+  info: GraphQLResolveInfo,
+  paths: ReadonlyArray<readonly string[]>,
+  extra: readonly string[],
+): ReadSet | null {
   const names = new Set<string>();
   let type: GraphQLObjectType | null = null;
   for (const path of paths) {
@@ -61,7 +67,11 @@ function compute(ctx: RequestContext, entity: EntityClass<object>, info: GraphQL
  * resolver reads itself (a visibility rule's `reads`; null: the whole row). Made once, at module
  * level; computed once per field of a parsed operation (the operation's field nodes key it).
  */
-export function readSetSite(entity: EntityClass<object>, paths: ReadonlyArray<readonly string[]> = [[]], extra: readonly string[] | null = []): (ctx: RequestContext, info: GraphQLResolveInfo) => ReadSet | null {
+export function readSetSite(
+  entity: EntityClass<object>,
+  paths: ReadonlyArray<readonly string[]> = [[]],
+  extra: readonly string[] | null = [],
+): (ctx: RequestContext, info: GraphQLResolveInfo) => ReadSet | null {
   const cache = new WeakMap<FieldNode, ReadSet | null>();
   return (ctx, info) => {
     if (extra === null) return null;

@@ -1,4 +1,13 @@
-import { buildSchema, findBreakingChanges, findDangerousChanges, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  findBreakingChanges,
+  findDangerousChanges,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 
 export interface SchemaChange {
   /** The schema coordinate it concerns: `Person`, `Person.company`, `Query.people(first:)`. */
@@ -25,7 +34,8 @@ function coordinates(schema: GraphQLSchema): Set<string> {
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__')) continue;
     out.add(type.name);
-    if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)) for (const field of Object.keys(type.getFields())) out.add(`${type.name}.${field}`);
+    if (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))
+      for (const field of Object.keys(type.getFields())) out.add(`${type.name}.${field}`);
     if (isEnumType(type)) for (const value of type.getValues()) out.add(`${type.name}.${value.name}`);
   }
   return out;

@@ -103,7 +103,13 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     const started = process.hrtime.bigint();
     // The access log names the path only: the query string may carry api_key (v3 §5.1).
     res.on('finish', () => {
-      logger.info('request', { requestId, method: req.method, path: fullPathOf(req), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+      logger.info('request', {
+        requestId,
+        method: req.method,
+        path: fullPathOf(req),
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
     });
     next();
   });

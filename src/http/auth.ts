@@ -57,7 +57,10 @@ export function clientBucketOf(address: string | undefined): string {
  * (a browser, a probe) proves nothing and costs no lookup.
  */
 export class AuthFailureLimiter {
-  constructor(private readonly backend: BucketBackend, private readonly tier: RateLimitTier) {}
+  constructor(
+    private readonly backend: BucketBackend,
+    private readonly tier: RateLimitTier,
+  ) {}
 
   /** Charges one failure to `req`'s address: the 401 to answer while its bucket lasts, then a 429. */
   async charge(req: Request, failure: UnauthenticatedError): Promise<UnauthenticatedError | RateLimitedError> {
@@ -97,7 +100,9 @@ async function lookUpViewer(orm: MikroORM, req: Request): Promise<Viewer> {
   const viewer = await viewerFor(em, { apiKeyHash: hashKey(apiKey) });
   if (!viewer) throw new UnauthenticatedError('Unknown api_key');
   if (appKey === undefined) return viewer;
-  const apps = plausibleKey(appKey) ? await em.getConnection().execute<Array<{ id: number }>>('select id from "api_apps" where key_hash = ?', [hashKey(appKey)], 'all') : [];
+  const apps = plausibleKey(appKey)
+    ? await em.getConnection().execute<Array<{ id: number }>>('select id from "api_apps" where key_hash = ?', [hashKey(appKey)], 'all')
+    : [];
   if (apps.length === 0) throw new UnauthenticatedError('Unknown app_key');
   return { ...viewer, appId: apps[0].id };
 }

@@ -1,4 +1,4 @@
-import { Agenda, backoffStrategies, type Job } from 'agenda';
+import { type Agenda, backoffStrategies, type Job } from 'agenda';
 import { logger } from '../common/logger';
 import { JOB_NAMES, type JobName, type JobPayloads } from './job-names';
 import type { JobDeps, JobHandlers } from './job-run';

@@ -8,7 +8,18 @@ import { orderKeysOf, type KeyType, type OrderColumn, type OrderKey } from '../d
 import { OrderDirection } from '../graphql/connection';
 import { GraphQLDecimal } from '../graphql/decimal';
 import { registerFieldDocs } from '../graphql/field-docs';
-import { BooleanFilter, DateFilter, DateTimeFilter, FloatFilter, IdFilter, IntFilter, StringFilter, compileFilter, markRelatedRecords, type FilterField } from '../graphql/filters';
+import {
+  BooleanFilter,
+  DateFilter,
+  DateTimeFilter,
+  FloatFilter,
+  IdFilter,
+  IntFilter,
+  StringFilter,
+  compileFilter,
+  markRelatedRecords,
+  type FilterField,
+} from '../graphql/filters';
 import { assignFields } from './assign';
 
 /**
@@ -173,7 +184,17 @@ const FILTER_KINDS: Record<Exclude<FieldKind, 'enum' | 'json' | 'date' | 'text'>
   refs: 'idArray',
 };
 
-const CURSOR_TYPES: Partial<Record<FieldKind, KeyType>> = { text: 'text', enum: 'text', int: 'int', ref: 'int', float: 'numeric', decimal: 'numeric', datetime: 'timestamp', boolean: 'bool', date: 'date' };
+const CURSOR_TYPES: Partial<Record<FieldKind, KeyType>> = {
+  text: 'text',
+  enum: 'text',
+  int: 'int',
+  ref: 'int',
+  float: 'numeric',
+  decimal: 'numeric',
+  datetime: 'timestamp',
+  boolean: 'bool',
+  date: 'date',
+};
 
 interface Names {
   /** The GraphQL type of the records, e.g. `Person`. */
@@ -279,7 +300,8 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     const key = sort.as ?? upperSnake(name);
     OrderField[key] = sort.as ? sort.as.toLowerCase() : lowerSnake(name);
     valuesConfig[key] = { description: sort.doc ?? def.doc ?? name };
-    if ((def.kind === 'text' || def.kind === 'enum') && !sort.case && !sort.sql) throw new Error(`${names.type}.${name}: a text sort states its case rule ('ci' or 'cs')`);
+    if ((def.kind === 'text' || def.kind === 'enum') && !sort.case && !sort.sql)
+      throw new Error(`${names.type}.${name}: a text sort states its case rule ('ci' or 'cs')`);
   }
   registerEnumType(OrderField, { name: `${names.type}OrderField`, description: names.orderDoc ?? `A key ${names.plural} can be ordered by.`, valuesConfig });
   const Order = class {
@@ -289,17 +311,27 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
   Object.defineProperty(Order, 'name', { value: `${names.type}Order` });
   Field(() => OrderField, { description: 'What to order by.' })(Order.prototype, 'field');
   Field(() => OrderDirection, { defaultValue: OrderDirection.ASC, description: 'Ascending (default) or descending.' })(Order.prototype, 'direction');
-  InputType(`${names.type}Order`, { description: `One ordering key of a list of ${names.plural}; several keys order by the first, then the next, ... and finally by databaseId.` })(Order);
+  InputType(`${names.type}Order`, {
+    description: `One ordering key of a list of ${names.plural}; several keys order by the first, then the next, ... and finally by databaseId.`,
+  })(Order);
 
   registerFieldDocs(docs);
 
   // SQL, from the ORM metadata, once (the metadata exists once the ORM is open).
-  let compiled: { filters: Record<string, FilterField>; builds: Record<string, NonNullable<FilterDef['build']>>; orders: Record<string, OrderColumn>; fallback: readonly OrderKey[] } | undefined;
+  let compiled:
+    | {
+        filters: Record<string, FilterField>;
+        builds: Record<string, NonNullable<FilterDef['build']>>;
+        orders: Record<string, OrderColumn>;
+        fallback: readonly OrderKey[];
+      }
+    | undefined;
   const compile = (em: EntityManager) => {
     if (compiled) return compiled;
     const meta = em.getMetadata().get(names.entity.name);
     const column = (name: string, def: FieldDef): { sql: string; nullable: boolean } => {
-      const property = def.property === undefined ? (def.kind === 'ref' && name.endsWith('Id') && name !== 'databaseId' ? name.slice(0, -2) : name) : def.property;
+      const property =
+        def.property === undefined ? (def.kind === 'ref' && name.endsWith('Id') && name !== 'databaseId' ? name.slice(0, -2) : name) : def.property;
       if (property === null) throw new Error(`${names.type}.${name} has no column: give its filter or sort an expression`);
       const prop = property === 'databaseId' ? meta.properties.id : meta.properties[property as never];
       if (!prop?.fieldNames?.[0]) throw new Error(`${names.type}.${name}: the entity has no property ${property}`);
@@ -370,7 +402,9 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
       const missing = [...declared].filter((n) => !named.has(n));
       const extra = [...named].filter((n) => !declared.has(n));
       if (missing.length || extra.length) {
-        throw new Error(`${names.type}: the service must apply exactly its custom fields; not applied: ${missing.join(', ') || 'none'}; not custom: ${extra.join(', ') || 'none'}`);
+        throw new Error(
+          `${names.type}: the service must apply exactly its custom fields; not applied: ${missing.join(', ') || 'none'}; not custom: ${extra.join(', ') || 'none'}`,
+        );
       }
       const onCreate = writable.filter(([, d]) => d.write === 'auto' || d.write === 'create').map(([n]) => n);
       const onUpdate = writable.filter(([, d]) => d.write === 'auto').map(([n]) => n);

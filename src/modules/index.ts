@@ -27,4 +27,24 @@ export type { CoreModule } from './module';
  * rest-facade/modules.ts: it imports nothing of the core but the v3 vocabulary, src/kit/v3/ and
  * the `*.conditions.ts` tables.)
  */
-export const MODULES: readonly CoreModule[] = [accountsModule, usersModule, appsModule, listsModule, dealStagesModule, todoTemplatesModule, customFieldsModule, customFieldSearchModule, companiesModule, peopleModule, dealsModule, notesModule, documentsModule, calendarModule, conversationsModule, timelineModule, savedSearchesModule, accountNotificationsModule, outboxModule];
+export const MODULES: readonly CoreModule[] = [
+  accountsModule,
+  usersModule,
+  appsModule,
+  listsModule,
+  dealStagesModule,
+  todoTemplatesModule,
+  customFieldsModule,
+  customFieldSearchModule,
+  companiesModule,
+  peopleModule,
+  dealsModule,
+  notesModule,
+  documentsModule,
+  calendarModule,
+  conversationsModule,
+  timelineModule,
+  savedSearchesModule,
+  accountNotificationsModule,
+  outboxModule,
+];

@@ -7,7 +7,7 @@ import { openServerWithAccount, type TestAccount, type TestServer } from '../sup
  * PipelineDeals_Deal_calendar_entries.yml): a CalendarTask named "Expected close date", all day, due
  * that date, in the "Milestone" event category, about the deal, owned by the deal's owner.
  */
-describe('a deal\'s expected close date is a calendar task (v3)', () => {
+describe("a deal's expected close date is a calendar task (v3)", () => {
   let server: TestServer;
   let account: TestAccount;
   let key: string;
@@ -23,10 +23,12 @@ describe('a deal\'s expected close date is a calendar task (v3)', () => {
     expect(res.status).toBe(200);
     return res.body;
   };
-  const milestones = async () => (await api().get('/admin/event_categories.json')).body.entries.filter((c: { name: string }) => c.name.toLowerCase() === 'milestone');
-  const entryRow = async (id: number) => (await server.sql('select id, owner_id, due_date::text as due_date, deal_id, name from calendar_entries where id = ?', [id]))[0] ?? null;
+  const milestones = async () =>
+    (await api().get('/admin/event_categories.json')).body.entries.filter((c: { name: string }) => c.name.toLowerCase() === 'milestone');
+  const entryRow = async (id: number) =>
+    (await server.sql('select id, owner_id, due_date::text as due_date, deal_id, name from calendar_entries where id = ?', [id]))[0] ?? null;
 
-  it('setting the date makes the task, answered by id in the deal and listed with the deal\'s entries', async () => {
+  it("setting the date makes the task, answered by id in the deal and listed with the deal's entries", async () => {
     const owner = await account.addUser({ firstName: 'Olive', lastName: 'Owner' });
     const deal = await createDeal({ name: 'leverage magnetic e-tailers', expected_close_date: '2027/05/29', user_id: owner.id });
     expect(deal.expected_close_date_event_id).toEqual(expect.any(Number));
@@ -69,7 +71,9 @@ describe('a deal\'s expected close date is a calendar task (v3)', () => {
     const after = await milestones();
     expect(after).toHaveLength(1);
     if (before.length === 1) expect(after[0].id).toBe(before[0].id);
-    const categories = await server.sql('select category_id from calendar_entries where id = any(?::int[])', [`{${a.expected_close_date_event_id},${b.expected_close_date_event_id}}`]);
+    const categories = await server.sql('select category_id from calendar_entries where id = any(?::int[])', [
+      `{${a.expected_close_date_event_id},${b.expected_close_date_event_id}}`,
+    ]);
     expect(categories.map((r) => r.category_id)).toEqual([after[0].id, after[0].id]);
 
     const other = await server.createAccount();
@@ -112,7 +116,7 @@ describe('a deal\'s expected close date is a calendar task (v3)', () => {
     expect(await entryRow(dated.body.expected_close_date_event_id)).toMatchObject({ due_date: '2027-08-01', deal_id: deal.id });
   });
 
-  it('the task follows the deal\'s owner: a new owner of the deal owns the task', async () => {
+  it("the task follows the deal's owner: a new owner of the deal owns the task", async () => {
     const first = await account.addUser({ firstName: 'First' });
     const second = await account.addUser({ firstName: 'Second' });
     const deal = await createDeal({ name: 'Handed on', expected_close_date: '2027-09-09', user_id: first.id });
@@ -122,7 +126,7 @@ describe('a deal\'s expected close date is a calendar task (v3)', () => {
     expect(await entryRow(deal.expected_close_date_event_id)).toMatchObject({ owner_id: second.id, due_date: '2027-09-09' });
   });
 
-  it('an own user who gets the deal sees its task (the deal\'s visibility reaches it)', async () => {
+  it("an own user who gets the deal sees its task (the deal's visibility reaches it)", async () => {
     const own = await account.addUser({ visibility: Visibility.OWN });
     const deal = await createDeal({ name: 'Theirs', expected_close_date: '2027-10-10', user_id: own.id });
     const seen = await api(own.apiKey).get(`/calendar_entries/${deal.expected_close_date_event_id}.json`);
@@ -158,7 +162,7 @@ describe('a deal\'s expected close date is a calendar task (v3)', () => {
     expect(tasks).toEqual([{ id: final.expected_close_date_event_id, due_date: final.expected_close_date.replace(/\//g, '-') }]);
   });
 
-  it('is one transaction with the deal\'s write: a refused write makes no task and no category', async () => {
+  it("is one transaction with the deal's write: a refused write makes no task and no category", async () => {
     const fresh = await server.createAccount();
     const refused = await server.v3(fresh.admin.apiKey).post('/deals.json', { deal: { name: 'Refused', expected_close_date: '2027-01-05', probability: 140 } });
     expect(refused.status).toBe(422);

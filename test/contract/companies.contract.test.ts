@@ -10,10 +10,35 @@ import { formEncode, startTestServer, type TestAccount, type TestResponse, type 
 
 /** Every attribute of a v3 company, in the serializer's order (v3 §2.6). */
 const COMPANY_KEYS = [
-  'id', 'name', 'description', 'email', 'web', 'fax', 'address_1', 'address_2', 'city', 'state', 'postal_code', 'country',
-  'phone1', 'phone2', 'phone3', 'phone4', 'phone1_desc', 'phone2_desc', 'phone3_desc', 'phone4_desc',
-  'image_thumb_url', 'image_mobile_url', 'custom_fields', 'owner_id', 'owner', 'possible_notify_user_ids', 'import_id',
-  'created_at', 'updated_at',
+  'id',
+  'name',
+  'description',
+  'email',
+  'web',
+  'fax',
+  'address_1',
+  'address_2',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone1',
+  'phone2',
+  'phone3',
+  'phone4',
+  'phone1_desc',
+  'phone2_desc',
+  'phone3_desc',
+  'phone4_desc',
+  'image_thumb_url',
+  'image_mobile_url',
+  'custom_fields',
+  'owner_id',
+  'owner',
+  'possible_notify_user_ids',
+  'import_id',
+  'created_at',
+  'updated_at',
 ];
 
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
@@ -110,7 +135,11 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       const del = await api(key).del(`/companies/${created.id}.json`);
       expect({ status: del.status, text: del.text }).toEqual({ status: 200, text: '' });
       expectJson(del);
-      for (const res of [await api(key).get(`/companies/${created.id}.json`), await api(key).put(`/companies/${created.id}.json`, { company: { name: 'x' } }), await api(key).del(`/companies/${created.id}.json`)]) {
+      for (const res of [
+        await api(key).get(`/companies/${created.id}.json`),
+        await api(key).put(`/companies/${created.id}.json`, { company: { name: 'x' } }),
+        await api(key).del(`/companies/${created.id}.json`),
+      ]) {
         expect({ status: res.status, text: res.text }).toEqual({ status: 404, text: '' });
         expectJson(res);
       }
@@ -123,7 +152,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       }
     });
 
-    it("a blank or missing name is a 422 bare array {field, humanized_field, msg} with \"can't be blank\"", async () => {
+    it('a blank or missing name is a 422 bare array {field, humanized_field, msg} with "can\'t be blank"', async () => {
       const expected = [{ field: 'name', humanized_field: 'Name', msg: "can't be blank" }];
       for (const body of [{ company: { name: '' } }, { company: { name: '   ' } }, { company: { city: 'Nowhere' } }, { company: { name: null } }]) {
         const res = await api(key).post('/companies.json', body);
@@ -195,11 +224,28 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
           phone1: '+1 555 0100',
           phone1_desc: 'office',
           // Numeric values are decimal strings in v3 (DECISIONS: Responses: custom_fields, issue 22).
-          custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: '42.0', [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: tier[1], [label(cf.multi)]: [regions[0], regions[2]] },
+          custom_fields: {
+            [label(cf.text)]: 'Sammy',
+            [label(cf.number)]: '42.0',
+            [label(cf.date)]: '2001/02/03',
+            [label(cf.dropdown)]: tier[1],
+            [label(cf.multi)]: [regions[0], regions[2]],
+          },
         }),
       );
       // JSON with native types decodes the same as the form's strings.
-      const typed = await api(key).post('/companies.json', { company: { ...company, custom_fields: { [label(cf.text)]: 'Sammy', [label(cf.number)]: 42, [label(cf.date)]: '2001/02/03', [label(cf.dropdown)]: tier[1], [label(cf.multi)]: [regions[0], regions[2]] } } });
+      const typed = await api(key).post('/companies.json', {
+        company: {
+          ...company,
+          custom_fields: {
+            [label(cf.text)]: 'Sammy',
+            [label(cf.number)]: 42,
+            [label(cf.date)]: '2001/02/03',
+            [label(cf.dropdown)]: tier[1],
+            [label(cf.multi)]: [regions[0], regions[2]],
+          },
+        },
+      });
       expect(stable(typed.body)).toEqual(stable(viaJson.body));
     });
 
@@ -208,7 +254,9 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       const body = `company[custom_fields][${label(cf.multi)}][]=${regions[0]}&company[custom_fields][${label(cf.multi)}][]=${regions[1]}&company[state]=NY`;
       const res = await server.request('PUT', `/api/v3/companies/${created.id}.json`, { apiKey: key, body });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(expect.objectContaining({ city: 'Oslo', state: 'NY', custom_fields: expect.objectContaining({ [label(cf.multi)]: [regions[0], regions[1]] }) }));
+      expect(res.body).toEqual(
+        expect.objectContaining({ city: 'Oslo', state: 'NY', custom_fields: expect.objectContaining({ [label(cf.multi)]: [regions[0], regions[1]] }) }),
+      );
     });
 
     it('unknown and read-only attributes are ignored, never written', async () => {
@@ -228,7 +276,14 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       });
       expect(res.status).toBe(200);
       expect(res.body.id).not.toBe(1);
-      expect(res.body).toEqual(expect.objectContaining({ import_id: null, image_mobile_url: null, owner_id: account.admin.id, owner: expect.objectContaining({ id: account.admin.id }) }));
+      expect(res.body).toEqual(
+        expect.objectContaining({
+          import_id: null,
+          image_mobile_url: null,
+          owner_id: account.admin.id,
+          owner: expect.objectContaining({ id: account.admin.id }),
+        }),
+      );
       expect(res.body.possible_notify_user_ids).not.toContain(999999);
       expect(Object.keys(res.body.custom_fields).sort()).toEqual([cf.text, cf.number, cf.date, cf.dropdown, cf.multi].map(label).sort());
       expect(Object.keys(res.body)).toEqual(COMPANY_KEYS);
@@ -241,7 +296,13 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
         email: 'rt@example.test',
         owner_id: other.id,
         created_at: '2014-05-19 08:54:59',
-        custom_fields: { [label(cf.text)]: 'rt', [label(cf.number)]: 3.5, [label(cf.date)]: '2010-10-10', [label(cf.dropdown)]: tier[0], [label(cf.multi)]: [] },
+        custom_fields: {
+          [label(cf.text)]: 'rt',
+          [label(cf.number)]: 3.5,
+          [label(cf.date)]: '2010-10-10',
+          [label(cf.dropdown)]: tier[0],
+          [label(cf.multi)]: [],
+        },
       });
       const shown = (await api(key).get(`/companies/${created.id}.json`)).body;
       expect(shown.web).toBeNull(); // nulls go back too
@@ -260,10 +321,19 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
     });
 
     it('JSON null clears a writable field; an absent one is unchanged', async () => {
-      const created = await create(key, { name: 'Nulls', email: 'n@example.test', city: 'Rome', custom_fields: { [label(cf.text)]: 'x', [label(cf.multi)]: [regions[0]] } });
-      const res = await api(key).put(`/companies/${created.id}.json`, { company: { email: null, custom_fields: { [label(cf.text)]: null, [label(cf.multi)]: null } } });
+      const created = await create(key, {
+        name: 'Nulls',
+        email: 'n@example.test',
+        city: 'Rome',
+        custom_fields: { [label(cf.text)]: 'x', [label(cf.multi)]: [regions[0]] },
+      });
+      const res = await api(key).put(`/companies/${created.id}.json`, {
+        company: { email: null, custom_fields: { [label(cf.text)]: null, [label(cf.multi)]: null } },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(expect.objectContaining({ email: null, city: 'Rome', custom_fields: expect.objectContaining({ [label(cf.text)]: null, [label(cf.multi)]: [] }) }));
+      expect(res.body).toEqual(
+        expect.objectContaining({ email: null, city: 'Rome', custom_fields: expect.objectContaining({ [label(cf.text)]: null, [label(cf.multi)]: [] }) }),
+      );
       expect((await api(key).get(`/companies/${created.id}.json`)).body.email).toBeNull();
     });
 
@@ -292,7 +362,10 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
     it.each(forms)('input %s is read in the user zone when it has no offset → %s', async (input, output) => {
       const res = await api(key).post('/companies.json', { company: { name: `At ${input}`, created_at: input } });
       expect({ status: res.status, created_at: res.body?.created_at }).toEqual({ status: 200, created_at: output });
-      const viaForm = await server.request('POST', '/api/v3/companies.json', { apiKey: key, body: formEncode({ company: { name: `Form ${input}`, created_at: input } }) });
+      const viaForm = await server.request('POST', '/api/v3/companies.json', {
+        apiKey: key,
+        body: formEncode({ company: { name: `Form ${input}`, created_at: input } }),
+      });
       expect({ status: viaForm.status, created_at: viaForm.body?.created_at }).toEqual({ status: 200, created_at: output });
     });
 
@@ -309,9 +382,22 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
 
     it('an unparseable datetime is a 422 naming the field (never a 500)', async () => {
       // The last two are well-formed but outside what can be stored (year 10000 / year 0 in UTC).
-      for (const bad of ['yesterday', '2014-13-45', '2014-02-30 10:00', '19/05/2014', '2014-05-19 25:00', '1400000000', '9999-12-31 23:59:59', '0001-01-01T00:00:00+14:00']) {
+      for (const bad of [
+        'yesterday',
+        '2014-13-45',
+        '2014-02-30 10:00',
+        '19/05/2014',
+        '2014-05-19 25:00',
+        '1400000000',
+        '9999-12-31 23:59:59',
+        '0001-01-01T00:00:00+14:00',
+      ]) {
         const res = await api(key).post('/companies.json', { company: { name: 'Bad Date', created_at: bad } });
-        expect({ bad, status: res.status, body: res.body }).toEqual({ bad, status: 422, body: [{ field: 'created_at', humanized_field: 'Created at', msg: expect.any(String) }] });
+        expect({ bad, status: res.status, body: res.body }).toEqual({
+          bad,
+          status: 422,
+          body: [{ field: 'created_at', humanized_field: 'Created at', msg: expect.any(String) }],
+        });
       }
       const inCondition = await api(key).get('/companies.json', { 'conditions[company_created][from_date]': 'not a date' });
       expect(inCondition.status).toBe(422);
@@ -352,7 +438,8 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       const first = await api(listKey).get('/companies.json', { per_page: 30 });
       expect(first.body.pagination).toEqual(expect.objectContaining({ total: 101, pages: 4 }));
       const seen: number[] = [];
-      for (let page = 1; page <= first.body.pagination.pages; page++) seen.push(...(await api(listKey).get('/companies.json', { per_page: 30, page })).body.entries.map((c: any) => c.id));
+      for (let page = 1; page <= first.body.pagination.pages; page++)
+        seen.push(...(await api(listKey).get('/companies.json', { per_page: 30, page })).body.entries.map((c: any) => c.id));
       expect(seen).toHaveLength(101);
       expect(new Set(seen).size).toBe(101);
       const beyond = await api(listKey).get('/companies.json', { per_page: 30, page: 5 });
@@ -374,7 +461,12 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
     it('page < 1 or non-numeric is page 1; a bad per_page is the default', async () => {
       for (const page of ['0', '-3', 'abc', '', '1.5']) {
         const res = await api(listKey).get('/companies.json', { page, per_page: 10 });
-        expect({ page, status: res.status, p: res.body.pagination.page, first: res.body.entries[0].name }).toEqual({ page, status: 200, p: 1, first: 'Co 001' });
+        expect({ page, status: res.status, p: res.body.pagination.page, first: res.body.entries[0].name }).toEqual({
+          page,
+          status: 200,
+          p: 1,
+          first: 'Co 001',
+        });
       }
       const res = await api(listKey).get('/companies.json', { per_page: 'lots' });
       expect(res.body.pagination.per_page).toBe(100);
@@ -410,7 +502,8 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
           await api(own.apiKey).put(`/companies/${id}.json`, { company: { name: 'hijack' } }),
           await api(own.apiKey).del(`/companies/${id}.json`),
         ];
-        for (const res of responses) expect({ status: res.status, text: res.text, type: res.headers.get('content-type') }).toEqual({ status: 404, text: '', type: JSON_UTF8 });
+        for (const res of responses)
+          expect({ status: res.status, text: res.text, type: res.headers.get('content-type') }).toEqual({ status: 404, text: '', type: JSON_UTF8 });
       }
       expect((await api(listKey).get(`/companies/${colleagues.id}.json`)).body.name).toBe(colleagues.name);
       // Another account's record is a 404 too, and absent from lists.

@@ -75,7 +75,9 @@ function sample(type: GraphQLInputType, serial: number): unknown {
   if (isInputObjectType(type)) {
     const out: Record<string, unknown> = {};
     // A required `url` (a document's) must be one: any text would be refused as a user error.
-    for (const f of Object.values(type.getFields())) if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = f.name === 'url' ? `https://files.example.test/shape-${serial}.pdf` : sample(f.type, serial);
+    for (const f of Object.values(type.getFields()))
+      if (isNonNullType(f.type) && f.defaultValue === undefined)
+        out[f.name] = f.name === 'url' ? `https://files.example.test/shape-${serial}.pdf` : sample(f.type, serial);
     return out;
   }
   if (isScalarType(type)) {
@@ -108,10 +110,13 @@ function discoverConnections(s: GraphQLSchema): { roots: Connection[]; nested: C
     requiredArgs: requiredOf(field.args).map((a) => `${a.name}: ${literal(a.type)}`),
   });
   const query = s.getQueryType()!;
-  const roots = Object.values(query.getFields()).filter(isConnectionField).map((f) => connectionOf(query, f));
+  const roots = Object.values(query.getFields())
+    .filter(isConnectionField)
+    .map((f) => connectionOf(query, f));
   const nested: Connection[] = [];
   for (const type of Object.values(s.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__') || type === query || type === s.getMutationType() || /(Connection|Edge|Payload)$/.test(type.name)) continue;
+    if (!isObjectType(type) || type.name.startsWith('__') || type === query || type === s.getMutationType() || /(Connection|Edge|Payload)$/.test(type.name))
+      continue;
     for (const field of Object.values(type.getFields())) if (isConnectionField(field)) nested.push(connectionOf(type, field));
   }
   return { roots, nested };
@@ -192,7 +197,11 @@ const argList = (...parts: string[]) => {
  * the expected page and with the other shapes' answers (edges and nodes agree, the edges' cursors
  * are pageInfo's start and end cursors).
  */
-async function checkPaging(run: (args: string, selection: string) => Promise<any[]>, paging: Paging, lists: ReadonlyArray<{ all: readonly number[]; total: number }>): Promise<void> {
+async function checkPaging(
+  run: (args: string, selection: string) => Promise<any[]>,
+  paging: Paging,
+  lists: ReadonlyArray<{ all: readonly number[]; total: number }>,
+): Promise<void> {
   const args = await paging.args(async (a) => {
     const [only] = await run(a, 'pageInfo { startCursor endCursor }');
     return only.pageInfo;
@@ -234,7 +243,9 @@ describe('every connection, every selection shape, every paging', () => {
   };
 
   /** Runs a root connection with paging `args` and `selection`: `[connection]`. */
-  const runRoot = (c: Connection) => async (args: string, selection: string) => [(await ok(`{ c: ${c.field}${argList(...c.requiredArgs, args)} { ${selection} } }`)).c];
+  const runRoot = (c: Connection) => async (args: string, selection: string) => [
+    (await ok(`{ c: ${c.field}${argList(...c.requiredArgs, args)} { ${selection} } }`)).c,
+  ];
 
   /** The ids of a whole list, walked forward with `nodes` (no cursor read per row) by endCursor. */
   async function walk(run: (args: string, selection: string) => Promise<any[]>): Promise<{ ids: number[]; cursors: string[] }> {
@@ -242,7 +253,10 @@ describe('every connection, every selection shape, every paging', () => {
     const cursors: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const [page]: any[] = await run(`first: 200${after ? `, after: ${JSON.stringify(after)}` : ''}`, 'edges { cursor } nodes { databaseId } pageInfo { hasNextPage endCursor }');
+      const [page]: any[] = await run(
+        `first: 200${after ? `, after: ${JSON.stringify(after)}` : ''}`,
+        'edges { cursor } nodes { databaseId } pageInfo { hasNextPage endCursor }',
+      );
       ids.push(...page.nodes.map((n: any) => n.databaseId));
       cursors.push(...page.edges.map((e: any) => e.cursor));
       if (!page.pageInfo.hasNextPage) return { ids, cursors };
@@ -299,7 +313,10 @@ describe('every connection, every selection shape, every paging', () => {
       const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
       const { e } = await ok(`query($id: Int!) { e: calendarEntry(id: $id) { kind } }`, { id });
       const times = e.kind === 'EVENT' ? { startTime: `${day}T09:00:00Z`, endTime: `${day}T09:30:00Z` } : { dueDate: day };
-      const { m } = await ok(`mutation($id: Int!, $input: CalendarEntryUpdateInput!) { m: updateCalendarEntry(id: $id, input: $input) { userErrors { message } } }`, { id, input: { ...times, rrule: `FREQ=DAILY;COUNT=${SEEDED + 1}` } });
+      const { m } = await ok(
+        `mutation($id: Int!, $input: CalendarEntryUpdateInput!) { m: updateCalendarEntry(id: $id, input: $input) { userErrors { message } } }`,
+        { id, input: { ...times, rrule: `FREQ=DAILY;COUNT=${SEEDED + 1}` } },
+      );
       expect(m.userErrors).toEqual([]);
       const { c } = await ok(`query($id: Int!) { c: calendarEntries(first: 200, filter: { baseEntryId: { eq: $id } }) { nodes { databaseId } } }`, { id });
       return c.nodes.map((n: { databaseId: number }) => n.databaseId);
@@ -326,11 +343,15 @@ describe('every connection, every selection shape, every paging', () => {
       throw new Error(`connection-shapes: no type implementing ${nodeType} has a create mutation taking ${JSON.stringify(extra)}`);
     }
     const mutation = Object.values(schema.getMutationType()!.getFields()).find(
-      (f) => f.name.startsWith('create') && isObjectType(getNamedType(f.type)) && Object.values((getNamedType(f.type) as GraphQLObjectType).getFields()).some((p) => getNamedType(p.type).name === nodeType),
+      (f) =>
+        f.name.startsWith('create') &&
+        isObjectType(getNamedType(f.type)) &&
+        Object.values((getNamedType(f.type) as GraphQLObjectType).getFields()).some((p) => getNamedType(p.type).name === nodeType),
     );
     if (!mutation) {
       const make = outsideTheApi[nodeType];
-      if (!make || Object.keys(extra).length > 0) throw new Error(`connection-shapes: ${nodeType} has no create mutation to seed it with${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ''}`);
+      if (!make || Object.keys(extra).length > 0)
+        throw new Error(`connection-shapes: ${nodeType} has no create mutation to seed it with${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ''}`);
       const ids: number[] = [];
       for (let i = 0; i < SEEDED; i++) ids.push(await make());
       return { ids, perList: SEEDED };
@@ -353,7 +374,8 @@ describe('every connection, every selection shape, every paging', () => {
       }
     }
     for (const name of Object.keys(extra)) {
-      if (!inputArg || !(getNamedType(inputArg.type) as any).getFields()[name]) throw new Error(`connection-shapes: ${mutation.name}'s input has no ${name} to attach the record to its parent`);
+      if (!inputArg || !(getNamedType(inputArg.type) as any).getFields()[name])
+        throw new Error(`connection-shapes: ${mutation.name}'s input has no ${name} to attach the record to its parent`);
     }
     // Every combination of the required enum arguments' values.
     let combos: Array<Record<string, unknown>> = [{}];
@@ -382,7 +404,9 @@ describe('every connection, every selection shape, every paging', () => {
         // fields its user errors name blank are filled with samples, and it is tried again.
         if (inputArg && m.userErrors.length) {
           const fields = (getNamedType(inputArg.type) as any).getFields() as Record<string, { type: GraphQLInputType }>;
-          const blanks = (m.userErrors as Array<{ field: string[] | null; code: string }>).filter((e) => e.code === 'BLANK' && e.field?.length === 2 && e.field[0] === inputArg.name && fields[e.field[1]]);
+          const blanks = (m.userErrors as Array<{ field: string[] | null; code: string }>).filter(
+            (e) => e.code === 'BLANK' && e.field?.length === 2 && e.field[0] === inputArg.name && fields[e.field[1]],
+          );
           if (blanks.length === m.userErrors.length) {
             const filled = Object.fromEntries(blanks.map((e) => [e.field![1], sample(fields[e.field![1]].type, ++serial)]));
             ({ m } = await ok(document, { ...variables, [inputArg.name]: { ...(variables[inputArg.name] as object), ...filled } }));
@@ -461,7 +485,11 @@ describe('every connection, every selection shape, every paging', () => {
       for (const id of ids.slice(0, 2)) {
         const byParent: ((parentId: number) => Promise<number[]>) | undefined = Object.hasOwn(madeByParent, n.label) ? madeByParent[n.label] : undefined;
         const link: Record<string, unknown> = byParent ? { made: true } : parentLink(n.nodeType, n.parent, id);
-        const { ids: children, perList, type } = byParent ? await byParent(id).then((made) => ({ ids: made, perList: made.length, type: undefined })) : await seed(n.nodeType, link);
+        const {
+          ids: children,
+          perList,
+          type,
+        } = byParent ? await byParent(id).then((made) => ({ ids: made, perList: made.length, type: undefined })) : await seed(n.nodeType, link);
         // Records of an interface's list are records of their own type, in that type's root list.
         for (const t of new Set([n.nodeType, type ?? n.nodeType])) gained.set(t, (gained.get(t) ?? 0) + perList);
         // A many-to-many parent may hold children attached from the other side too (a deal seeded
@@ -473,10 +501,17 @@ describe('every connection, every selection shape, every paging', () => {
           return type && isInterfaceType(type) ? schema.getImplementations(type).objects.map((o) => o.name) : [t];
         };
         const overlapping = NESTED.some((o) => o !== n && o.parent === n.parent && kinds(o.nodeType).some((k) => kinds(n.nodeType).includes(k)));
-        const shared = Object.keys(link)[0].endsWith('Ids') || isInterfaceType(schema.getType(n.nodeType)) || overlapping || [...linkedAtRoot].some((l) => l.endsWith(`:${n.parent}`));
+        const shared =
+          Object.keys(link)[0].endsWith('Ids') ||
+          isInterfaceType(schema.getType(n.nodeType)) ||
+          overlapping ||
+          [...linkedAtRoot].some((l) => l.endsWith(`:${n.parent}`));
         made.push({ id, children: new Set(children), exclusive: !shared });
       }
-      parents.set(n.label, made.map((p) => ({ ...p, index: 0, all: [], total: 0 })));
+      parents.set(
+        n.label,
+        made.map((p) => ({ ...p, index: 0, all: [], total: 0 })),
+      );
     }
 
     for (const c of ROOTS) {
@@ -505,7 +540,9 @@ describe('every connection, every selection shape, every paging', () => {
       const cursors = lists.get(root.label)?.cursors;
       const after = index > 0 ? `after: ${JSON.stringify(cursors![index - 1])}` : '';
       const rows = `databaseId n: ${n.field}${argList(...n.requiredArgs, args)} { ${selection} }`;
-      const data = await ok(`{ r: ${root.field}${argList(...root.requiredArgs, 'first: 1', after)} { ${wrapper === 'nodes' ? `nodes { ${rows} }` : `edges { node { ${rows} } }`} } }`);
+      const data = await ok(
+        `{ r: ${root.field}${argList(...root.requiredArgs, 'first: 1', after)} { ${wrapper === 'nodes' ? `nodes { ${rows} }` : `edges { node { ${rows} } }`} } }`,
+      );
       const [row] = wrapper === 'nodes' ? data.r.nodes : data.r.edges.map((e: any) => e.node);
       return [row.n];
     };
@@ -518,7 +555,9 @@ describe('every connection, every selection shape, every paging', () => {
       const both = parents.get(n.label)!;
       const rows = `databaseId n: ${n.field}${argList(...n.requiredArgs, args)} { ${selection} }`;
       const first = Math.max(...both.map((p) => p.index)) + 1;
-      const data = await ok(`{ r: ${root.field}${argList(...root.requiredArgs, `first: ${first}`)} { ${wrapper === 'nodes' ? `nodes { ${rows} }` : `edges { node { ${rows} } }`} } }`);
+      const data = await ok(
+        `{ r: ${root.field}${argList(...root.requiredArgs, `first: ${first}`)} { ${wrapper === 'nodes' ? `nodes { ${rows} }` : `edges { node { ${rows} } }`} } }`,
+      );
       const rowsOut: any[] = wrapper === 'nodes' ? data.r.nodes : data.r.edges.map((e: any) => e.node);
       return both.map((p) => rowsOut.find((r) => r.databaseId === p.id).n);
     };
@@ -555,11 +594,19 @@ describe('every connection, every selection shape, every paging', () => {
       }
     });
 
-    describe.each([['root nodes', 'nodes'], ['root edges without cursor', 'edges']] as const)('through %s', (_w, wrapper) => {
+    describe.each([
+      ['root nodes', 'nodes'],
+      ['root edges without cursor', 'edges'],
+    ] as const)('through %s', (_w, wrapper) => {
       it.each(PAGINGS.map((p) => [p.name, p] as const))('paging: %s', async (_name, paging) => {
         for (const p of parents.get(n.label)!) await checkPaging(nestedRun(n, p.index, wrapper), paging, [{ all: p.all, total: p.total }]);
         // Several parents at once (one batched statement); a cursor belongs to one parent's list, so only the other pagings.
-        if (!paging.cursor) await checkPaging(nestedRunBoth(n, wrapper), paging, parents.get(n.label)!.map((p) => ({ all: p.all, total: p.total })));
+        if (!paging.cursor)
+          await checkPaging(
+            nestedRunBoth(n, wrapper),
+            paging,
+            parents.get(n.label)!.map((p) => ({ all: p.all, total: p.total })),
+          );
       });
     });
   });

@@ -4,11 +4,50 @@ import { formEncode, startTestServer, type TestAccount, type TestServer } from '
 
 /** Every attribute of a v3 deal, in the serializer's order (v3 §2.5 and what responses also show). */
 const DEAL_KEYS = [
-  'id', 'name', 'summary', 'user_id', 'user', 'status', 'custom_fields', 'created_at', 'updated_at', 'import_id', 'expected_close_date_event_id',
-  'expected_close_date', 'closed_time', 'is_archived', 'value', 'value_in_cents', 'primary_contact_id', 'primary_contact', 'people', 'person_ids',
-  'collaborators', 'shared_user_ids', 'company', 'company_id', 'company_name', 'currency', 'probability', 'deal_stage_id', 'deal_stage',
-  'deal_loss_reason_id', 'deal_loss_reason', 'deal_loss_reason_notes', 'source_id', 'source', 'possible_notify_user_ids', 'is_example',
-  'currency_code', 'account_id', 'bonus', 'commission', 'commission_rate', 'is_shared', 'viewed_at', 'last_modified_by_user_id',
+  'id',
+  'name',
+  'summary',
+  'user_id',
+  'user',
+  'status',
+  'custom_fields',
+  'created_at',
+  'updated_at',
+  'import_id',
+  'expected_close_date_event_id',
+  'expected_close_date',
+  'closed_time',
+  'is_archived',
+  'value',
+  'value_in_cents',
+  'primary_contact_id',
+  'primary_contact',
+  'people',
+  'person_ids',
+  'collaborators',
+  'shared_user_ids',
+  'company',
+  'company_id',
+  'company_name',
+  'currency',
+  'probability',
+  'deal_stage_id',
+  'deal_stage',
+  'deal_loss_reason_id',
+  'deal_loss_reason',
+  'deal_loss_reason_notes',
+  'source_id',
+  'source',
+  'possible_notify_user_ids',
+  'is_example',
+  'currency_code',
+  'account_id',
+  'bonus',
+  'commission',
+  'commission_rate',
+  'is_shared',
+  'viewed_at',
+  'last_modified_by_user_id',
 ];
 
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
@@ -36,16 +75,40 @@ describe('deals: the v3 contract', () => {
   it('create answers the whole deal: money as decimal strings with the currency places, v3 datetimes, convenience objects', async () => {
     const person = await fixtures.person(server, key, { firstName: 'Ada', lastName: 'Lovelace' });
     const colleague = await account.addUser({ firstName: 'Col', lastName: 'League' });
-    const deal = await create({ name: 'Engines', value: 5000, company_name: 'Analytical Ltd', person_ids: [person], primary_contact_id: person, shared_user_ids: [colleague.id], expected_close_date: '2027/03/31', commission_rate: '7.5' });
+    const deal = await create({
+      name: 'Engines',
+      value: 5000,
+      company_name: 'Analytical Ltd',
+      person_ids: [person],
+      primary_contact_id: person,
+      shared_user_ids: [colleague.id],
+      expected_close_date: '2027/03/31',
+      commission_rate: '7.5',
+    });
     expect(Object.keys(deal)).toEqual(DEAL_KEYS);
     expect(deal).toMatchObject({
-      name: 'Engines', value: '5000.00', value_in_cents: 500000, currency: { code: 'EUR', name: expect.any(String), symbol: '€' }, currency_code: 'EUR',
-      company: { id: expect.any(Number), name: 'Analytical Ltd' }, company_name: 'Analytical Ltd', expected_close_date: '2027/03/31', expected_close_date_event_id: expect.any(Number), // its calendar task (close-date-task.contract.test.ts)
-      people: [{ id: person, first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' }], person_ids: [person],
+      name: 'Engines',
+      value: '5000.00',
+      value_in_cents: 500000,
+      currency: { code: 'EUR', name: expect.any(String), symbol: '€' },
+      currency_code: 'EUR',
+      company: { id: expect.any(Number), name: 'Analytical Ltd' },
+      company_name: 'Analytical Ltd',
+      expected_close_date: '2027/03/31',
+      expected_close_date_event_id: expect.any(Number), // its calendar task (close-date-task.contract.test.ts)
+      people: [{ id: person, first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' }],
+      person_ids: [person],
       primary_contact: { id: person, first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace' },
-      collaborators: [{ id: colleague.id, first_name: 'Col', last_name: 'League', full_name: 'Col League', api_key: null }], shared_user_ids: [colleague.id], is_shared: true,
-      user_id: account.admin.id, user: expect.objectContaining({ id: account.admin.id }), last_modified_by_user_id: account.admin.id, account_id: account.accountId,
-      commission_rate: '7.5', is_example: false, is_archived: false,
+      collaborators: [{ id: colleague.id, first_name: 'Col', last_name: 'League', full_name: 'Col League', api_key: null }],
+      shared_user_ids: [colleague.id],
+      is_shared: true,
+      user_id: account.admin.id,
+      user: expect.objectContaining({ id: account.admin.id }),
+      last_modified_by_user_id: account.admin.id,
+      account_id: account.accountId,
+      commission_rate: '7.5',
+      is_example: false,
+      is_archived: false,
     });
     expect(deal.created_at).toMatch(V3_DATETIME);
     // Sent back whole, changed in one attribute: nothing else moves (DECISIONS: clients send back what they received).
@@ -101,7 +164,8 @@ describe('deals: the v3 contract', () => {
     expect(page.body.totals).toEqual({ value: '60.60', bonus: '1.00', commission: '2.50' });
     expect((await api().get('/deals.json')).body.pagination.per_page).toBe(200);
     expect(Object.keys((await api().get('/deals.json', { company_id: acme })).body)).toEqual(['entries', 'pagination']);
-    const names = async (query: Record<string, string | number>) => (await api().get('/deals.json', { company_id: acme, ...query })).body.entries.map((d: { name: string }) => d.name).sort();
+    const names = async (query: Record<string, string | number>) =>
+      (await api().get('/deals.json', { company_id: acme, ...query })).body.entries.map((d: { name: string }) => d.name).sort();
     expect(await names({ 'conditions[deal_value][from]': 15, 'conditions[deal_value][to]': 25 })).toEqual(['T2 beta']);
     expect(await names({ 'conditions[deal_name]': 'ALPHA' })).toEqual(['T1 alpha']);
     expect(await names({ 'conditions[person_email]': '@totals.example' })).toEqual(['T1 alpha']);
@@ -113,12 +177,22 @@ describe('deals: the v3 contract', () => {
     expect(await names({ 'conditions[person_id]': person })).toEqual(['T1 alpha']);
     const badSort = await api().get('/deals.json', { sort: 'deals.summary' });
     expect(badSort).toMatchObject({ status: 422, body: [expect.objectContaining({ field: 'sort' })] });
-    for (const sort of ['deals.name', '-deals.owner_id', 'deals.source_id', 'deals.probability', '-deals.expected_close_date', 'deals.created_at', 'deals.updated_at', 'deals.closed_time', 'user_id']) {
+    for (const sort of [
+      'deals.name',
+      '-deals.owner_id',
+      'deals.source_id',
+      'deals.probability',
+      '-deals.expected_close_date',
+      'deals.created_at',
+      'deals.updated_at',
+      'deals.closed_time',
+      'user_id',
+    ]) {
       expect((await api().get('/deals.json', { sort })).status).toBe(200);
     }
   });
 
-  it('nested routes: a company\'s and a person\'s deals, a deal\'s people; a hidden or missing parent is 404', async () => {
+  it("nested routes: a company's and a person's deals, a deal's people; a hidden or missing parent is 404", async () => {
     const company = await fixtures.company(server, key, { name: 'Nested Co' });
     const person = await fixtures.person(server, key);
     const deal = await create({ name: 'Nested deal', company_id: company, person_ids: [person] });
@@ -171,18 +245,23 @@ describe('todo templates on deals and people (v3 §3, §4.4, §4.5)', () => {
   afterAll(() => server.close());
 
   it('a template of the right type is applied (recorded as applied); another type or an unknown id is a 422 and writes nothing', async () => {
-    const template = (type: string) => server.v3(key).post('/admin/todo_templates.json', { todo_template: { name: `T ${type} ${Math.random()}`, template_type: type } });
+    const template = (type: string) =>
+      server.v3(key).post('/admin/todo_templates.json', { todo_template: { name: `T ${type} ${Math.random()}`, template_type: type } });
     const deals = (await template('deals')).body.id;
     const people = (await template('people')).body.id;
     const deal = await server.v3(key).post('/deals.json', { deal: { name: 'With tasks' }, todo_template_id: deals });
     expect(deal.status).toBe(200);
-    expect(await server.sql('select record_type, record_id, status from todo_template_applications where template_id = ?', [deals])).toEqual([{ record_type: 'Deal', record_id: deal.body.id, status: 'applied' }]);
+    expect(await server.sql('select record_type, record_id, status from todo_template_applications where template_id = ?', [deals])).toEqual([
+      { record_type: 'Deal', record_id: deal.body.id, status: 'applied' },
+    ]);
     const wrong = await server.v3(key).post('/deals.json', { deal: { name: 'Wrong type' }, todo_template_id: people });
     expect(wrong).toMatchObject({ status: 422, body: [expect.objectContaining({ field: 'todo_template_id' })] });
     expect(await server.sql(`select id from deals where name = 'Wrong type'`)).toEqual([]);
     const person = await server.v3(key).post('/people.json', { person: { last_name: 'Tasked' }, todo_template_id: people });
     expect(person.status).toBe(200);
-    expect(await server.sql('select record_type, record_id from todo_template_applications where template_id = ?', [people])).toEqual([{ record_type: 'Person', record_id: person.body.id }]);
+    expect(await server.sql('select record_type, record_id from todo_template_applications where template_id = ?', [people])).toEqual([
+      { record_type: 'Person', record_id: person.body.id },
+    ]);
     const unknown = await server.v3(key).put(`/people/${person.body.id}.json`, { person: { last_name: 'x' }, todo_template_id: 999999 });
     expect(unknown).toMatchObject({ status: 422, body: [expect.objectContaining({ field: 'todo_template_id' })] });
   });

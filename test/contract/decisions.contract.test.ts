@@ -64,11 +64,6 @@ function expectV3Headers(get: (name: string) => string | null | undefined, conte
   expect(Math.abs(Number(headers.reset) - Date.now() / 1000)).toBeLessThan(3600);
 }
 
-const rawHeader = (res: RawResponse) => (name: string) => {
-  const v = res.headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
-};
-
 describe('v3 decisions (DECISIONS.md)', () => {
   let server: TestServer;
   let account: TestAccount;
@@ -86,19 +81,46 @@ describe('v3 decisions (DECISIONS.md)', () => {
     it('answers each route with or without `.json`, with a trailing slash and with doubled slashes', async () => {
       const company = await createCompany('Path Co');
       const q = `?api_key=${key}`;
-      const listPaths = ['/api/v3/companies.json', '/api/v3/companies', '/api/v3/companies/', '/api/v3/companies.json/', '/api/v3//companies.json', '//api/v3/companies', '/api/v3/companies//', '/api/v3///companies'];
+      const listPaths = [
+        '/api/v3/companies.json',
+        '/api/v3/companies',
+        '/api/v3/companies/',
+        '/api/v3/companies.json/',
+        '/api/v3//companies.json',
+        '//api/v3/companies',
+        '/api/v3/companies//',
+        '/api/v3///companies',
+      ];
       for (const path of listPaths) {
         const res = await raw(server.url, 'GET', path + q);
         expect({ path, status: res.status, pagination: !!res.body?.pagination }).toEqual({ path, status: 200, pagination: true });
       }
-      const showPaths = [`/api/v3/companies/${company.id}.json`, `/api/v3/companies/${company.id}`, `/api/v3/companies/${company.id}/`, `/api/v3/companies//${company.id}.json`, `//api/v3//companies/${company.id}`];
+      const showPaths = [
+        `/api/v3/companies/${company.id}.json`,
+        `/api/v3/companies/${company.id}`,
+        `/api/v3/companies/${company.id}/`,
+        `/api/v3/companies//${company.id}.json`,
+        `//api/v3//companies/${company.id}`,
+      ];
       for (const path of showPaths) {
         const res = await raw(server.url, 'GET', path + q);
         expect({ path, status: res.status, id: res.body?.id }).toEqual({ path, status: 200, id: company.id });
       }
-      const created = await raw(server.url, 'POST', `/api/v3/companies${q}`, { 'content-type': 'application/json' }, JSON.stringify({ company: { name: 'No Suffix' } }));
+      const created = await raw(
+        server.url,
+        'POST',
+        `/api/v3/companies${q}`,
+        { 'content-type': 'application/json' },
+        JSON.stringify({ company: { name: 'No Suffix' } }),
+      );
       expect({ status: created.status, name: created.body?.name }).toEqual({ status: 200, name: 'No Suffix' });
-      const updated = await raw(server.url, 'PUT', `/api/v3/companies/${created.body.id}/${q}`, { 'content-type': 'application/x-www-form-urlencoded' }, 'company[city]=Paris');
+      const updated = await raw(
+        server.url,
+        'PUT',
+        `/api/v3/companies/${created.body.id}/${q}`,
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        'company[city]=Paris',
+      );
       expect({ status: updated.status, city: updated.body?.city }).toEqual({ status: 200, city: 'Paris' });
       const deleted = await raw(server.url, 'DELETE', `/api/v3//companies//${created.body.id}${q}`);
       expect({ status: deleted.status, text: deleted.text }).toEqual({ status: 200, text: '' });
@@ -119,7 +141,12 @@ describe('v3 decisions (DECISIONS.md)', () => {
       for (const [method, path] of cases) {
         for (const apiKey of [key, undefined, 'f'.repeat(64)]) {
           const res = await server.request(method, path, { apiKey });
-          expect({ method, path, status: res.status, body: res.body }).toEqual({ method, path, status: 404, body: { error: expect.stringContaining(path.replace(/\.json$/, '')) } });
+          expect({ method, path, status: res.status, body: res.body }).toEqual({
+            method,
+            path,
+            status: 404,
+            body: { error: expect.stringContaining(path.replace(/\.json$/, '')) },
+          });
           expect(Object.keys(res.body)).toEqual(['error']);
           expectV3Headers((n) => res.headers.get(n), `${method} ${path}`);
         }
@@ -164,7 +191,10 @@ describe('v3 decisions (DECISIONS.md)', () => {
 
     it('an owner_id that is no user of the account is a 422 naming owner_id', async () => {
       const foreign = await server.createAccount();
-      const res = await server.request('POST', '/api/v3/companies.json', { apiKey: key, body: { company: { name: 'Foreign Owner', owner_id: foreign.admin.id } } });
+      const res = await server.request('POST', '/api/v3/companies.json', {
+        apiKey: key,
+        body: { company: { name: 'Foreign Owner', owner_id: foreign.admin.id } },
+      });
       expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: [{ field: 'owner_id', humanized_field: 'Owner', msg: expect.any(String) }] });
     });
 
@@ -187,7 +217,10 @@ describe('v3 decisions (DECISIONS.md)', () => {
       const form = await server.request('POST', '/api/v3/companies.json', { apiKey: key, body: many });
       expect({ status: form.status, body: form.body }).toEqual({ status: 413, body: { error: expect.stringContaining('parameters') } });
       expectV3Headers((n) => form.headers.get(n), 'too many params');
-      const list = await server.request('POST', '/api/v3/companies.json', { apiKey: key, body: { company: { name: 'List', custom_fields: { custom_label_1: Array.from({ length: 1001 }, () => 1) } } } });
+      const list = await server.request('POST', '/api/v3/companies.json', {
+        apiKey: key,
+        body: { company: { name: 'List', custom_fields: { custom_label_1: Array.from({ length: 1001 }, () => 1) } } },
+      });
       expect({ status: list.status, body: list.body }).toEqual({ status: 413, body: { error: expect.any(String) } });
       const query = await server.request('GET', `/api/v3/companies.json?${Array.from({ length: 1001 }, (_, i) => `q${i}=1`).join('&')}`, { apiKey: key });
       expect({ status: query.status, body: query.body }).toEqual({ status: 413, body: { error: expect.any(String) } });
@@ -224,7 +257,16 @@ describe('v3 decisions (DECISIONS.md)', () => {
       };
       for (const [name, res] of Object.entries(responses)) expectV3Headers((n) => res.headers.get(n), name);
       expect(Object.fromEntries(Object.entries(responses).map(([n, r]) => [n, r.status]))).toEqual({
-        list: 200, show: 200, create: 200, update: 200, invalid: 422, missing: 404, unknownRoute: 404, noKey: 401, badKey: 401, delete: 200,
+        list: 200,
+        show: 200,
+        create: 200,
+        update: 200,
+        invalid: 422,
+        missing: 404,
+        unknownRoute: 404,
+        noKey: 401,
+        badKey: 401,
+        delete: 200,
       });
       // A charged request shows the user's own bucket.
       expect(responses.list.headers.get('x-ratelimit-limit')).toBe('10000');
@@ -245,7 +287,11 @@ describe('v3 decisions (DECISIONS.md)', () => {
         const res = await server.request('GET', '/api/v3/companies.json', apiKey === undefined ? {} : { query: { api_key: apiKey } });
         expect({ status: res.status, text: res.text }).toEqual({ status: 401, text: '{"error":"Unknown api_key"}' });
       }
-      const attempts: Array<Record<string, string>> = [{ authorization: 'Bearer nope-nope-nope-nope' }, { 'x-api-key': 'f'.repeat(64) }, { authorization: 'Basic abc' }];
+      const attempts: Array<Record<string, string>> = [
+        { authorization: 'Bearer nope-nope-nope-nope' },
+        { 'x-api-key': 'f'.repeat(64) },
+        { authorization: 'Basic abc' },
+      ];
       for (const headers of attempts) {
         const res = await server.request('POST', '/api/v3/companies.json', { headers, body: { company: { name: 'Nope' } } });
         expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { error: 'Unknown api_key' } });
@@ -266,16 +312,29 @@ describe('v3 decisions (DECISIONS.md)', () => {
     it('the key is accepted as `api_key`, `Authorization: Bearer` and `X-Api-Key`, acting as that user', async () => {
       const user = await account.addUser({ firstName: 'Hedda', lastName: 'Header' });
       const viaQuery = await server.request('POST', '/api/v3/companies.json', { apiKey: user.apiKey, body: { company: { name: 'Q' } } });
-      const viaBearer = await server.request('POST', '/api/v3/companies.json', { headers: { authorization: `Bearer ${user.apiKey}` }, body: { company: { name: 'B' } } });
+      const viaBearer = await server.request('POST', '/api/v3/companies.json', {
+        headers: { authorization: `Bearer ${user.apiKey}` },
+        body: { company: { name: 'B' } },
+      });
       const viaHeader = await server.request('POST', '/api/v3/companies.json', { headers: { 'x-api-key': user.apiKey }, body: { company: { name: 'H' } } });
-      const viaForm = await server.request('POST', '/api/v3/companies.json', { headers: { 'x-api-key': user.apiKey }, body: formEncode({ company: { name: 'F' } }) });
+      const viaForm = await server.request('POST', '/api/v3/companies.json', {
+        headers: { 'x-api-key': user.apiKey },
+        body: formEncode({ company: { name: 'F' } }),
+      });
       // An empty `api_key=` in the URL (a client's unset variable) does not hide the header's key.
-      const emptyParam = await server.request('POST', '/api/v3/companies.json?api_key=', { headers: { authorization: `Bearer ${user.apiKey}` }, body: { company: { name: 'E' } } });
-      for (const res of [viaQuery, viaBearer, viaHeader, viaForm, emptyParam]) expect({ status: res.status, owner: res.body.owner_id }).toEqual({ status: 200, owner: user.id });
+      const emptyParam = await server.request('POST', '/api/v3/companies.json?api_key=', {
+        headers: { authorization: `Bearer ${user.apiKey}` },
+        body: { company: { name: 'E' } },
+      });
+      for (const res of [viaQuery, viaBearer, viaHeader, viaForm, emptyParam])
+        expect({ status: res.status, owner: res.body.owner_id }).toEqual({ status: 200, owner: user.id });
     });
 
     it('keys are stored hashed, never in clear', async () => {
-      const rows = await server.orm.em.fork().getConnection().execute<Array<Record<string, unknown>>>('select * from users where id = ?', [account.admin.id], 'all');
+      const rows = await server.orm.em
+        .fork()
+        .getConnection()
+        .execute<Array<Record<string, unknown>>>('select * from users where id = ?', [account.admin.id], 'all');
       expect(rows).toHaveLength(1);
       expect(Object.values(rows[0]).map(String)).not.toContain(key);
       expect(rows[0].api_key_hash).toBe(createHash('sha256').update(key).digest('hex'));

@@ -26,7 +26,12 @@ function expectV3Headers(res: TestResponse, label: string, contentType = JSON_UT
 }
 
 /** The request that succeeds on `route` for the key's own sample record. */
-async function succeed(server: TestServer, apiKey: string, route: RouteSpec, query: Record<string, string | number> = {}): Promise<{ res: TestResponse; id: number }> {
+async function succeed(
+  server: TestServer,
+  apiKey: string,
+  route: RouteSpec,
+  query: Record<string, string | number> = {},
+): Promise<{ res: TestResponse; id: number }> {
   const sample = await sampleRoute(server, apiKey, route, V3_ROUTES);
   const attrs = FIXTURES[route.resource.root].v3Attrs;
   const body = route.kind === 'create' || route.kind === 'update' ? { [route.resource.root]: attrs ? attrs() : {} } : undefined;
@@ -65,7 +70,10 @@ describe('what every v3 route shares', () => {
       expectV3Headers(res, label(route), route.produces ? `${route.produces}; charset=utf-8` : JSON_UTF8);
       // v3 §4.9: a notification's delete answers it; DECISIONS: a calendar entry's the deleted ids.
       if (route.produces) expect(listedIds(route, res)).toContain(id);
-      else if (route.kind === 'delete') expect(route.deleteBody === 'record' ? res.body.id : route.deleteBody === 'ids' ? res.body : res.text).toEqual(route.deleteBody === 'record' ? id : route.deleteBody === 'ids' ? [id] : '');
+      else if (route.kind === 'delete')
+        expect(route.deleteBody === 'record' ? res.body.id : route.deleteBody === 'ids' ? res.body : res.text).toEqual(
+          route.deleteBody === 'record' ? id : route.deleteBody === 'ids' ? [id] : '',
+        );
       else if (route.kind === 'list') {
         expect(Object.keys(res.body)).toEqual(['entries', 'pagination']);
         expect(res.body.entries.map((e: { id: number }) => e.id)).toContain(id);
@@ -89,7 +97,10 @@ describe('what every v3 route shares', () => {
   describe.each(withId.map((r) => [label(r), r] as const))('%s', (_, route) => {
     it('a missing record (or a malformed id) is a 404 with an empty body and the v3 headers', async () => {
       for (const id of [2_000_000_000, 'abc', 0, -1]) {
-        const res = await server.request(route.method, routePath(route, id), { apiKey: key, body: route.kind === 'update' ? { [route.resource.root]: {} } : undefined });
+        const res = await server.request(route.method, routePath(route, id), {
+          apiKey: key,
+          body: route.kind === 'update' ? { [route.resource.root]: {} } : undefined,
+        });
         expect({ id, status: res.status, text: res.text }).toEqual({ id, status: 404, text: route.errorShape === 'error-object' ? expect.any(String) : '' });
         expectV3Headers(res, `${label(route)} 404`);
       }
@@ -131,7 +142,10 @@ describe('what every v3 route shares', () => {
       const clamped = await get({ per_page: paging.max + 1 });
       expect(clamped.status).toBe(200);
       expect(clamped.body.pagination).toMatchObject({ page: 1, per_page: paging.max, total });
-      for (const junk of [{ per_page: 0, page: 0 }, { per_page: 'lots', page: '-2' }]) {
+      for (const junk of [
+        { per_page: 0, page: 0 },
+        { per_page: 'lots', page: '-2' },
+      ]) {
         const res = await get(junk);
         expect(res.status).toBe(200);
         expect(res.body.pagination).toMatchObject({ page: 1, per_page: paging.default, total });

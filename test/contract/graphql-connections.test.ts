@@ -50,10 +50,9 @@ describe('GraphQL connections, filters, payloads and ids', () => {
          from generate_series(1, ?) g`,
         [account.accountId, account.admin.id, COUNT],
       );
-      const rows = await server.sql<{ id: number }>(
-        `select id from people where account_id = ? order by lower(last_name) asc, lower(first_name) asc, id asc`,
-        [account.accountId],
-      );
+      const rows = await server.sql<{ id: number }>(`select id from people where account_id = ? order by lower(last_name) asc, lower(first_name) asc, id asc`, [
+        account.accountId,
+      ]);
       expected = rows.map((r) => Number(r.id));
       expect(expected).toHaveLength(COUNT);
     }, 60_000);
@@ -106,11 +105,13 @@ describe('GraphQL connections, filters, payloads and ids', () => {
     });
 
     it('orders by several keys with directions, nulls included, and pages through them', async () => {
-      const orderBy = [{ field: 'FIRST_NAME', direction: 'DESC' }, { field: 'CREATED_AT', direction: 'ASC' }];
-      const rows = await server.sql<{ id: number }>(
-        `select id from people where account_id = ? order by lower(first_name) desc, created_at asc, id asc`,
-        [account.accountId],
-      );
+      const orderBy = [
+        { field: 'FIRST_NAME', direction: 'DESC' },
+        { field: 'CREATED_AT', direction: 'ASC' },
+      ];
+      const rows = await server.sql<{ id: number }>(`select id from people where account_id = ? order by lower(first_name) desc, created_at asc, id asc`, [
+        account.accountId,
+      ]);
       const seen: number[] = [];
       let after: string | null = null;
       for (;;) {
@@ -156,7 +157,9 @@ describe('GraphQL connections, filters, payloads and ids', () => {
     let ids: Record<string, number>;
     beforeAll(async () => {
       const make = async (input: Record<string, unknown>) => {
-        const data = await ok('mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { field } } }', { input });
+        const data = await ok('mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { field } } }', {
+          input,
+        });
         expect(data.createPerson.userErrors).toEqual([]);
         return data.createPerson.person.databaseId as number;
       };
@@ -217,8 +220,10 @@ describe('GraphQL connections, filters, payloads and ids', () => {
   });
 
   describe('payloads with user errors', () => {
-    const CREATE = 'mutation ($input: PersonCreateInput!, $options: PersonCreateOptions) { createPerson(input: $input, options: $options) { person { databaseId lastName } userErrors { field code message } } }';
-    const UPDATE = 'mutation ($id: Int!, $input: PersonUpdateInput!) { updatePerson(id: $id, input: $input) { person { databaseId } userErrors { field code message } } }';
+    const CREATE =
+      'mutation ($input: PersonCreateInput!, $options: PersonCreateOptions) { createPerson(input: $input, options: $options) { person { databaseId lastName } userErrors { field code message } } }';
+    const UPDATE =
+      'mutation ($id: Int!, $input: PersonUpdateInput!) { updatePerson(id: $id, input: $input) { person { databaseId } userErrors { field code message } } }';
 
     it('answers validation problems as userErrors with paths and codes, and writes nothing', async () => {
       const before = await server.sql<{ n: string }>('select count(*) as n from people where account_id = ?', [account.accountId]);
@@ -255,7 +260,9 @@ describe('GraphQL connections, filters, payloads and ids', () => {
       const blank = await ok('mutation { createCompany(input: { name: "" }) { company { databaseId } userErrors { field code } } }');
       expect(blank.createCompany).toEqual({ company: null, userErrors: [{ field: ['input', 'name'], code: 'BLANK' }] });
       await ok('mutation { createCompany(input: { name: "Unique Co" }) { company { databaseId } } }');
-      const dupe = await ok('mutation { createCompany(input: { name: "unique co" }, options: { checkForDuplicates: true }) { company { databaseId } userErrors { field code } } }');
+      const dupe = await ok(
+        'mutation { createCompany(input: { name: "unique co" }, options: { checkForDuplicates: true }) { company { databaseId } userErrors { field code } } }',
+      );
       expect(dupe.createCompany).toEqual({ company: null, userErrors: [{ field: null, code: 'DUPLICATE' }] });
     });
   });
@@ -266,7 +273,8 @@ describe('GraphQL connections, filters, payloads and ids', () => {
     let own: { id: number; apiKey: string };
     beforeAll(async () => {
       own = await account.addUser({ visibility: Visibility.OWN });
-      mine = (await ok('mutation { createPerson(input: { lastName: "Mine" }) { person { databaseId } } }', undefined, own.apiKey)).createPerson.person.databaseId;
+      mine = (await ok('mutation { createPerson(input: { lastName: "Mine" }) { person { databaseId } } }', undefined, own.apiKey)).createPerson.person
+        .databaseId;
       hidden = (await ok('mutation { createPerson(input: { lastName: "Hidden" }) { person { databaseId } } }')).createPerson.person.databaseId;
     });
 
@@ -305,7 +313,8 @@ describe('GraphQL connections, filters, payloads and ids', () => {
     it('Company.people pages by cursor for every company of a page', async () => {
       const made = await ok('mutation { createCompany(input: { name: "Nest Co" }) { company { databaseId } } }');
       const companyId = made.createCompany.company.databaseId;
-      for (const lastName of ['N1', 'N2', 'N3', 'N4', 'N5']) await ok('mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', { input: { lastName, companyId } });
+      for (const lastName of ['N1', 'N2', 'N3', 'N4', 'N5'])
+        await ok('mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', { input: { lastName, companyId } });
       const query = `query ($id: Int!, $after: String) { companies(filter: { databaseId: { eq: $id } }) { nodes { people(first: 2, after: $after) { nodes { lastName } pageInfo { hasNextPage endCursor } totalCount } } } }`;
       const names: string[] = [];
       let after: string | null = null;

@@ -21,7 +21,18 @@ import {
 } from 'graphql';
 import { ROWS_PER_UNIT } from '../../src/graphql/cost';
 import { createSchema } from '../../src/graphql/schema';
-import { captureServerLog, collectRecords, errorCodes, inPool, isConnectionField, Rng, seedThroughMutations, short, toLiteral, type NodeRecord } from '../support/graphql-gen';
+import {
+  captureServerLog,
+  collectRecords,
+  errorCodes,
+  inPool,
+  isConnectionField,
+  Rng,
+  seedThroughMutations,
+  short,
+  toLiteral,
+  type NodeRecord,
+} from '../support/graphql-gen';
 import { startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
 /**
@@ -193,7 +204,9 @@ class Generator {
     const r = this.rng.float();
     const mode = r < 0.45 ? 0 : r < 0.75 ? 1 : 2; // one id repeated, any ids, or a mix
     const single = this.rng.pick(this.rng.chance(0.7) ? this.heavy : this.records).id;
-    return Array.from({ length: size }, () => (mode === 0 ? single : mode === 1 ? this.rng.pick(this.records).id : this.rng.chance(0.5) ? single : this.rng.pick(this.records).id));
+    return Array.from({ length: size }, () =>
+      mode === 0 ? single : mode === 1 ? this.rng.pick(this.records).id : this.rng.chance(0.5) ? single : this.rng.pick(this.records).id,
+    );
   }
 
   /** A valid-looking value of any input type (for optional arguments such as orderBy and filter). */
@@ -370,7 +383,21 @@ class Generator {
       const need = connection ? 3 : 2;
       if (depth + need > MAX_DEPTH || this.fieldCount >= FIELD_BUDGET) continue;
       // A connection's own lists (nodes, edges) are what it is about; elsewhere fewer, the deeper.
-      const p = isConnectionType ? (fieldIsList ? (this.fanOut ? 0.9 : 0.65) : 0.3) : connection ? this.connectionChance : this.fanOut && depth < 8 ? 0.7 : depth < 4 ? 0.5 : depth < 7 ? 0.3 : 0.1;
+      const p = isConnectionType
+        ? fieldIsList
+          ? this.fanOut
+            ? 0.9
+            : 0.65
+          : 0.3
+        : connection
+          ? this.connectionChance
+          : this.fanOut && depth < 8
+            ? 0.7
+            : depth < 4
+              ? 0.5
+              : depth < 7
+                ? 0.3
+                : 0.1;
       let copies = this.rng.chance(p) ? 1 : 0;
       if (isConnectionType && fieldIsList && lists === 0 && f === composites.filter((c) => isListType(getNullableType(c.type))).at(-1)) copies = 1;
       if (copies && isConnectionType && fieldIsList && this.rng.chance(0.15)) copies = 2; // nodes twice, under two aliases
@@ -491,7 +518,10 @@ describe('the cost rule, as a property of generated operations', () => {
     const items: Array<{ databaseId: number; kind: string }> = [];
     const failed: string[] = [];
     for (const kind of kinds) {
-      const creates = Array.from({ length: 4 }, (_, i) => `i${i}: createListItem(kind: ${kind}, input: { name: "Seed ${kind} ${i}", position: ${i} }) { listItem { databaseId kind } }`);
+      const creates = Array.from(
+        { length: 4 },
+        (_, i) => `i${i}: createListItem(kind: ${kind}, input: { name: "Seed ${kind} ${i}", position: ${i} }) { listItem { databaseId kind } }`,
+      );
       const made = await server.graphql(key, `mutation { ${creates.join(' ')} }`);
       // A kind the server cannot store is the fuzz test's business (graphql-fuzz.test.ts); this one needs rows.
       if (made.body?.errors || !made.body?.data) failed.push(kind);
@@ -585,7 +615,10 @@ describe('the cost rule, as a property of generated operations', () => {
       stats.maxCharged = Math.max(stats.maxCharged, cost.charged);
       if (!codes.length && cost.charged > 1) stats.okCharged++;
       if (cost.charged > 0) stats.maxRatio = Math.max(stats.maxRatio, found / (cost.charged * ROWS_PER_UNIT));
-      if (found > cost.charged * ROWS_PER_UNIT) failures.push(describeFailure(`${found} records for charged ${cost.charged} (requested ${cost.requested}): more than ${cost.charged * ROWS_PER_UNIT}`, op, res));
+      if (found > cost.charged * ROWS_PER_UNIT)
+        failures.push(
+          describeFailure(`${found} records for charged ${cost.charged} (requested ${cost.requested}): more than ${cost.charged * ROWS_PER_UNIT}`, op, res),
+        );
     });
 
     console.log(

@@ -37,7 +37,10 @@ describe('GraphQL operation cost', () => {
     expect(cost(three)).toEqual({ requested: 3, charged: 3, remaining: 996 });
     expect(three.headers.get('x-ratelimit-remaining')).toBe('996');
     expect(three.headers.get('x-ratelimit-limit')).toBe('1000');
-    const mutations = await server.graphql(key, 'mutation { a: createCompany(input: { name: "C1" }) { company { id } } b: createCompany(input: { name: "C2" }) { company { id } } }');
+    const mutations = await server.graphql(
+      key,
+      'mutation { a: createCompany(input: { name: "C1" }) { company { id } } b: createCompany(input: { name: "C2" }) { company { id } } }',
+    );
     expect(mutations.body.errors).toBeUndefined();
     expect(cost(mutations)).toEqual({ requested: 2, charged: 2, remaining: 994 });
     // A v3 request draws 1 from the same bucket.
@@ -85,7 +88,9 @@ describe('GraphQL operation cost', () => {
     const creates = Array.from({ length: 200 }, (_, i) => `p${i}: createPerson(input: { lastName: "Costly${i}" }) { person { id } }`).join(' ');
     const refused = await server.graphql(key, `mutation { ${creates} }`);
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ message: expect.stringMatching(/^Operation costs 200, more than the maximum of 50 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } }]);
+    expect(refused.body.errors).toEqual([
+      { message: expect.stringMatching(/^Operation costs 200, more than the maximum of 50 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } },
+    ]);
     // The request itself took 1 on arrival (every request does), nothing more.
     expect(cost(refused)).toEqual({ requested: 200, charged: 1, remaining: 999 });
     expect(await server.sql(`select id from people where last_name like 'Costly%'`)).toEqual([]);
@@ -141,7 +146,10 @@ describe('GraphQL cost against a small bucket', () => {
     const key = (await account.addUser()).apiKey;
     const res = await server.graphql(key, aliases(11));
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toEqual({ message: expect.stringMatching(/^Operation costs 11, more than the maximum of 10 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } });
+    expect(res.body.errors[0]).toEqual({
+      message: expect.stringMatching(/^Operation costs 11, more than the maximum of 10 per operation/),
+      extensions: { code: 'COST_LIMIT_EXCEEDED' },
+    });
     expect((await server.graphql((await account.addUser()).apiKey, aliases(10))).status).toBe(200);
   });
 });
@@ -166,7 +174,11 @@ describe('the cost rule', () => {
     expect(costOf('{ leadStatuses { nodes { id } } }')).toBe(1);
     expect(costOf('{ __typename }')).toBe(0); // the guard still takes 1: every request does
     expect(costOf('{ __typename __schema { types { name } } }')).toBe(1);
-    expect(costOf('mutation { a: deletePerson(id: 1) { deletedId } b: deletePerson(id: 2) { deletedId } c: createCompany(input: { name: "x" }) { company { people { nodes { id } } } } }')).toBe(4);
+    expect(
+      costOf(
+        'mutation { a: deletePerson(id: 1) { deletedId } b: deletePerson(id: 2) { deletedId } c: createCompany(input: { name: "x" }) { company { people { nodes { id } } } } }',
+      ),
+    ).toBe(4);
   });
 
   it('every list on the path multiplies: nodes(ids:) by its ids, a connection by its page', () => {
@@ -179,11 +191,15 @@ describe('the cost rule', () => {
     expect(costOf('query($i: [ID!]!) { nodes(ids: $i) { id } }', { i: ids })).toBe(1);
     // Through edges as through nodes; both selected: both charged.
     expect(costOf('{ companies(first: 20) { edges { node { people(first: 20) { totalCount } } } } }')).toBe(1 + 2);
-    expect(costOf('{ companies(first: 20) { edges { node { people(first: 20) { totalCount } } } nodes { people(first: 20) { totalCount } } } }')).toBe(1 + 2 + 2);
+    expect(costOf('{ companies(first: 20) { edges { node { people(first: 20) { totalCount } } } nodes { people(first: 20) { totalCount } } } }')).toBe(
+      1 + 2 + 2,
+    );
   });
 
   it('introspection costs what it returns; the full query of code generators and the explorer fits a user burst', () => {
-    const full = costOf(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    const full = costOf(
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }),
+    );
     expect(full).toBeGreaterThanOrEqual(1);
     // It grows with the schema (4 with issue 12's types): within half a user's burst of 10, so a
     // code generator and the explorer still run under the default limits.
@@ -194,7 +210,8 @@ describe('the cost rule', () => {
     expect(costOf(aliased)).toBeGreaterThan(50); // 399 × one, or too large to count: refused either way
     expect(costOf('{ __type(name: "Person") { fields { name } } }')).toBe(1);
     // Self-nesting through type references costs its true size, counted without walking it at that size.
-    const deep = '{ __schema { types { interfaces { possibleTypes { interfaces { possibleTypes { interfaces { possibleTypes { interfaces { possibleTypes { fields { name args { name } } } } } } } } } } } } }';
+    const deep =
+      '{ __schema { types { interfaces { possibleTypes { interfaces { possibleTypes { interfaces { possibleTypes { interfaces { possibleTypes { fields { name args { name } } } } } } } } } } } } }';
     expect(costOf(deep)).toBeGreaterThan(50);
   });
 

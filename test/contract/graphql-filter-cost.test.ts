@@ -1,4 +1,14 @@
-import { getNamedType, getNullableType, isInputObjectType, isLeafType, isListType, parse, type GraphQLInputObjectType, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  parse,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type OperationDefinitionNode,
+} from 'graphql';
 import {
   CONDITION_WORK,
   FILTER_WORK_PER_UNIT,
@@ -33,7 +43,12 @@ describe('filter work in the cost (HTTP)', () => {
 
   beforeAll(async () => {
     // Buckets that barely refill and hold more than GRAPHQL_MAX_COST (50): the maximum is 50, counts are exact.
-    server = await startTestServer({ RATE_LIMIT_PER_SECOND: '0.001', APP_RATE_LIMIT_PER_SECOND: '0.001', RATE_LIMIT_BURST: '1000', APP_RATE_LIMIT_BURST: '1000' });
+    server = await startTestServer({
+      RATE_LIMIT_PER_SECOND: '0.001',
+      APP_RATE_LIMIT_PER_SECOND: '0.001',
+      RATE_LIMIT_BURST: '1000',
+      APP_RATE_LIMIT_BURST: '1000',
+    });
     account = await server.createAccount();
   }, 60_000);
   afterAll(() => server.close());
@@ -47,7 +62,9 @@ describe('filter work in the cost (HTTP)', () => {
     const refused = await server.graphql(key, fifty, { f: manyContains(100) });
     expect(refused.status).toBe(400);
     // 400 of work: 1 + ceil((400 − 40) / 20) = 19 each.
-    expect(refused.body.errors).toEqual([{ message: expect.stringMatching(/^Operation costs 950, more than the maximum of 50 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } }]);
+    expect(refused.body.errors).toEqual([
+      { message: expect.stringMatching(/^Operation costs 950, more than the maximum of 50 per operation/), extensions: { code: 'COST_LIMIT_EXCEEDED' } },
+    ]);
     expect(refused.body.data).toBeUndefined();
     expect(cost(refused)).toEqual({ requested: 950, charged: 1, remaining: 999 });
 
@@ -79,7 +96,13 @@ describe('filter work in the cost (HTTP)', () => {
 
   it('a v3 list with conditions still costs 1 (the facade is not costed by its filter)', async () => {
     const key = await freshKey();
-    const res = await server.v3(key).get('/people.json', { 'conditions[person_name]': 'a', 'conditions[person_city]': 'b', 'conditions[person_email]': 'c', 'conditions[person_simple_search]': 'd', 'conditions[person_id]': '1,2,3' });
+    const res = await server.v3(key).get('/people.json', {
+      'conditions[person_name]': 'a',
+      'conditions[person_city]': 'b',
+      'conditions[person_email]': 'c',
+      'conditions[person_simple_search]': 'd',
+      'conditions[person_id]': '1,2,3',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('999');
   });
@@ -139,9 +162,15 @@ describe('filterWork', () => {
     expect(costOf('query($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: manyContains(10) })).toBe(1);
     expect(costOf('query($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: manyContains(100) })).toBe(19);
     // 100 plain comparisons: cheap per row, 1 + ceil(60 / 20).
-    expect(costOf('query($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { or: Array.from({ length: 100 }, (_, i) => ({ databaseId: { eq: i + 1 } })) } })).toBe(4);
+    expect(
+      costOf('query($f: PersonFilter) { people(filter: $f) { nodes { id } } }', {
+        f: { or: Array.from({ length: 100 }, (_, i) => ({ databaseId: { eq: i + 1 } })) },
+      }),
+    ).toBe(4);
     // 1 + ceil(10 × 50 / 200) + 18.
-    expect(costOf('query($f: PersonFilter) { companies(first: 10) { nodes { people(first: 50, filter: $f) { nodes { id } } } } }', { f: manyContains(100) })).toBe(1 + 3 + 18);
+    expect(
+      costOf('query($f: PersonFilter) { companies(first: 10) { nodes { people(first: 50, filter: $f) { nodes { id } } } } }', { f: manyContains(100) }),
+    ).toBe(1 + 3 + 18);
     // Ten text matches on a deal's people: 160 of work, 1 + 6.
     const tenOnPeople = { people: { some: { or: Array.from({ length: 10 }, (_, i) => ({ lastName: { contains: `x${i}` } })) } } };
     expect(costOf('query($f: DealFilter) { deals(filter: $f) { nodes { id } } }', { f: tenOnPeople })).toBe(7);

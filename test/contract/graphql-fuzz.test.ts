@@ -23,7 +23,19 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { createSchema } from '../../src/graphql/schema';
-import { captureServerLog, collectRecords, errorCodes, inPool, isConnectionField, NoLiteral, Rng, seedThroughMutations, short, toLiteral, type NodeRecord } from '../support/graphql-gen';
+import {
+  captureServerLog,
+  collectRecords,
+  errorCodes,
+  inPool,
+  isConnectionField,
+  NoLiteral,
+  Rng,
+  seedThroughMutations,
+  short,
+  toLiteral,
+  type NodeRecord,
+} from '../support/graphql-gen';
 import { startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
 /**
@@ -132,7 +144,9 @@ function routes(schema: GraphQLSchema, world: World, rng: Rng): Map<string, (inn
     const type = queue.shift()!;
     const wrap = found.get(type.name)!;
     // Fields of a concrete type first: `company(id:)` reaches Company more plainly than `node(id:)`.
-    const fields = (Object.values(type.getFields()) as AnyField[]).sort((a, b) => Number(isAbstractType(getNamedType(a.type))) - Number(isAbstractType(getNamedType(b.type))));
+    const fields = (Object.values(type.getFields()) as AnyField[]).sort(
+      (a, b) => Number(isAbstractType(getNamedType(a.type))) - Number(isAbstractType(getNamedType(b.type))),
+    );
     for (const field of fields) {
       const target = getNamedType(field.type);
       if (isLeafType(target) || field.name.startsWith('__')) continue;
@@ -190,9 +204,21 @@ function selection(type: GraphQLNamedType, depth = 0): string {
 // Hostile values
 
 const DATE_TIMES = [
-  '2026-13-45T00:00:00Z', '0001-01-01T00:00:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '10000-01-01T00:00:00Z',
-  '+275760-09-13T00:00:00Z', '-000001-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '2026-01-31T24:00:00Z', '2026-01-31T09:00:00+14:00',
-  '1970-01-01T00:00:00Z', '2026-01-31T09:00:00.123456789Z', '', 'garbage', '2026-01-31',
+  '2026-13-45T00:00:00Z',
+  '0001-01-01T00:00:00Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '10000-01-01T00:00:00Z',
+  '+275760-09-13T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+  '2026-02-30T00:00:00Z',
+  '2026-01-31T24:00:00Z',
+  '2026-01-31T09:00:00+14:00',
+  '1970-01-01T00:00:00Z',
+  '2026-01-31T09:00:00.123456789Z',
+  '',
+  'garbage',
+  '2026-01-31',
 ];
 const DATE_TIMES_WRONG: unknown[] = [1e308, 0, -1, 8.64e15 + 1, true];
 
@@ -217,21 +243,72 @@ class Values {
   /** Forged global ids: every node type with ids out of range or malformed, unknown types, noise. */
   ids(): unknown[] {
     const type = this.rng.pick([...this.nodeTypes, 'Nope']);
-    const forged = [`${type}:0`, `${type}:-1`, `${type}:99999999999`, `${type}:abc`, `${type}:2147483647`, `${type}:2147483648`, `${type}: 1`, `${type}:01`, `${type.toLowerCase()}:1`, 'Nope:1', `${type}:1:2`, ':1'].map(base64url);
+    const forged = [
+      `${type}:0`,
+      `${type}:-1`,
+      `${type}:99999999999`,
+      `${type}:abc`,
+      `${type}:2147483647`,
+      `${type}:2147483648`,
+      `${type}: 1`,
+      `${type}:01`,
+      `${type.toLowerCase()}:1`,
+      'Nope:1',
+      `${type}:1:2`,
+      ':1',
+    ].map(base64url);
     return [
       ...forged,
       base64url(Buffer.from(Array.from({ length: 1 + this.rng.int(40) }, () => this.rng.int(256)))),
       this.rng.pick(this.world.records).id,
       this.rng.pick(this.foreign).id,
-      '', '!!!', '=', 'A', 'x'.repeat(101), `${this.rng.pick(this.world.records).id}==`, '\u0000', 5, 2147483647,
+      '',
+      '!!!',
+      '=',
+      'A',
+      'x'.repeat(101),
+      `${this.rng.pick(this.world.records).id}==`,
+      '\u0000',
+      5,
+      2147483647,
     ];
   }
 
   strings(name: string): unknown[] {
     const all = [
-      '', ' ', 'a', '%', '_', '\\', '%_\\%', "'; select pg_sleep(10); --", '\u0000', 'a\u0000b', '😀'.repeat(60), '\u202e\u0301\ufeff', '\ud800',
-      'x'.repeat(201), 'y'.repeat(256), 'z'.repeat(10_000), 'w'.repeat(10_001), '2026-13-45', '2026-02-30', '0000-00-00', '9999-12-31', '10000-01-01',
-      '-1', '1e308', 'NaN', 'null', '#zzzzzz', '#FFF', '#12345678', 'not-an-email@', 'custom_label_0', 'custom_label_99999999999', this.label(),
+      '',
+      ' ',
+      'a',
+      '%',
+      '_',
+      '\\',
+      '%_\\%',
+      "'; select pg_sleep(10); --",
+      '\u0000',
+      'a\u0000b',
+      '😀'.repeat(60),
+      '\u202e\u0301\ufeff',
+      '\ud800',
+      'x'.repeat(201),
+      'y'.repeat(256),
+      'z'.repeat(10_000),
+      'w'.repeat(10_001),
+      '2026-13-45',
+      '2026-02-30',
+      '0000-00-00',
+      '9999-12-31',
+      '10000-01-01',
+      '-1',
+      '1e308',
+      'NaN',
+      'null',
+      '#zzzzzz',
+      '#FFF',
+      '#12345678',
+      'not-an-email@',
+      'custom_label_0',
+      'custom_label_99999999999',
+      this.label(),
     ];
     if (name === 'label') return [...all.slice(0, 8), ...this.world.labels, ...this.world.labels, 'custom_label_-1', 'CUSTOM_LABEL_1'];
     return all;
@@ -251,13 +328,43 @@ class Values {
     };
     const wide = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i]));
     return [
-      {}, [], 'str', 0, 1e308, true,
-      { [l()]: 1e308 }, { [l()]: -1e308 }, { [l()]: 5e-324 }, { [l()]: '2026-13-45' }, { [l()]: '2026-02-30' }, { [l()]: '99999-01-01' }, { [l()]: '0000-01-01' },
-      { [l()]: [2147483648, -1, 0] }, { [l()]: [1, 1, 1] }, { [l()]: 2147483648 }, { [l()]: -1 }, { [l()]: 'x'.repeat(10_001) }, { [l()]: 'x'.repeat(300) },
-      { [l()]: { a: 1 } }, { [l()]: true }, { [l()]: [[]] }, { [l()]: '' }, { [l()]: '\u0000' }, { [l()]: 1.5 }, { [l()]: 'abc' }, { [l()]: null }, { [l()]: [] },
+      {},
+      [],
+      'str',
+      0,
+      1e308,
+      true,
+      { [l()]: 1e308 },
+      { [l()]: -1e308 },
+      { [l()]: 5e-324 },
+      { [l()]: '2026-13-45' },
+      { [l()]: '2026-02-30' },
+      { [l()]: '99999-01-01' },
+      { [l()]: '0000-01-01' },
+      { [l()]: [2147483648, -1, 0] },
+      { [l()]: [1, 1, 1] },
+      { [l()]: 2147483648 },
+      { [l()]: -1 },
+      { [l()]: 'x'.repeat(10_001) },
+      { [l()]: 'x'.repeat(300) },
+      { [l()]: { a: 1 } },
+      { [l()]: true },
+      { [l()]: [[]] },
+      { [l()]: '' },
+      { [l()]: '\u0000' },
+      { [l()]: 1.5 },
+      { [l()]: 'abc' },
+      { [l()]: null },
+      { [l()]: [] },
       { [l()]: Array.from({ length: 1000 }, (_, i) => i) },
-      deepObject(21), deepArray(25), deepObject(19), wide, { custom_label_99999999999: 1 }, { 'not a label': 1 },
-      { ['__proto__']: { polluted: 1 } }, { constructor: { prototype: { polluted: 1 } } },
+      deepObject(21),
+      deepArray(25),
+      deepObject(19),
+      wide,
+      { custom_label_99999999999: 1 },
+      { 'not a label': 1 },
+      { ['__proto__']: { polluted: 1 } },
+      { constructor: { prototype: { polluted: 1 } } },
     ];
   }
 
@@ -266,13 +373,18 @@ class Values {
     const wrong = this.rng.chance(0.2);
     if (isEnumType(named)) {
       const values = named.getValues().map((v) => v.name);
-      return wrong ? this.rng.pick<unknown>([1, true, '', values[0].toLowerCase(), `"${values[0]}"`]) : this.rng.pick([...values, 'NOPE', 'NOPE', values[0].toLowerCase()]);
+      return wrong
+        ? this.rng.pick<unknown>([1, true, '', values[0].toLowerCase(), `"${values[0]}"`])
+        : this.rng.pick([...values, 'NOPE', 'NOPE', values[0].toLowerCase()]);
     }
     switch (named.name) {
       case 'Int':
         return wrong ? this.rng.pick<unknown>([1.5, 2147483648, -2147483649, '7', true, 1e308]) : this.rng.pick(this.ints());
       case 'Float':
-        return wrong ? this.rng.pick<unknown>(['1.5', true, 'NaN', [1]]) : this.rng.pick([1e308, -1e308, 5e-324, -5e-324, 0.5, 0, -1, 2147483648, 9007199254740993]);
+        return wrong
+          ? this.rng.pick<unknown>(['1.5', true, 'NaN', [1]])
+          : // eslint-disable-next-line no-loss-of-precision -- 2^53 + 1 on purpose: a value a double cannot hold
+            this.rng.pick([1e308, -1e308, 5e-324, -5e-324, 0.5, 0, -1, 2147483648, 9007199254740993]);
       case 'Boolean':
         return wrong ? this.rng.pick<unknown>(['true', 0, 1, 'yes']) : this.rng.chance(0.5);
       case 'ID':
@@ -331,7 +443,8 @@ class Values {
     if (isEnumType(inner)) return this.rng.pick(inner.getValues()).name;
     if (isInputObjectType(inner)) {
       const out: Record<string, unknown> = {};
-      for (const f of Object.values(inner.getFields())) if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = this.valid(f.type, f.name, depth + 1);
+      for (const f of Object.values(inner.getFields()))
+        if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = this.valid(f.type, f.name, depth + 1);
       return out;
     }
     switch (inner.name) {
@@ -382,7 +495,10 @@ class Writer {
       let entry = given.get(arg.name);
       if (!entry) {
         if (!isNonNullType(arg.type) || arg.defaultValue !== undefined) continue;
-        const filled = getNamedType(arg.type).name === 'Int' && /^(id|.*Id)$/.test(arg.name) ? realInt(this.world, this.recordTypeOf(site), this.rng) : this.values.valid(arg.type, arg.name);
+        const filled =
+          getNamedType(arg.type).name === 'Int' && /^(id|.*Id)$/.test(arg.name)
+            ? realInt(this.world, this.recordTypeOf(site), this.rng)
+            : this.values.valid(arg.type, arg.name);
         entry = { value: filled, mode: this.rng.chance(0.5) ? 'literal' : 'variable' };
       }
       const { value, mode } = entry;
@@ -416,7 +532,8 @@ class Writer {
       const i = this.rng.int(value.length);
       return `[${value.map((v, j) => (j === i ? asVariable(item, v) : toLiteral(v, item))).join(', ')}]`;
     }
-    if (!isInputObjectType(inner) || value === null || typeof value !== 'object' || Array.isArray(value) || Object.keys(value).length === 0) return toLiteral(value, type);
+    if (!isInputObjectType(inner) || value === null || typeof value !== 'object' || Array.isArray(value) || Object.keys(value).length === 0)
+      return toLiteral(value, type);
     const fields = inner.getFields();
     const entries = Object.entries(value as Record<string, unknown>);
     const chosen = this.rng.int(entries.length);
@@ -465,7 +582,8 @@ function valueAt(type: GraphQLInputType, path: readonly string[], leaf: unknown,
   if (path.length === 0) return leaf;
   if (!isInputObjectType(inner)) return leaf;
   const out: Record<string, unknown> = {};
-  for (const f of Object.values(inner.getFields())) if (isNonNullType(f.type) && f.defaultValue === undefined && f.name !== path[0]) out[f.name] = values.valid(f.type, f.name);
+  for (const f of Object.values(inner.getFields()))
+    if (isNonNullType(f.type) && f.defaultValue === undefined && f.name !== path[0]) out[f.name] = values.valid(f.type, f.name);
   const field = inner.getFields()[path[0]];
   out[path[0]] = path.length === 1 ? leaf : valueAt(field.type, path.slice(1), leaf, values);
   return out;
@@ -502,10 +620,20 @@ describe('GraphQL fuzz: no input answers 500', () => {
     const customFieldKinds = kindType && isEnumType(kindType) ? kindType.getValues().map((v) => v.name.toLowerCase()) : ['text'];
     const labels: string[] = [];
     const sample: Record<string, unknown> = { text: 'text', numeric: 42, currency: 12.5, date: '2001-02-03', boolean: true };
-    for (const [resource, table] of [['person', 'people'], ['company', 'companies']] as const) {
+    for (const [resource, table] of [
+      ['person', 'people'],
+      ['company', 'companies'],
+    ] as const) {
       const values: Record<string, unknown> = {};
       for (const kind of customFieldKinds) {
-        const field = await seedCustomField(server, acc, resource, kind as Parameters<typeof seedCustomField>[3], `Fuzz ${kind}`, kind === 'dropdown' || kind === 'multi_select' ? ['One', 'Two'] : []);
+        const field = await seedCustomField(
+          server,
+          acc,
+          resource,
+          kind as Parameters<typeof seedCustomField>[3],
+          `Fuzz ${kind}`,
+          kind === 'dropdown' || kind === 'multi_select' ? ['One', 'Two'] : [],
+        );
         labels.push(field.label);
         values[field.label] = kind === 'dropdown' ? field.entries[0] : kind === 'multi_select' ? field.entries : (sample[kind] ?? 'x');
       }
@@ -566,7 +694,8 @@ describe('GraphQL fuzz: no input answers 500', () => {
         // The field itself must be in the answer (else its route is wrong: the test's bug); a list
         // without rows (a type the seeding does not create) has no cursor to tamper with.
         const owner = site.name.slice(0, site.name.indexOf('.'));
-        if (!edges && (owner === schema.getQueryType()!.name || reader.byType.has(owner))) throw new Error(`no answer for the field from ${query}: ${short(res.body)}`);
+        if (!edges && (owner === schema.getQueryType()!.name || reader.byType.has(owner)))
+          throw new Error(`no answer for the field from ${query}: ${short(res.body)}`);
         if (!cursor) {
           empty.add(site.name);
           continue;
@@ -647,7 +776,8 @@ describe('GraphQL fuzz: no input answers 500', () => {
     for (const site of querySites) {
       for (const a of site.field.args) {
         const named = getNamedType(a.type);
-        if (isInputObjectType(named) && Object.values(named.getFields()).some((f) => getNamedType(f.type) === named)) recursiveHomes.set(named.name, [...(recursiveHomes.get(named.name) ?? []), { site, a }]);
+        if (isInputObjectType(named) && Object.values(named.getFields()).some((f) => getNamedType(f.type) === named))
+          recursiveHomes.set(named.name, [...(recursiveHomes.get(named.name) ?? []), { site, a }]);
       }
     }
     for (const homes of recursiveHomes.values()) {
@@ -672,7 +802,11 @@ describe('GraphQL fuzz: no input answers 500', () => {
       if (recursive) {
         const base = readWriter.call(site, one(a.name, { [recursive.name]: '__DEEP__' }, 'mixed'), 'deep nesting');
         const deep = `${`{"${recursive.name}":`.repeat(1000)}{}${'}'.repeat(1000)}`;
-        cases.push({ ...base, category: `deep nesting through a variable in a literal (${a.name})`, raw: JSON.stringify({ query: base.query, variables: base.variables }).replace('"__DEEP__"', deep) });
+        cases.push({
+          ...base,
+          category: `deep nesting through a variable in a literal (${a.name})`,
+          raw: JSON.stringify({ query: base.query, variables: base.variables }).replace('"__DEEP__"', deep),
+        });
       }
     }
 
@@ -684,7 +818,17 @@ describe('GraphQL fuzz: no input answers 500', () => {
       for (const a of site.field.args) {
         if (isListType(getNullableType(a.type))) {
           const item = (getNullableType(a.type) as { ofType: GraphQLInputType }).ofType;
-          listCases.push(w.call(site, one(a.name, Array.from({ length: LONG_LIST }, () => v.valid(item, a.name)), 'variable'), `long list (${a.name})`));
+          listCases.push(
+            w.call(
+              site,
+              one(
+                a.name,
+                Array.from({ length: LONG_LIST }, () => v.valid(item, a.name)),
+                'variable',
+              ),
+              `long list (${a.name})`,
+            ),
+          );
         }
         for (const path of inputPaths(a.type, (_t, f) => isListType(getNullableType(f.type)), 2)) {
           let holder = getNamedType(a.type) as GraphQLInputObjectType;
@@ -692,7 +836,13 @@ describe('GraphQL fuzz: no input answers 500', () => {
           const fieldType = holder.getFields()[path[path.length - 1]].type;
           const item = (getNullableType(fieldType) as { ofType: GraphQLInputType }).ofType;
           const long = Array.from({ length: LONG_LIST }, () => v.valid(item, path[path.length - 1]));
-          listCases.push(w.call(site, one(a.name, valueAt(a.type, path, long, v), rng.chance(0.85) ? 'variable' : 'literal'), `long list (${holder.name}.${path[path.length - 1]})`));
+          listCases.push(
+            w.call(
+              site,
+              one(a.name, valueAt(a.type, path, long, v), rng.chance(0.85) ? 'variable' : 'literal'),
+              `long list (${holder.name}.${path[path.length - 1]})`,
+            ),
+          );
         }
       }
     }
@@ -706,7 +856,26 @@ describe('GraphQL fuzz: no input answers 500', () => {
 
     // 4. Forged and tampered cursors of every connection and order.
     const cursors = await realCursors(querySites, rng);
-    const wrongValues: unknown[] = [1e308, -1e308, 'garbage', '2026-13-45T00:00:00Z', '0000-01-01T00:00:00Z', 'x', '', true, null, 99999999999, 2147483648, -1, 0, 1.5, 'x'.repeat(1000), {}, [], '\u0000'];
+    const wrongValues: unknown[] = [
+      1e308,
+      -1e308,
+      'garbage',
+      '2026-13-45T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      'x',
+      '',
+      true,
+      null,
+      99999999999,
+      2147483648,
+      -1,
+      0,
+      1.5,
+      'x'.repeat(1000),
+      {},
+      [],
+      '\u0000',
+    ];
     const tamper = (cursor: string): string => {
       const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
       const [sig, ...values] = decoded;
@@ -778,9 +947,18 @@ describe('GraphQL fuzz: no input answers 500', () => {
           const groups = Object.values(holder.getFields()).filter((f) => f.name !== 'label');
           for (let i = 0; i < perLabelSite; i++) {
             const group = rng.pick(groups);
-            const condition = { label: rng.pick(reader.labels), [group.name]: readValues.value(getNullableType(group.type) as GraphQLInputType, group.name, 1) };
+            const condition = {
+              label: rng.pick(reader.labels),
+              [group.name]: readValues.value(getNullableType(group.type) as GraphQLInputType, group.name, 1),
+            };
             const value = valueAt(a.type, path.slice(0, -1), condition, readValues);
-            cases.push(readWriter.call(site, one(a.name, value, rng.chance(0.5) ? 'variable' : 'literal'), `custom field condition (${a.name}.${path.join('.')}.${group.name})`));
+            cases.push(
+              readWriter.call(
+                site,
+                one(a.name, value, rng.chance(0.5) ? 'variable' : 'literal'),
+                `custom field condition (${a.name}.${path.join('.')}.${group.name})`,
+              ),
+            );
           }
         }
       }
@@ -798,18 +976,31 @@ describe('GraphQL fuzz: no input answers 500', () => {
       // 800 KB of two-byte characters (under the body limit: the input limits answer), or 1 MiB + 1 (413).
       const huge = i % 2 ? 'h'.repeat(1_048_577) : 'é'.repeat(400_000);
       const [w, v] = site.operation === 'mutation' ? [writeWriter, writeValues] : [readWriter, readValues];
-      cases.push(w.call(site, one(a.name, valueAt(a.type, path, huge, v), rng.chance(0.5) ? 'variable' : 'literal'), `huge string (${[a.name, ...path].join('.')})`));
+      cases.push(
+        w.call(site, one(a.name, valueAt(a.type, path, huge, v), rng.chance(0.5) ? 'variable' : 'literal'), `huge string (${[a.name, ...path].join('.')})`),
+      );
     }
 
     // 8. Forged global ids of every node type (and of none), for every ID argument, one and many at a time.
     const idSites = querySites.flatMap((site) => site.field.args.filter((a) => getNamedType(a.type).name === 'ID').map((a) => ({ site, a })));
     for (const typeName of [...nodeTypes, 'Nope']) {
-      const forged = [`${typeName}:0`, `${typeName}:-1`, `${typeName}:99999999999`, `${typeName}:abc`, `${typeName}:2147483648`, `${typeName}:1e3`, `${typeName}:`, `${typeName}:1`].map(base64url);
+      const forged = [
+        `${typeName}:0`,
+        `${typeName}:-1`,
+        `${typeName}:99999999999`,
+        `${typeName}:abc`,
+        `${typeName}:2147483648`,
+        `${typeName}:1e3`,
+        `${typeName}:`,
+        `${typeName}:1`,
+      ].map(base64url);
       forged.push(base64url(Buffer.from(Array.from({ length: 24 }, () => rng.int(256)))));
       for (const { site, a } of idSites) {
         const list = isListType(getNullableType(a.type));
         if (list) cases.push(readWriter.call(site, one(a.name, forged, rng.chance(0.5) ? 'variable' : 'literal'), `forged ids (${typeName})`));
-        else for (const id of rng.some(forged, BUDGET.forgedIdsPerType, BUDGET.forgedIdsPerType)) cases.push(readWriter.call(site, one(a.name, id, rng.chance(0.5) ? 'variable' : 'literal'), `forged ids (${typeName})`));
+        else
+          for (const id of rng.some(forged, BUDGET.forgedIdsPerType, BUDGET.forgedIdsPerType))
+            cases.push(readWriter.call(site, one(a.name, id, rng.chance(0.5) ? 'variable' : 'literal'), `forged ids (${typeName})`));
       }
     }
 
@@ -821,7 +1012,10 @@ describe('GraphQL fuzz: no input answers 500', () => {
         const given = new Map<string, { value: unknown; mode: Mode }>();
         for (const a of site.field.args) {
           if (!isNonNullType(a.type)) continue;
-          const value = getNamedType(a.type).name === 'Int' && /^(id|.*Id)$/.test(a.name) ? realInt(writer, writeWriter.recordTypeOf(site), rng) : writeValues.valid(a.type, a.name);
+          const value =
+            getNamedType(a.type).name === 'Int' && /^(id|.*Id)$/.test(a.name)
+              ? realInt(writer, writeWriter.recordTypeOf(site), rng)
+              : writeValues.valid(a.type, a.name);
           given.set(a.name, { value, mode: writeWriter.mode() });
         }
         const allHostile = rng.chance(0.15);
@@ -846,11 +1040,20 @@ describe('GraphQL fuzz: no input answers 500', () => {
         for (const path of inputPaths(a.type, (_t, f) => isScalarType(getNamedType(f.type)) && ['JSON', 'JSONObject'].includes(getNamedType(f.type).name), 2)) {
           for (const depth of [1_000, 50_000]) {
             const given = new Map<string, { value: unknown; mode: Mode }>();
-            for (const b of site.field.args) if (isNonNullType(b.type) && b !== a) given.set(b.name, { value: getNamedType(b.type).name === 'Int' ? realInt(writer, writeWriter.recordTypeOf(site), rng) : writeValues.valid(b.type, b.name), mode: 'literal' });
+            for (const b of site.field.args)
+              if (isNonNullType(b.type) && b !== a)
+                given.set(b.name, {
+                  value: getNamedType(b.type).name === 'Int' ? realInt(writer, writeWriter.recordTypeOf(site), rng) : writeValues.valid(b.type, b.name),
+                  mode: 'literal',
+                });
             given.set(a.name, { value: valueAt(a.type, path, '__DEEP__', writeValues), mode: 'variable' });
             const base = writeWriter.call(site, given, 'deep JSON');
             const deep = `{"${rng.pick(writer.labels)}":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
-            cases.push({ ...base, category: `deep JSON (${a.name}.${path.join('.')} × ${depth})`, raw: JSON.stringify({ query: base.query, variables: base.variables }).replace('"__DEEP__"', deep) });
+            cases.push({
+              ...base,
+              category: `deep JSON (${a.name}.${path.join('.')} × ${depth})`,
+              raw: JSON.stringify({ query: base.query, variables: base.variables }).replace('"__DEEP__"', deep),
+            });
           }
         }
       }
@@ -871,7 +1074,12 @@ describe('GraphQL fuzz: no input answers 500', () => {
           note(c, String(e));
         }
       }
-      console.log([...invalid].sort((a, b) => b[1] - a[1]).map(([m, n]) => `${n}× ${m}`).join('\n'));
+      console.log(
+        [...invalid]
+          .sort((a, b) => b[1] - a[1])
+          .map(([m, n]) => `${n}× ${m}`)
+          .join('\n'),
+      );
     }
 
     // Send them all (mutations last, so the reads see the seeded data), 8 at a time.
@@ -883,9 +1091,10 @@ describe('GraphQL fuzz: no input answers 500', () => {
     const send = async (c: Case) => {
       let res: TestResponse;
       try {
-        res = c.raw !== undefined
-          ? await server.request('POST', '/graphql', { body: c.raw, contentType: 'application/json', headers: { authorization: `Bearer ${c.key}` } })
-          : await server.graphql(c.key, c.query, c.variables);
+        res =
+          c.raw !== undefined
+            ? await server.request('POST', '/graphql', { body: c.raw, contentType: 'application/json', headers: { authorization: `Bearer ${c.key}` } })
+            : await server.graphql(c.key, c.query, c.variables);
       } catch (error) {
         const signature = `${c.category} ${c.site}: request failed (${String(error)})`;
         failures.set(signature, [...(failures.get(signature) ?? []), `query: ${short(c.query, 800)}\n    variables: ${short(c.variables ?? c.raw, 300)}`]);
@@ -910,7 +1119,11 @@ describe('GraphQL fuzz: no input answers 500', () => {
         const driver = /^(\w*Exception): (?:select|insert|update|delete|with) /i.exec(text);
         const stackAt = text.search(/\n\s+at /);
         const head = stackAt > 0 ? text.slice(0, stackAt) : text;
-        if (driver && head.includes(' - ')) return `${driver[1]}: ${head.slice(head.lastIndexOf(' - ') + 3).split('\n')[0].slice(0, 200)}`;
+        if (driver && head.includes(' - '))
+          return `${driver[1]}: ${head
+            .slice(head.lastIndexOf(' - ') + 3)
+            .split('\n')[0]
+            .slice(0, 200)}`;
         return head.split('\n')[0].slice(0, 300);
       });
       const answered = String(res.body?.errors?.[0]?.message ?? short(res.body ?? res.text, 200)).replace(/\$\w+/g, '$var');
@@ -923,12 +1136,21 @@ describe('GraphQL fuzz: no input answers 500', () => {
     const started = Date.now();
     await inPool(reads, CONCURRENCY, send);
     await inPool(writes, CONCURRENCY, send);
-    if (process.env.FUZZ_DEBUG) console.log([...outcomes].sort().map(([k, n]) => `${n}× ${k}`).join('\n'));
+    if (process.env.FUZZ_DEBUG)
+      console.log(
+        [...outcomes]
+          .sort()
+          .map(([k, n]) => `${n}× ${k}`)
+          .join('\n'),
+      );
     const categories = new Map<string, number>();
     for (const c of cases) categories.set(c.category.replace(/ \(.*$/, ''), (categories.get(c.category.replace(/ \(.*$/, '')) ?? 0) + 1);
     console.log(
       `fuzz: ${cases.length} requests (${reads.length} reads, ${writes.length} mutations) in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
-        `by kind: ${[...categories].map(([k, n]) => `${k} ${n}`).join(', ')}; statuses: ${[...statuses].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}; ` +
+        `by kind: ${[...categories].map(([k, n]) => `${k} ${n}`).join(', ')}; statuses: ${[...statuses]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, n]) => `${s}×${n}`)
+          .join(' ')}; ` +
         `${failures.size} distinct failures`,
     );
 
@@ -948,7 +1170,8 @@ describe('GraphQL fuzz: no input answers 500', () => {
     const tooLong: string[] = [];
     for (const col of columns) {
       const [row] = await server.sql<{ n: number | null }>(`select max(char_length("${col.column_name}")) as n from "${col.table_name}"`);
-      if (row.n !== null && Number(row.n) > Number(col.character_maximum_length)) tooLong.push(`${col.table_name}.${col.column_name}: ${row.n} > ${col.character_maximum_length}`);
+      if (row.n !== null && Number(row.n) > Number(col.character_maximum_length))
+        tooLong.push(`${col.table_name}.${col.column_name}: ${row.n} > ${col.character_maximum_length}`);
     }
     expect(tooLong).toEqual([]);
   }, 180_000);

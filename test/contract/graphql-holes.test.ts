@@ -33,15 +33,25 @@ describe('GraphQL input and document limits', () => {
       expect(ok.status).toBe(200);
       expect(ok.body.data.people.totalCount).toBe(0);
 
-      expect400(await server.graphql(key, `{ people(filter: { name: { contains: "${'a'.repeat(201)}" } }) { totalCount } }`), 'BAD_USER_INPUT', /^Input people\.filter\.name\.contains is too long: 201 characters, at most 200 are allowed in a filter$/);
-      const huge = await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { totalCount } }', { f: { or: [{ name: { eq: 'x'.repeat(900_000) } }] } });
+      expect400(
+        await server.graphql(key, `{ people(filter: { name: { contains: "${'a'.repeat(201)}" } }) { totalCount } }`),
+        'BAD_USER_INPUT',
+        /^Input people\.filter\.name\.contains is too long: 201 characters, at most 200 are allowed in a filter$/,
+      );
+      const huge = await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { totalCount } }', {
+        f: { or: [{ name: { eq: 'x'.repeat(900_000) } }] },
+      });
       expect400(huge, 'BAD_USER_INPUT', /people\.filter\.or\[0\]\.name\.eq \(variable \$f\) is too long: 900000 characters, at most 200/);
-      const scalarVar = await server.graphql(key, 'query($n: String) { companies(filter: { city: { startsWith: $n } }) { totalCount } }', { n: 'y'.repeat(201) });
+      const scalarVar = await server.graphql(key, 'query($n: String) { companies(filter: { city: { startsWith: $n } }) { totalCount } }', {
+        n: 'y'.repeat(201),
+      });
       expect400(scalarVar, 'BAD_USER_INPUT', /companies\.filter\.city\.startsWith \(variable \$n\) is too long: 201 characters/);
       const range = await server.graphql(key, 'query($c: StringFilter) { companies(filter: { name: $c }) { totalCount } }', { c: { in: ['2'.repeat(300)] } });
       expect400(range, 'BAD_USER_INPUT', /companies\.filter\.name\.in\[0\] \(variable \$c\) is too long: 300 characters, at most 200/);
       // Characters, not UTF-16 units: 200 emoji are 200 characters.
-      expect((await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { totalCount } }', { f: { name: { contains: '😀'.repeat(200) } } })).status).toBe(200);
+      expect(
+        (await server.graphql(key, 'query($f: PersonFilter) { people(filter: $f) { totalCount } }', { f: { name: { contains: '😀'.repeat(200) } } })).status,
+      ).toBe(200);
     });
 
     it('any other string input is at most 10,000 characters; the v3 facade is not held to these caps', async () => {
@@ -49,8 +59,16 @@ describe('GraphQL input and document limits', () => {
       const long = await server.graphql(key, mutation, { i: { lastName: 'Long', summary: 's'.repeat(10_000) } });
       expect(long.body.errors).toBeUndefined();
       expect(long.body.data.createPerson.person.summary).toHaveLength(10_000);
-      expect400(await server.graphql(key, mutation, { i: { lastName: 'Long', summary: 's'.repeat(10_001) } }), 'BAD_USER_INPUT', /createPerson\.input\.summary \(variable \$i\) is too long: 10001 characters, at most 10000 are allowed$/);
-      expect400(await server.graphql(key, `mutation { createCompany(input: { name: "${'n'.repeat(10_001)}" }) { company { id } } }`), 'BAD_USER_INPUT', /createCompany\.input\.name is too long/);
+      expect400(
+        await server.graphql(key, mutation, { i: { lastName: 'Long', summary: 's'.repeat(10_001) } }),
+        'BAD_USER_INPUT',
+        /createPerson\.input\.summary \(variable \$i\) is too long: 10001 characters, at most 10000 are allowed$/,
+      );
+      expect400(
+        await server.graphql(key, `mutation { createCompany(input: { name: "${'n'.repeat(10_001)}" }) { company { id } } }`),
+        'BAD_USER_INPUT',
+        /createCompany\.input\.name is too long/,
+      );
 
       const v3 = await server.v3(key).post('/people.json', { person: { last_name: 'Facade', summary: 'b'.repeat(10_000) } });
       expect(v3.status).toBe(200);
@@ -86,14 +104,21 @@ describe('GraphQL input and document limits', () => {
     it('refuses a customFields value nested more than 20 deep, as a variable or inline', async () => {
       const deep = await raw(`{"query":${JSON.stringify(mutation)},"variables":{"i":{"name":"Deep","customFields":${nested(5000)}}}}`);
       expect400(deep, 'BAD_USER_INPUT', /^Input createCompany\.input\.customFields \(variable \$i\) is nested too deeply: more than 20 levels$/);
-      const inline = await server.graphql(key, `mutation { createCompany(input: { name: "Deep", customFields: ${'{a: '.repeat(30)}1${'}'.repeat(30)} }) { company { id } } }`);
+      const inline = await server.graphql(
+        key,
+        `mutation { createCompany(input: { name: "Deep", customFields: ${'{a: '.repeat(30)}1${'}'.repeat(30)} }) { company { id } } }`,
+      );
       expect400(inline, 'BAD_USER_INPUT', /^Input createCompany\.input\.customFields is nested too deeply: more than 20 levels$/);
       expect(await server.sql(`select id from companies where name = 'Deep'`)).toEqual([]);
     });
 
     it('refuses more than 1000 keys, and takes an ordinary value', async () => {
       const many = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`custom_label_${i}`, 'x']));
-      expect400(await server.graphql(key, mutation, { i: { name: 'Many', customFields: many } }), 'BAD_USER_INPUT', /customFields \(variable \$i\) is too large: more than 1000 keys and items/);
+      expect400(
+        await server.graphql(key, mutation, { i: { name: 'Many', customFields: many } }),
+        'BAD_USER_INPUT',
+        /customFields \(variable \$i\) is too large: more than 1000 keys and items/,
+      );
       const ok = await server.graphql(key, mutation, { i: { name: 'Plain', customFields: { custom_label_1: 'x', custom_label_2: ['a', 'b'] } } });
       expect(ok.body.errors).toBeUndefined();
       expect(ok.body.data.createCompany.company.databaseId).toEqual(expect.any(Number));
@@ -105,7 +130,10 @@ describe('GraphQL input and document limits', () => {
       const res = await server.graphql(key, '{ account ' + '{ id '.repeat(5000) + '}'.repeat(5001));
       expect400(res, 'GRAPHQL_PARSE_FAILED', /^Document is nested too deeply: more than 64 levels of braces, brackets or parentheses$/);
       expect(res.text).not.toMatch(/call stack/i);
-      const literal = await server.graphql(key, `mutation { createCompany(input: { name: "L", customFields: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)} }) { company { id } } }`);
+      const literal = await server.graphql(
+        key,
+        `mutation { createCompany(input: { name: "L", customFields: ${'{a: '.repeat(3000)}1${'}'.repeat(3000)} }) { company { id } } }`,
+      );
       expect400(literal, 'GRAPHQL_PARSE_FAILED', /nested too deeply/);
     });
 
@@ -147,7 +175,9 @@ describe('GraphQL errors that used to be masked', () => {
     expect(hidden.body.errors).toBeUndefined();
     expect(hidden.body.data).toEqual({ people: { nodes: [{ lastName: 'Included', owner: { databaseId: expect.any(Number) }, tags: [] }] } });
     // A fragment spread twice, once conditionally: its fields stay (graphql-jit alone dropped them).
-    const twice = await server.graphql(key, 'query($x: Boolean!) { people { nodes { ...N @include(if: $x) ...N } } } fragment N on Person { lastName }', { x: false });
+    const twice = await server.graphql(key, 'query($x: Boolean!) { people { nodes { ...N @include(if: $x) ...N } } } fragment N on Person { lastName }', {
+      x: false,
+    });
     expect(twice.body).toEqual({ data: { people: { nodes: [{ lastName: 'Included' }] } }, extensions: { cost: expect.objectContaining({ requested: 1 }) } });
   });
 

@@ -31,9 +31,11 @@ type Body = { data?: any; errors?: Array<{ message: string; path?: Array<string 
 /** Runs `fn` over `items`, `width` at a time (the requests are independent). */
 async function pool<T>(items: readonly T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
 }
 
 describe('GraphQL hostile inputs', () => {
@@ -97,8 +99,14 @@ describe('GraphQL hostile inputs', () => {
 
     it('inline literals and variable defaults are held to the same depth (the document itself stops at 64 brackets)', async () => {
       const literal = (depth: number) => `${'{and: ['.repeat(depth)}{}${']}'.repeat(depth)}`;
-      expect400(await server.graphql(key, `{ people(filter: ${literal(25)}) { totalCount } }`), /^Input people\.filter(\.and\[0\]){10} is nested too deeply: more than 20 levels/);
-      expect400(await server.graphql(key, `query($f: PersonFilter = ${literal(25)}) { people(filter: $f) { totalCount } }`), /^Input people\.filter(\.and\[0\]){10} \(variable \$f\) is nested too deeply/);
+      expect400(
+        await server.graphql(key, `{ people(filter: ${literal(25)}) { totalCount } }`),
+        /^Input people\.filter(\.and\[0\]){10} is nested too deeply: more than 20 levels/,
+      );
+      expect400(
+        await server.graphql(key, `query($f: PersonFilter = ${literal(25)}) { people(filter: $f) { totalCount } }`),
+        /^Input people\.filter(\.and\[0\]){10} \(variable \$f\) is nested too deeply/,
+      );
       const tooDeepToParse = await server.graphql(key, `{ people(filter: ${literal(40)}) { totalCount } }`);
       expect(tooDeepToParse.status).toBe(400);
       expect(tooDeepToParse.body.errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
@@ -154,9 +162,12 @@ describe('GraphQL hostile inputs', () => {
       const plain = await server.graphql(key, 'query($i: Int! = 1) { person(id: $i) { databaseId } }');
       expect(plain.body.errors).toBeUndefined();
       // Enums (by name), input objects, and a cyclic filter type (declared as JSON to jit).
-      const orders = await server.graphql(key, `query($o: [PersonOrder!]! = [{field: CREATED_AT, direction: DESC}], $f: PersonFilter! = {databaseId: {eq: ${id}}}, $n: Int! = 5) {
+      const orders = await server.graphql(
+        key,
+        `query($o: [PersonOrder!]! = [{field: CREATED_AT, direction: DESC}], $f: PersonFilter! = {databaseId: {eq: ${id}}}, $n: Int! = 5) {
         people(orderBy: $o, filter: $f, first: $n) { nodes { databaseId } }
-      }`);
+      }`,
+      );
       expect(orders.body.errors).toBeUndefined();
       expect(orders.body.data.people.nodes).toEqual([{ databaseId: id }]);
       // A sent value wins over the default.
@@ -165,7 +176,8 @@ describe('GraphQL hostile inputs', () => {
     });
 
     it('a default fills a mutation input; an explicit null for a non-null variable is a 400 and writes nothing', async () => {
-      const mutation = 'mutation($i: PersonCreateInput! = {lastName: "FromDefault", type: LEAD}) { createPerson(input: $i) { person { lastName type } userErrors { field } } }';
+      const mutation =
+        'mutation($i: PersonCreateInput! = {lastName: "FromDefault", type: LEAD}) { createPerson(input: $i) { person { lastName type } userErrors { field } } }';
       const made = await server.graphql(key, mutation);
       expect(made.body.errors).toBeUndefined();
       expect(made.body.data.createPerson).toEqual({ person: { lastName: 'FromDefault', type: 'LEAD' }, userErrors: [] });
@@ -213,27 +225,75 @@ describe('GraphQL hostile inputs', () => {
     type Field = readonly [name: string, type: KeyType, nullable: boolean];
     /** What each order field holds: the contract the forged values break. */
     const PERSON_FIELDS: readonly Field[] = [
-      ['ID', 'int', false], ['FIRST_NAME', 'text', true], ['LAST_NAME', 'text', false], ['EMAIL', 'text', true], ['POSITION', 'text', true],
-      ['TYPE', 'text', false], ['OWNER_ID', 'int', true], ['COMPANY_ID', 'int', true], ['COMPANY_NAME', 'text', true],
-      ['LEAD_STATUS_ID', 'int', true], ['LEAD_SOURCE_ID', 'int', true], ['WORK_CITY', 'text', true], ['WORK_STATE', 'text', true],
-      ['WORK_COUNTRY', 'text', true], ['WORK_POSTAL_CODE', 'text', true], ['CONVERTED_AT', 'timestamp', true],
-      ['LAST_EMAILED_AT', 'timestamp', true], ['CREATED_AT', 'timestamp', false], ['UPDATED_AT', 'timestamp', false],
+      ['ID', 'int', false],
+      ['FIRST_NAME', 'text', true],
+      ['LAST_NAME', 'text', false],
+      ['EMAIL', 'text', true],
+      ['POSITION', 'text', true],
+      ['TYPE', 'text', false],
+      ['OWNER_ID', 'int', true],
+      ['COMPANY_ID', 'int', true],
+      ['COMPANY_NAME', 'text', true],
+      ['LEAD_STATUS_ID', 'int', true],
+      ['LEAD_SOURCE_ID', 'int', true],
+      ['WORK_CITY', 'text', true],
+      ['WORK_STATE', 'text', true],
+      ['WORK_COUNTRY', 'text', true],
+      ['WORK_POSTAL_CODE', 'text', true],
+      ['CONVERTED_AT', 'timestamp', true],
+      ['LAST_EMAILED_AT', 'timestamp', true],
+      ['CREATED_AT', 'timestamp', false],
+      ['UPDATED_AT', 'timestamp', false],
     ];
     const COMPANY_FIELDS: readonly Field[] = [
-      ['ID', 'int', false], ['NAME', 'text', false], ['CITY', 'text', true], ['STATE', 'text', true], ['COUNTRY', 'text', true],
-      ['POSTAL_CODE', 'text', true], ['EMAIL', 'text', true], ['OWNER_ID', 'int', true], ['CREATED_AT', 'timestamp', false], ['UPDATED_AT', 'timestamp', false],
+      ['ID', 'int', false],
+      ['NAME', 'text', false],
+      ['CITY', 'text', true],
+      ['STATE', 'text', true],
+      ['COUNTRY', 'text', true],
+      ['POSTAL_CODE', 'text', true],
+      ['EMAIL', 'text', true],
+      ['OWNER_ID', 'int', true],
+      ['CREATED_AT', 'timestamp', false],
+      ['UPDATED_AT', 'timestamp', false],
     ];
-    const USER_FIELDS: readonly Field[] = [['ID', 'int', false], ['EMAIL', 'text', false], ['FIRST_NAME', 'text', true], ['LAST_NAME', 'text', true], ['CREATED_AT', 'timestamp', false]];
-    const LIST_ITEM_FIELDS: readonly Field[] = [['POSITION', 'int', false], ['NAME', 'text', false], ['ID', 'int', false], ['CREATED_AT', 'timestamp', false], ['UPDATED_AT', 'timestamp', false]];
+    const USER_FIELDS: readonly Field[] = [
+      ['ID', 'int', false],
+      ['EMAIL', 'text', false],
+      ['FIRST_NAME', 'text', true],
+      ['LAST_NAME', 'text', true],
+      ['CREATED_AT', 'timestamp', false],
+    ];
+    const LIST_ITEM_FIELDS: readonly Field[] = [
+      ['POSITION', 'int', false],
+      ['NAME', 'text', false],
+      ['ID', 'int', false],
+      ['CREATED_AT', 'timestamp', false],
+      ['UPDATED_AT', 'timestamp', false],
+    ];
 
     /** Values of the wrong type for each key type, as JSON text (so `1e400`, which JSON.stringify cannot write, is one). */
     const WRONG: Record<KeyType, readonly string[]> = {
       text: ['0', '1.5', 'true', 'false', '{}', '[]', '["a"]', JSON.stringify('x'.repeat(1001)), '"a\\u0000b"', '"\\ud800"'],
       int: ['"garbage"', '"1"', '1.5', '1e+308', '1e400', '2147483648', '-2147483649', 'true', '"2026-11-24 10:00:00+00"', '[]', '{}'],
       timestamp: [
-        '"garbage"', '"2026-13-45T00:00:00Z"', '"2026-13-45 00:00:00+00"', '"2026-02-30 10:00:00+00"', '"2023-02-29 10:00:00+00"',
-        '"2026-11-24 24:00:00+00"', '"2026-11-24 10:60:00+00"', '"2026-11-24 10:00:00+16"', '"2026-11-24T10:00:00Z"', '""', '"infinity"',
-        '"0000-01-01 00:00:00+00"', '"4714-01-01 00:00:00+00 BC"', '"10001-01-01 00:00:00+00"', '"2026-11-24 10:00:00.1234567+00"', '1700000000000', 'true',
+        '"garbage"',
+        '"2026-13-45T00:00:00Z"',
+        '"2026-13-45 00:00:00+00"',
+        '"2026-02-30 10:00:00+00"',
+        '"2023-02-29 10:00:00+00"',
+        '"2026-11-24 24:00:00+00"',
+        '"2026-11-24 10:60:00+00"',
+        '"2026-11-24 10:00:00+16"',
+        '"2026-11-24T10:00:00Z"',
+        '""',
+        '"infinity"',
+        '"0000-01-01 00:00:00+00"',
+        '"4714-01-01 00:00:00+00 BC"',
+        '"10001-01-01 00:00:00+00"',
+        '"2026-11-24 10:00:00.1234567+00"',
+        '1700000000000',
+        'true',
       ],
     };
     /** The row id ending every cursor: a positive integer. */
@@ -243,8 +303,12 @@ describe('GraphQL hostile inputs', () => {
       text: ['""', '"ü"', '"😀"', `"'; drop table people; --"`, JSON.stringify('x'.repeat(1000))],
       int: ['0', '-2147483648', '2147483647', '-0'],
       timestamp: [
-        '"2024-02-29 00:00:00+00"', '"2026-11-24 10:00:00.1+05:30"', '"9999-12-31 23:59:59.999999+00"', '"0001-01-01 00:00:00+00:09:21 BC"',
-        '"4713-01-01 00:00:00+15 BC"', '"10000-12-31 23:59:59.999999-15:59:59"',
+        '"2024-02-29 00:00:00+00"',
+        '"2026-11-24 10:00:00.1+05:30"',
+        '"9999-12-31 23:59:59.999999+00"',
+        '"0001-01-01 00:00:00+00:09:21 BC"',
+        '"4713-01-01 00:00:00+15 BC"',
+        '"10000-12-31 23:59:59.999999-15:59:59"',
       ],
     };
 
@@ -276,14 +340,14 @@ describe('GraphQL hostile inputs', () => {
       ...['LEAD_STATUS', 'LEAD_SOURCE', 'CONTACT_TAG', 'NOTE_CATEGORY'].map((kind) => ({
         name: `listItems(${kind})`,
         fields: LIST_ITEM_FIELDS,
-       
+
         query: `query(${vars('ListItemOrder')}) { listItems(kind: ${kind}, ${PAGE_ARGS}) ${SELECTION} }`,
         page: (d: any) => d.listItems,
       })),
       {
         name: 'Company.people',
         fields: PERSON_FIELDS,
-       
+
         query: `query(${vars('PersonOrder')}) { companies(first: 1, filter: {databaseId: {eq: ${companyWithPeople}}}) { nodes { people(${PAGE_ARGS}) ${SELECTION} } } }`,
         page: (d) => d.companies.nodes[0].people,
       },
@@ -297,21 +361,65 @@ describe('GraphQL hostile inputs', () => {
       ck = account.admin.apiKey;
       const [uma, ugo] = [await account.addUser({ firstName: 'Uma', lastName: 'Zed' }), await account.addUser({ firstName: 'Ugo', lastName: 'Abe' })];
       const lists: Record<string, number[]> = {};
-      for (const [kind, make] of Object.entries({ status: fixtures.leadStatus, source: fixtures.leadSource, tag: fixtures.contactTag, note: fixtures.noteCategory })) {
-        lists[kind] = [await make(server, ck, { name: `B ${kind}` }), await make(server, ck, { name: `a ${kind}` }), await make(server, ck, { name: `C ${kind}` })];
+      for (const [kind, make] of Object.entries({
+        status: fixtures.leadStatus,
+        source: fixtures.leadSource,
+        tag: fixtures.contactTag,
+        note: fixtures.noteCategory,
+      })) {
+        lists[kind] = [
+          await make(server, ck, { name: `B ${kind}` }),
+          await make(server, ck, { name: `a ${kind}` }),
+          await make(server, ck, { name: `C ${kind}` }),
+        ];
       }
-      const acme = await fixtures.company(server, ck, { name: 'Acme', city: 'Paris', state: 'IDF', country: 'France', postalCode: '75001', email: 'hi@acme.test', ownerId: uma.id });
+      const acme = await fixtures.company(server, ck, {
+        name: 'Acme',
+        city: 'Paris',
+        state: 'IDF',
+        country: 'France',
+        postalCode: '75001',
+        email: 'hi@acme.test',
+        ownerId: uma.id,
+      });
       const bolt = await fixtures.company(server, ck, { name: 'bolt', city: 'Lyon', ownerId: ugo.id });
       await fixtures.company(server, ck, { name: 'Core' });
       companyWithPeople = acme;
       const person = (attrs: Record<string, unknown>) => fixtures.person(server, ck, attrs);
-      await person({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@x.test', position: 'Countess', type: 'LEAD', ownerId: uma.id, companyId: acme, leadStatusId: lists.status[0], leadSourceId: lists.source[0], workCity: 'London', workState: 'LDN', workCountry: 'UK', workPostalCode: 'N1', lastEmailedAt: '2026-01-02T03:04:05.678Z' });
-      await person({ firstName: 'alan', lastName: 'Turing', email: 'alan@x.test', position: 'Fellow', ownerId: ugo.id, companyId: acme, leadStatusId: lists.status[1], workCity: 'manchester', lastEmailedAt: '2025-06-01T00:00:00Z' });
+      await person({
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@x.test',
+        position: 'Countess',
+        type: 'LEAD',
+        ownerId: uma.id,
+        companyId: acme,
+        leadStatusId: lists.status[0],
+        leadSourceId: lists.source[0],
+        workCity: 'London',
+        workState: 'LDN',
+        workCountry: 'UK',
+        workPostalCode: 'N1',
+        lastEmailedAt: '2026-01-02T03:04:05.678Z',
+      });
+      await person({
+        firstName: 'alan',
+        lastName: 'Turing',
+        email: 'alan@x.test',
+        position: 'Fellow',
+        ownerId: ugo.id,
+        companyId: acme,
+        leadStatusId: lists.status[1],
+        workCity: 'manchester',
+        lastEmailedAt: '2025-06-01T00:00:00Z',
+      });
       await person({ firstName: null, lastName: 'lovelace', companyId: acme });
       await person({ firstName: 'Grace', lastName: 'Hopper', companyId: acme, workCountry: 'US' });
       await person({ firstName: 'Kurt', lastName: 'Gödel', companyId: bolt, type: 'LEAD', leadSourceId: lists.source[2] });
       await person({ lastName: 'Alone' });
-      await server.sql(`update people set converted_at = created_at - interval '1 day' where account_id = ? and last_name in ('Lovelace', 'Hopper')`, [account.accountId]);
+      await server.sql(`update people set converted_at = created_at - interval '1 day' where account_id = ? and last_name in ('Lovelace', 'Hopper')`, [
+        account.accountId,
+      ]);
     }, 60_000);
 
     /** A real cursor of the connection ordered by `field` (the first row's). */
@@ -365,7 +473,8 @@ describe('GraphQL hostile inputs', () => {
       }
       await pool(cases, 4, async ({ c, field, cursor }) => {
         const res = await server.graphql(ck, c.query, { first: 2, after: cursor, orderBy: [{ field, direction: 'ASC' }] });
-        if (res.status !== 200 || res.body.errors) failures.push(`${c.name} ${field} ${Buffer.from(cursor, 'base64url').toString('utf8')}: ${res.status} ${res.text.slice(0, 300)}`);
+        if (res.status !== 200 || res.body.errors)
+          failures.push(`${c.name} ${field} ${Buffer.from(cursor, 'base64url').toString('utf8')}: ${res.status} ${res.text.slice(0, 300)}`);
       });
       expect(failures).toEqual([]);
     }, 120_000);
@@ -400,7 +509,9 @@ describe('GraphQL hostile inputs', () => {
 
     it('real cursors of every order field, both directions, page through the same rows as one big page', async () => {
       const failures: string[] = [];
-      const cases = connections().flatMap((c) => c.fields.flatMap(([field]) => (['ASC', 'DESC'] as const).map((direction) => ({ c, orderBy: [{ field, direction }] }))));
+      const cases = connections().flatMap((c) =>
+        c.fields.flatMap(([field]) => (['ASC', 'DESC'] as const).map((direction) => ({ c, orderBy: [{ field, direction }] }))),
+      );
       await pool(cases, 4, async ({ c, orderBy }) => {
         const all = await server.graphql(ck, c.query, { first: 200, orderBy });
         const expected = c.page(all.body.data).edges.map((e) => e.node.databaseId);
@@ -441,7 +552,7 @@ describe('input coercion as the GraphQL spec has it', () => {
   }, 60_000);
   afterAll(() => server.close());
 
-  it('a single object where a list is expected is a list of one, with its fields\' defaults (variable and default alike)', async () => {
+  it("a single object where a list is expected is a list of one, with its fields' defaults (variable and default alike)", async () => {
     const sent = await server.graphql(key, 'query($o: [PersonOrder!]) { people(orderBy: $o) { totalCount } }', { o: { field: 'LAST_NAME' } });
     expect(sent.status).toBe(200);
     expect(sent.body.errors).toBeUndefined();

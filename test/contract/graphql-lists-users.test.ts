@@ -24,12 +24,15 @@ describe('GraphQL shapes beyond people and companies', () => {
 
   it('admin lists page by cursor both ways and order by name', async () => {
     for (let i = 0; i < 30; i++) {
-      const made = await ok('mutation ($name: String!) { createListItem(kind: LEAD_SOURCE, input: { name: $name }) { userErrors { code } } }', { name: `Source ${String(i).padStart(2, '0')}` });
+      const made = await ok('mutation ($name: String!) { createListItem(kind: LEAD_SOURCE, input: { name: $name }) { userErrors { code } } }', {
+        name: `Source ${String(i).padStart(2, '0')}`,
+      });
       expect(made.createListItem.userErrors).toEqual([]);
     }
     const all = (await ok('{ leadSources(first: 200) { nodes { databaseId } totalCount } }')).leadSources;
     expect(all.totalCount).toBe(34); // 4 defaults + 30
-    const PAGE = 'query ($after: String, $before: String, $first: Int, $last: Int) { leadSources(first: $first, after: $after, last: $last, before: $before) { nodes { databaseId } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
+    const PAGE =
+      'query ($after: String, $before: String, $first: Int, $last: Int) { leadSources(first: $first, after: $after, last: $last, before: $before) { nodes { databaseId } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }';
     const forward: number[] = [];
     let after: string | null = null;
     for (;;) {
@@ -49,7 +52,9 @@ describe('GraphQL shapes beyond people and companies', () => {
       before = page.pageInfo.startCursor;
     }
     expect(backward).toEqual(forward);
-    const byName = (await ok('{ leadSources(first: 3, orderBy: [{ field: NAME, direction: DESC }]) { nodes { name } } }')).leadSources.nodes.map((n: any) => n.name);
+    const byName = (await ok('{ leadSources(first: 3, orderBy: [{ field: NAME, direction: DESC }]) { nodes { name } } }')).leadSources.nodes.map(
+      (n: any) => n.name,
+    );
     expect(byName).toEqual(['Website', 'Trade show', 'Source 29']);
   });
 
@@ -65,7 +70,7 @@ describe('GraphQL shapes beyond people and companies', () => {
     expect(res.text).not.toMatch(/hash|api_key|apiKey/i);
   });
 
-  it('node resolves every record type; another account\'s ids and unknown types are null or refused', async () => {
+  it("node resolves every record type; another account's ids and unknown types are null or refused", async () => {
     const person = (await ok('mutation { createPerson(input: { lastName: "Noded" }) { person { id } } }')).createPerson.person.id;
     const company = (await ok('mutation { createCompany(input: { name: "Noded Co" }) { company { id } } }')).createCompany.company.id;
     const ids = (await ok('{ viewer { id } account { id } leadStatuses(first: 1) { nodes { id } } }')) as any;
@@ -89,21 +94,41 @@ describe('GraphQL shapes beyond people and companies', () => {
     };
     const [tea, cake] = fields.pick.entries;
     const make = async (lastName: string, values: Record<string, unknown>) =>
-      (await ok('mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { message } } }', { input: { lastName, customFields: values } })).createPerson.person.databaseId as number;
-    const a = await make('Custom A', { [fields.text.label]: 'Bunny', [fields.number.label]: 7, [fields.date.label]: '2020-05-01', [fields.pick.label]: [tea, cake] });
+      (
+        await ok('mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { message } } }', {
+          input: { lastName, customFields: values },
+        })
+      ).createPerson.person.databaseId as number;
+    const a = await make('Custom A', {
+      [fields.text.label]: 'Bunny',
+      [fields.number.label]: 7,
+      [fields.date.label]: '2020-05-01',
+      [fields.pick.label]: [tea, cake],
+    });
     const b = await make('Custom B', { [fields.text.label]: 'Hopper', [fields.number.label]: 3, [fields.pick.label]: [cake] });
     const c = await make('Custom C', {});
     const ids = async (filter: unknown[]) =>
-      (await ok('query ($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', { f: { customFields: filter, databaseId: { in: [a, b, c] } } })).people.nodes.map((n: any) => n.databaseId).sort();
+      (
+        await ok('query ($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', { f: { customFields: filter, databaseId: { in: [a, b, c] } } })
+      ).people.nodes
+        .map((n: any) => n.databaseId)
+        .sort();
     expect(await ids([{ label: fields.text.label, text: { contains: 'bun' } }])).toEqual([a]);
     expect(await ids([{ label: fields.number.label, number: { gt: 5 } }])).toEqual([a]);
     expect(await ids([{ label: fields.number.label, number: { isNull: true } }])).toEqual([c]);
     expect(await ids([{ label: fields.date.label, date: { gte: '2020-01-01', lt: '2021-01-01' } }])).toEqual([a]);
     expect(await ids([{ label: fields.pick.label, choice: { eq: cake } }])).toEqual([a, b].sort());
-    expect(await ids([{ label: fields.pick.label, choice: { in: [tea] } }, { label: fields.text.label, text: { isNull: false } }])).toEqual([a]);
+    expect(
+      await ids([
+        { label: fields.pick.label, choice: { in: [tea] } },
+        { label: fields.text.label, text: { isNull: false } },
+      ]),
+    ).toEqual([a]);
     // A text filter on a number field matches nothing rather than failing the statement.
     expect(await ids([{ label: fields.number.label, text: { eq: '7' } }])).toEqual([]);
-    const bad = await server.graphql(key, 'query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { customFields: [{ label: 'nickname', text: { eq: 'x' } }] } });
+    const bad = await server.graphql(key, 'query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', {
+      f: { customFields: [{ label: 'nickname', text: { eq: 'x' } }] },
+    });
     expect(bad.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'filter.customFields[0].label' });
   });
 });

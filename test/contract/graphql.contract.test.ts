@@ -25,8 +25,16 @@ describe('GraphQL contract', () => {
     server = await startTestServer();
     account = await server.createAccount({ timeZone: 'America/New_York' });
     key = account.admin.apiKey;
-    for (const [name, city] of [['Alpha Corp', 'Berlin'], ['alpine Ltd', 'Bern'], ['Beta GmbH', 'Berlin'], ['Gamma SA', 'Geneva'], ['Alphabet Inc', 'Boston']]) {
-      const res = await server.graphql(key, 'mutation ($input: CompanyCreateInput!) { createCompany(input: $input) { company { id } } }', { input: { name, city } });
+    for (const [name, city] of [
+      ['Alpha Corp', 'Berlin'],
+      ['alpine Ltd', 'Bern'],
+      ['Beta GmbH', 'Berlin'],
+      ['Gamma SA', 'Geneva'],
+      ['Alphabet Inc', 'Boston'],
+    ]) {
+      const res = await server.graphql(key, 'mutation ($input: CompanyCreateInput!) { createCompany(input: $input) { company { id } } }', {
+        input: { name, city },
+      });
       expect(res.body.errors).toBeUndefined();
     }
   }, 60_000);
@@ -37,7 +45,9 @@ describe('GraphQL contract', () => {
       const res = await server.request('POST', '/graphql', { body: { query: '{ companies { nodes { id name } } }' } });
       expect(res.status).toBe(401);
       expect(res.body.data ?? null).toBeNull();
-      expect(res.body.errors).toEqual([expect.objectContaining({ message: 'Unknown api_key', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ message: 'Unknown api_key', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) }),
+      ]);
       expect(res.text).not.toContain('Alpha');
     });
 
@@ -45,7 +55,11 @@ describe('GraphQL contract', () => {
       const attempts: Array<Record<string, string>> = [{ authorization: `Bearer ${'f'.repeat(64)}` }, { 'x-api-key': 'f'.repeat(64) }];
       for (const headers of attempts) {
         const res = await server.request('POST', '/graphql', { body: { query: '{ companies { nodes { id } } }' }, headers });
-        expect({ status: res.status, code: res.body.errors?.[0]?.extensions?.code, data: res.body.data ?? null }).toEqual({ status: 401, code: 'UNAUTHENTICATED', data: null });
+        expect({ status: res.status, code: res.body.errors?.[0]?.extensions?.code, data: res.body.data ?? null }).toEqual({
+          status: 401,
+          code: 'UNAUTHENTICATED',
+          data: null,
+        });
       }
       const viaQuery = await server.request('POST', '/graphql', { body: { query: '{ companies { nodes { id } } }' }, query: { api_key: 'f'.repeat(64) } });
       expect(viaQuery.status).toBe(401);
@@ -120,14 +134,20 @@ describe('GraphQL contract', () => {
     });
 
     it('several problems are reported together; a duplicate name is a problem of the record', async () => {
-      const res = await server.graphql(key, `mutation { createCompany(input: {name: "", city: "${'x'.repeat(101)}"}) { company { id } userErrors { field code message } } }`);
+      const res = await server.graphql(
+        key,
+        `mutation { createCompany(input: {name: "", city: "${'x'.repeat(101)}"}) { company { id } userErrors { field code message } } }`,
+      );
       expect(res.body.data.createCompany.userErrors).toEqual(
         expect.arrayContaining([
           { field: ['input', 'name'], code: 'BLANK', message: "can't be blank" },
           { field: ['input', 'city'], code: 'TOO_LONG', message: expect.stringContaining('too long') },
         ]),
       );
-      const dup = await server.graphql(key, 'mutation { createCompany(input: {name: "alpha corp"}, options: {checkForDuplicates: true}) { company { id } userErrors { field code message } } }');
+      const dup = await server.graphql(
+        key,
+        'mutation { createCompany(input: {name: "alpha corp"}, options: {checkForDuplicates: true}) { company { id } userErrors { field code message } } }',
+      );
       expect(dup.body.data.createCompany.userErrors).toEqual([{ field: null, code: 'DUPLICATE', message: expect.stringContaining('alpha corp') }]);
     });
 
@@ -135,7 +155,8 @@ describe('GraphQL contract', () => {
       const own = await account.addUser({ visibility: Visibility.OWN });
       const visible = (await server.graphql(key, COMPANIES, { page: 1, perPage: 1 })).body.data.companies.nodes[0];
       const foreignAccount = await server.createAccount();
-      const foreign = (await server.graphql(foreignAccount.admin.apiKey, 'mutation { createCompany(input: {name: "F"}) { company { databaseId } } }')).body.data.createCompany.company.databaseId;
+      const foreign = (await server.graphql(foreignAccount.admin.apiKey, 'mutation { createCompany(input: {name: "F"}) { company { databaseId } } }')).body.data
+        .createCompany.company.databaseId;
       const cases: Array<[string, number]> = [
         [key, 2_147_483_000],
         [key, foreign],

@@ -91,7 +91,9 @@ describe('isolation on every v3 route', () => {
           // DECISIONS (Status codes and bodies): account notifications answer 404 {"error"} (`error-object`).
           const missing = route.errorShape === 'error-object' ? '404 {error}' : '404 (empty)';
           expected.push(`${label}: ${forbidden(viewer, route) ? '403 {error}' : sees ? 200 : missing}`);
-          outcomes.push(`${label}: ${res.status}${res.status === 404 && res.text === '' ? ' (empty)' : ''}${(res.status === 403 || res.status === 404) && typeof res.body?.error === 'string' ? ' {error}' : ''}`);
+          outcomes.push(
+            `${label}: ${res.status}${res.status === 404 && res.text === '' ? ' (empty)' : ''}${(res.status === 403 || res.status === 404) && typeof res.body?.error === 'string' ? ' {error}' : ''}`,
+          );
           if (sees && route.kind === 'show') expect(res.body.id).toBe(id);
           if (!sees) {
             // Still there, unchanged, for its creator.
@@ -108,10 +110,13 @@ describe('isolation on every v3 route', () => {
   for (const route of V3_ROUTES.filter((r) => r.kind === 'list')) {
     const root = route.resource.root;
     // A comment list's parent is its note (`/notes/:noteId/comments`, the association id ignored).
-    const parent = parentRoute(route, V3_ROUTES) ?? (route.path.includes(':noteId') ? (V3_ROUTES.find((r) => r.kind === 'show' && r.path === '/notes/:id') ?? null) : null);
+    const parent =
+      parentRoute(route, V3_ROUTES) ?? (route.path.includes(':noteId') ? (V3_ROUTES.find((r) => r.kind === 'show' && r.path === '/notes/:id') ?? null) : null);
     it(`GET ${route.path}: lists only what the viewer may see${parent ? ', under a parent the viewer may see (else 404)' : ''}`, async () => {
       const w = await world(server);
-      const samples = await Promise.all(creatorsOf(w, route).map(async (creator) => ({ creator, ...(await sampleRoute(server, creator.apiKey, route, V3_ROUTES)) })));
+      const samples = await Promise.all(
+        creatorsOf(w, route).map(async (creator) => ({ creator, ...(await sampleRoute(server, creator.apiKey, route, V3_ROUTES)) })),
+      );
       const outcomes: string[] = [];
       const expected: string[] = [];
       for (const viewer of viewersOf(w)) {
@@ -145,17 +150,30 @@ describe('isolation on every v3 route', () => {
         // A record the viewer may not see is null on lookup and a NOT_FOUND user error on writes.
         const show = await server.graphql(viewer.apiKey, `{ company(id: ${company}) { databaseId } person(id: ${person}) { databaseId } }`);
         expect(show.body.data).toEqual(sees ? { company: { databaseId: company }, person: { databaseId: person } } : { company: null, person: null });
-        const list = await server.graphql(viewer.apiKey, `{ companies(filter: {databaseId: {in: [${company}]}}) { nodes { databaseId } totalCount } people(filter: {databaseId: {in: [${person}]}}) { nodes { databaseId } } }`);
+        const list = await server.graphql(
+          viewer.apiKey,
+          `{ companies(filter: {databaseId: {in: [${company}]}}) { nodes { databaseId } totalCount } people(filter: {databaseId: {in: [${person}]}}) { nodes { databaseId } } }`,
+        );
         expect(list.body.data).toEqual(
           sees
             ? { companies: { nodes: [{ databaseId: company }], totalCount: 1 }, people: { nodes: [{ databaseId: person }] } }
             : { companies: { nodes: [], totalCount: 0 }, people: { nodes: [] } },
         );
-        const update = await server.graphql(viewer.apiKey, `mutation { updateCompany(id: ${company}, input: {name: "x"}) { company { databaseId } userErrors { field code } } }`);
-        expect(update.body.data.updateCompany).toEqual(sees ? { company: { databaseId: company }, userErrors: [] } : { company: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] });
-        for (const [field, id] of [['deleteCompany', company], ['deletePerson', person]] as const) {
+        const update = await server.graphql(
+          viewer.apiKey,
+          `mutation { updateCompany(id: ${company}, input: {name: "x"}) { company { databaseId } userErrors { field code } } }`,
+        );
+        expect(update.body.data.updateCompany).toEqual(
+          sees ? { company: { databaseId: company }, userErrors: [] } : { company: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] },
+        );
+        for (const [field, id] of [
+          ['deleteCompany', company],
+          ['deletePerson', person],
+        ] as const) {
           const del = await server.graphql(viewer.apiKey, `mutation { ${field}(id: ${id}) { deletedDatabaseId userErrors { field code } } }`);
-          expect(del.body.data[field]).toEqual(sees ? { deletedDatabaseId: id, userErrors: [] } : { deletedDatabaseId: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] });
+          expect(del.body.data[field]).toEqual(
+            sees ? { deletedDatabaseId: id, userErrors: [] } : { deletedDatabaseId: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] },
+          );
         }
       }
     }

@@ -17,7 +17,18 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 function freezeClock(): { advance(ms: number): void; restore(): void } {
   jest.useFakeTimers({
     now: Date.now(),
-    doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'],
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
   });
   return {
     advance: (ms) => jest.setSystemTime(Date.now() + ms),
@@ -156,7 +167,9 @@ describe('rate limit (v3 §8.1)', () => {
     const key = await freshKey();
     const clock = freezeClock();
     try {
-      const burst = await Promise.all(Array.from({ length: 6 }, () => server.request('GET', '/api/v3/companies.json', { apiKey: key, headers: { 'x-request-id': 'same-id' } })));
+      const burst = await Promise.all(
+        Array.from({ length: 6 }, () => server.request('GET', '/api/v3/companies.json', { apiKey: key, headers: { 'x-request-id': 'same-id' } })),
+      );
       expect(burst.map((r) => r.status)).toEqual(Array(6).fill(200));
       expect(burst.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)).toEqual([4, 5, 6, 7, 8, 9]);
     } finally {
@@ -200,8 +213,10 @@ describe('rate limit (v3 §8.1)', () => {
     const clock = freezeClock();
     try {
       for (let i = 0; i < 3; i++) expect((await server.request('GET', '/api/v3/no_such_route.json', { apiKey: key })).status).toBe(404);
-      for (let i = 0; i < 2; i++) expect((await server.request('GET', '/api/v3/companies.json', { apiKey: key, query: { sort: 'no_such_column' } })).status).toBe(422);
-      for (let i = 0; i < 15; i++) expect((await server.request('GET', '/api/v3/companies.json', { apiKey: key, query: { app_key: 'b'.repeat(64) } })).status).toBe(401);
+      for (let i = 0; i < 2; i++)
+        expect((await server.request('GET', '/api/v3/companies.json', { apiKey: key, query: { sort: 'no_such_column' } })).status).toBe(422);
+      for (let i = 0; i < 15; i++)
+        expect((await server.request('GET', '/api/v3/companies.json', { apiKey: key, query: { app_key: 'b'.repeat(64) } })).status).toBe(401);
       const res = await list(key);
       expect(res.status).toBe(200);
       expect(res.headers.get('x-ratelimit-remaining')).toBe('4');
@@ -231,7 +246,9 @@ describeWithRedis('rate limit headers with the shared (Redis) buckets', () => {
     const { admin } = await server.createAccount();
     const remaining: number[] = [];
     for (let round = 0; round < 3; round++) {
-      const burst = await Promise.all(Array.from({ length: 8 }, () => server.request('GET', '/api/v3/companies.json', { apiKey: admin.apiKey, headers: { 'x-request-id': 'same-id' } })));
+      const burst = await Promise.all(
+        Array.from({ length: 8 }, () => server.request('GET', '/api/v3/companies.json', { apiKey: admin.apiKey, headers: { 'x-request-id': 'same-id' } })),
+      );
       expect(burst.map((r) => r.status)).toEqual(Array(8).fill(200));
       remaining.push(...burst.map((r) => Number(r.headers.get('x-ratelimit-remaining'))));
     }

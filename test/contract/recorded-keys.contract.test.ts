@@ -36,7 +36,8 @@ describe('recorded keys: people and calendar entries (v3)', () => {
     beforeAll(async () => {
       // Made by the own user, who owns the person and some of the deals; the admin owns the others.
       person = await post('/people.json', { person: { first_name: 'Leonard', last_name: 'Jakubowski' } }, own.apiKey);
-      const deal = async (label: string, attrs: Record<string, unknown>, k = key) => (deals[label] = await post('/deals.json', { deal: { name: label, person_ids: [person.id], ...attrs } }, k));
+      const deal = async (label: string, attrs: Record<string, unknown>, k = key) =>
+        (deals[label] = await post('/deals.json', { deal: { name: label, person_ids: [person.id], ...attrs } }, k));
       await deal('open mine', { value: '1000.50', probability: 50 }, own.apiKey);
       await deal('no probability', { value: 20 }, own.apiKey);
       await deal('won mine', { value: 300, probability: 100 }, own.apiKey);
@@ -77,14 +78,24 @@ describe('recorded keys: people and calendar entries (v3)', () => {
 
     it('a person without deals: empty lists and "0.00"; created_by_user_id is who created them, not the owner', async () => {
       const other = await post('/people.json', { person: { last_name: 'Alone', user_id: own.id } });
-      expect(other).toMatchObject({ deal_ids: [], deals: [], shared_user_ids: [], user_id: own.id, created_by_user_id: account.admin.id, total_pipeline: '0.00', won_deals_total: '0.00' });
+      expect(other).toMatchObject({
+        deal_ids: [],
+        deals: [],
+        shared_user_ids: [],
+        user_id: own.id,
+        created_by_user_id: account.admin.id,
+        total_pipeline: '0.00',
+        won_deals_total: '0.00',
+      });
       // Read-only keys sent back whole are ignored (DECISIONS: clients send back what they received).
-      const back = await api().put(`/people/${other.id}.json`, { person: { ...other, deals: [{ id: deals['open mine'].id, name: 'x' }], created_by_user_id: own.id, total_pipeline: '5', shared_user_ids: [own.id] } });
+      const back = await api().put(`/people/${other.id}.json`, {
+        person: { ...other, deals: [{ id: deals['open mine'].id, name: 'x' }], created_by_user_id: own.id, total_pipeline: '5', shared_user_ids: [own.id] },
+      });
       expect(back.status).toBe(200);
       expect({ ...back.body, updated_at: null }).toEqual({ ...other, updated_at: null });
     });
 
-    it('GraphQL: Person.dealNames, totalPipeline, wonDealsTotal and createdByUserId, in the viewer\'s visibility', async () => {
+    it("GraphQL: Person.dealNames, totalPipeline, wonDealsTotal and createdByUserId, in the viewer's visibility", async () => {
       const query = 'query($id: Int!) { person(id: $id) { dealIds dealNames { databaseId name } totalPipeline wonDealsTotal createdByUserId } }';
       const res = await server.graphql(own.apiKey, query, { id: person.id });
       expect(res.body.errors).toBeUndefined();
@@ -106,14 +117,24 @@ describe('recorded keys: people and calendar entries (v3)', () => {
   });
 
   describe('calendar entries', () => {
-    it('association is the record the entry is about: {id, name} for a deal or company, a person\'s names and numbers; associated_company the company it is tied to', async () => {
+    it("association is the record the entry is about: {id, name} for a deal or company, a person's names and numbers; associated_company the company it is tied to", async () => {
       const company = await post('/companies.json', { company: { name: 'Roob Group' } });
-      const person = await post('/people.json', { person: { first_name: 'Leonard', last_name: 'Jakubowski', email: 'leo@example.test', phone: '555-0100', mobile: '555-0199', company_id: company.id } });
+      const person = await post('/people.json', {
+        person: { first_name: 'Leonard', last_name: 'Jakubowski', email: 'leo@example.test', phone: '555-0100', mobile: '555-0199', company_id: company.id },
+      });
       const deal = await post('/deals.json', { deal: { name: 'reinvent rich infrastructures' } });
-      const entry = (attrs: Record<string, unknown>) => post('/calendar_entries.json', { calendar_entry: { type: 'CalendarTask', name: 'Do something', ...attrs } });
+      const entry = (attrs: Record<string, unknown>) =>
+        post('/calendar_entries.json', { calendar_entry: { type: 'CalendarTask', name: 'Do something', ...attrs } });
 
       const aboutPerson = await entry({ association_type: 'Person', association_id: person.id, company_id: company.id });
-      expect(aboutPerson.association).toEqual({ id: person.id, first_name: 'Leonard', last_name: 'Jakubowski', phone: '555-0100', mobile: '555-0199', email: 'leo@example.test' });
+      expect(aboutPerson.association).toEqual({
+        id: person.id,
+        first_name: 'Leonard',
+        last_name: 'Jakubowski',
+        phone: '555-0100',
+        mobile: '555-0199',
+        email: 'leo@example.test',
+      });
       expect(aboutPerson.associated_company).toEqual({ id: company.id, name: 'Roob Group' });
       const aboutDeal = await entry({ association_type: 'Deal', association_id: deal.id });
       expect(aboutDeal).toMatchObject({ association: { id: deal.id, name: 'reinvent rich infrastructures' }, associated_company: null });
@@ -134,15 +155,22 @@ describe('recorded keys: people and calendar entries (v3)', () => {
       const deal = await post('/deals.json', { deal: { name: 'Hidden deal' } });
       // The own user's own entries about records only the admin may see (v3 owner_id is read-only: made over GraphQL).
       const gql = async (input: Record<string, unknown>) => {
-        const res = await server.graphql(key, 'mutation($input: CalendarEntryCreateInput!) { createCalendarEntry(input: $input) { calendarEntry { databaseId } userErrors { message } } }', {
-          input: { kind: 'TASK', name: 'Mine', ownerId: own.id, ...input },
-        });
+        const res = await server.graphql(
+          key,
+          'mutation($input: CalendarEntryCreateInput!) { createCalendarEntry(input: $input) { calendarEntry { databaseId } userErrors { message } } }',
+          {
+            input: { kind: 'TASK', name: 'Mine', ownerId: own.id, ...input },
+          },
+        );
         expect(res.body.data.createCalendarEntry.userErrors).toEqual([]);
         return res.body.data.createCalendarEntry.calendarEntry.databaseId as number;
       };
       const aboutPerson = await gql({ associationType: 'PERSON', associationId: person.id, companyId: company.id });
       const aboutDeal = await gql({ associationType: 'DEAL', associationId: deal.id });
-      for (const [id, type, associationId] of [[aboutPerson, 'Person', person.id], [aboutDeal, 'Deal', deal.id]] as const) {
+      for (const [id, type, associationId] of [
+        [aboutPerson, 'Person', person.id],
+        [aboutDeal, 'Deal', deal.id],
+      ] as const) {
         const seen = await api(own.apiKey).get(`/calendar_entries/${id}.json`);
         expect(seen.status).toBe(200);
         expect(seen.body).toMatchObject({ association_type: type, association_id: associationId, association: null, associated_company: null });

@@ -11,7 +11,8 @@ import { formEncode, startTestServer, type TestAccount, type TestServer } from '
  */
 
 /** A query string exactly as the older gem builds it: `conditions%5Bdeal_stage%5D%5B0%5D=2&...`. */
-const indexed = (name: string, values: readonly unknown[]) => values.map((v, i) => `${encodeURIComponent(`${name}[${i}]`)}=${encodeURIComponent(String(v))}`).join('&');
+const indexed = (name: string, values: readonly unknown[]) =>
+  values.map((v, i) => `${encodeURIComponent(`${name}[${i}]`)}=${encodeURIComponent(String(v))}`).join('&');
 const ids = (res: { body: any }) => (res.body.entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
 const sorted = (...values: number[]) => [...values].sort((a, b) => a - b);
 
@@ -83,7 +84,9 @@ describe('v3 as the real service answered (issue 22)', () => {
       expect(ids(res)).toEqual(sorted(byTier[0], byTier[1]));
       // Ranges are still objects: [from]/[to] are not indexes.
       const seats = await seedCustomField(server, account.accountId, 'deal', 'numeric', 'Seats');
-      const ranged = await get(`/deals.json?${encodeURIComponent(`conditions[${seats.label}][from]`)}=3&${encodeURIComponent(`conditions[${seats.label}][to]`)}=7`);
+      const ranged = await get(
+        `/deals.json?${encodeURIComponent(`conditions[${seats.label}][from]`)}=3&${encodeURIComponent(`conditions[${seats.label}][to]`)}=7`,
+      );
       expect({ status: ranged.status, entries: ranged.body.entries }).toEqual({ status: 200, entries: [] });
     });
 
@@ -95,9 +98,15 @@ describe('v3 as the real service answered (issue 22)', () => {
         `conditions%5Bdeal_stage%5D%5B00%5D=${stages[0]}`,
       ]) {
         const res = await get(`/deals.json?${query}`);
-        expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 422, body: [expect.objectContaining({ field: 'conditions[deal_stage]', msg: 'must be an id or a list of ids' })] });
+        expect({ query, status: res.status, body: res.body }).toEqual({
+          query,
+          status: 422,
+          body: [expect.objectContaining({ field: 'conditions[deal_stage]', msg: 'must be an id or a list of ids' })],
+        });
       }
-      const custom = await get(`/deals.json?${encodeURIComponent(`conditions[${tier.label}][0]`)}=${tier.entries[0]}&${encodeURIComponent(`conditions[${tier.label}][2]`)}=${tier.entries[1]}`);
+      const custom = await get(
+        `/deals.json?${encodeURIComponent(`conditions[${tier.label}][0]`)}=${tier.entries[0]}&${encodeURIComponent(`conditions[${tier.label}][2]`)}=${tier.entries[1]}`,
+      );
       expect({ status: custom.status, field: custom.body[0]?.field }).toEqual({ status: 422, field: `conditions[${tier.label}]` });
     });
 
@@ -106,17 +115,32 @@ describe('v3 as the real service answered (issue 22)', () => {
       const tags = [await fixtures.contactTag(server, key), await fixtures.contactTag(server, key)];
       const form = await api().post(
         '/deals.json',
-        [`deal[name]=Indexed`, indexed('deal[person_ids]', people), indexed(`deal[custom_fields][${colours.label}]`, [colours.entries[2], colours.entries[0]])].join('&'),
+        [
+          `deal[name]=Indexed`,
+          indexed('deal[person_ids]', people),
+          indexed(`deal[custom_fields][${colours.label}]`, [colours.entries[2], colours.entries[0]]),
+        ].join('&'),
       );
       expect(form.status).toBe(200);
-      expect(form.body).toMatchObject({ person_ids: people, custom_fields: expect.objectContaining({ [colours.label]: [colours.entries[2], colours.entries[0]] }) });
-      const person = await api().post('/people.json', `person[first_name]=Ida&person[last_name]=Indexed&${indexed('person[predefined_contacts_tag_ids]', tags)}`);
+      expect(form.body).toMatchObject({
+        person_ids: people,
+        custom_fields: expect.objectContaining({ [colours.label]: [colours.entries[2], colours.entries[0]] }),
+      });
+      const person = await api().post(
+        '/people.json',
+        `person[first_name]=Ida&person[last_name]=Indexed&${indexed('person[predefined_contacts_tag_ids]', tags)}`,
+      );
       expect(person.status).toBe(200);
       expect(person.body.predefined_contacts_tag_ids.sort()).toEqual(sorted(...tags));
       // A JSON object keyed "0", "1" (what some encoders make of a list) is the same list.
-      const json = await api().put(`/deals/${form.body.id}.json`, { deal: { person_ids: { 0: people[1] }, custom_fields: { [colours.label]: { 1: colours.entries[0], 0: colours.entries[1] } } } });
+      const json = await api().put(`/deals/${form.body.id}.json`, {
+        deal: { person_ids: { 0: people[1] }, custom_fields: { [colours.label]: { 1: colours.entries[0], 0: colours.entries[1] } } },
+      });
       expect(json.status).toBe(200);
-      expect(json.body).toMatchObject({ person_ids: [people[1]], custom_fields: expect.objectContaining({ [colours.label]: [colours.entries[1], colours.entries[0]] }) });
+      expect(json.body).toMatchObject({
+        person_ids: [people[1]],
+        custom_fields: expect.objectContaining({ [colours.label]: [colours.entries[1], colours.entries[0]] }),
+      });
       const gap = await api().put(`/deals/${form.body.id}.json`, { deal: { person_ids: { 0: people[0], 2: people[1] } } });
       expect({ status: gap.status, body: gap.body }).toEqual({ status: 422, body: [expect.objectContaining({ field: 'person_ids' })] });
     });
@@ -126,11 +150,16 @@ describe('v3 as the real service answered (issue 22)', () => {
       const many = Array.from({ length: 101 }, (_, i) => i + 1);
       const byIndex = await get(`/deals.json?${indexed(`conditions[${tier.label}]`, many)}`);
       const byBrackets = await get(`/deals.json?${many.map((v) => `${encodeURIComponent(`conditions[${tier.label}][]`)}=${v}`).join('&')}`);
-      expect({ status: byIndex.status, body: byIndex.body }).toEqual({ status: 422, body: [expect.objectContaining({ field: `conditions[${tier.label}]`, msg: 'has too many values (maximum is 100)' })] });
+      expect({ status: byIndex.status, body: byIndex.body }).toEqual({
+        status: 422,
+        body: [expect.objectContaining({ field: `conditions[${tier.label}]`, msg: 'has too many values (maximum is 100)' })],
+      });
       expect(byIndex.body).toEqual(byBrackets.body);
       // A body list holds at most 1,000 elements (DECISIONS: bounded array length): 413 either way.
       const thousandAndOne = Array.from({ length: 1001 }, (_, i) => i + 1);
-      const asObject = await api().post('/deals.json', { deal: { name: 'Too many', person_ids: Object.fromEntries(thousandAndOne.map((v, i) => [String(i), v])) } });
+      const asObject = await api().post('/deals.json', {
+        deal: { name: 'Too many', person_ids: Object.fromEntries(thousandAndOne.map((v, i) => [String(i), v])) },
+      });
       const asArray = await api().post('/deals.json', { deal: { name: 'Too many', person_ids: thousandAndOne } });
       expect([asObject.status, asArray.status]).toEqual([413, 413]);
       expect(await server.sql(`select id from deals where account_id = ? and name = 'Too many'`, [account.accountId])).toEqual([]);
@@ -174,12 +203,30 @@ describe('v3 as the real service answered (issue 22)', () => {
         const { total, per_page: perPage, pages } = res.body.pagination;
         expect({ route: route.path, pages }).toEqual({ route: route.path, pages: Math.max(1, Math.ceil(total / perPage)) });
         if (total === 0) {
-          expect({ route: route.path, body: res.body }).toStrictEqual({ route: route.path, body: { entries: [], pagination: { page: 1, per_page: route.paging!.default, total: 0, pages: 1, page_var: 'page' } } });
+          expect({ route: route.path, body: res.body }).toStrictEqual({
+            route: route.path,
+            body: { entries: [], pagination: { page: 1, per_page: route.paging!.default, total: 0, pages: 1, page_var: 'page' } },
+          });
           empty.push(route.path);
         }
       }
       // The record lists and every nested list start empty; admin lists seeded with defaults do not.
-      expect(empty).toEqual(expect.arrayContaining(['/companies', '/people', '/deals', '/notes', '/documents', '/calendar_entries', '/searches', '/account_notifications', '/companies/:id/people', '/deals/:id/people', '/people/:id/deals', '/notes/:noteId/comments']));
+      expect(empty).toEqual(
+        expect.arrayContaining([
+          '/companies',
+          '/people',
+          '/deals',
+          '/notes',
+          '/documents',
+          '/calendar_entries',
+          '/searches',
+          '/account_notifications',
+          '/companies/:id/people',
+          '/deals/:id/people',
+          '/people/:id/deals',
+          '/notes/:noteId/comments',
+        ]),
+      );
     });
   });
 
@@ -200,7 +247,14 @@ describe('v3 as the real service answered (issue 22)', () => {
       const person = await api().post('/people.json', { person: { first_name: 'Num', last_name: 'Eric', custom_fields: { [personScore.label]: 23 } } });
       expect(person.status).toBe(200);
       expect(person.body.custom_fields[personScore.label]).toBe('23.0');
-      const cases: Array<[unknown, string]> = [[12.5, '12.5'], ['-0.25', '-0.25'], [0, '0.0'], ['7', '7.0'], [1e21, '1000000000000000000000.0'], [0.0000001, '0.0000001']];
+      const cases: Array<[unknown, string]> = [
+        [12.5, '12.5'],
+        ['-0.25', '-0.25'],
+        [0, '0.0'],
+        ['7', '7.0'],
+        [1e21, '1000000000000000000000.0'],
+        [0.0000001, '0.0000001'],
+      ];
       for (const [sent, shown] of cases) {
         const res = await api().put(`/people/${person.body.id}.json`, { person: { custom_fields: { [personScore.label]: sent } } });
         expect({ sent, status: res.status, shown: res.body.custom_fields?.[personScore.label] }).toEqual({ sent, status: 200, shown });
@@ -216,13 +270,16 @@ describe('v3 as the real service answered (issue 22)', () => {
 
     it('lists, shows and nested lists alike; currency values stay money; the output is accepted back as input', async () => {
       const company = await fixtures.company(server, key);
-      const created = await api().post('/deals.json', { deal: { name: 'Seated', company_id: company, custom_fields: { [dealSeats.label]: 30, [dealBudget.label]: 1250 } } });
+      const created = await api().post('/deals.json', {
+        deal: { name: 'Seated', company_id: company, custom_fields: { [dealSeats.label]: 30, [dealBudget.label]: 1250 } },
+      });
       expect(created.status).toBe(200);
       expect(created.body.custom_fields).toMatchObject({ [dealSeats.label]: '30.0', [dealBudget.label]: '1250.00' });
       const shown = await api().get(`/deals/${created.body.id}.json`);
       const listed = (await api().get('/deals.json', { 'conditions[deal_name]': 'Seated' })).body.entries[0];
       const nested = (await api().get(`/companies/${company}/deals.json`)).body.entries[0];
-      for (const record of [shown.body, listed, nested]) expect(record.custom_fields).toMatchObject({ [dealSeats.label]: '30.0', [dealBudget.label]: '1250.00' });
+      for (const record of [shown.body, listed, nested])
+        expect(record.custom_fields).toMatchObject({ [dealSeats.label]: '30.0', [dealBudget.label]: '1250.00' });
       // Clients PUT back what they read (DECISIONS: Paths and requests): "30.0" is read as 30.
       const back = await api().put(`/deals/${created.body.id}.json`, { deal: { ...shown.body, name: 'Seated again' } });
       expect(back.status).toBe(200);

@@ -41,7 +41,10 @@ describe('issue 22: what the official clients recorded', () => {
     it('keeps what the real service held as given ("fff", "C73408"), in the index and over GraphQL', async () => {
       const fff = (await api().post('/admin/lead_statuses.json', { lead_status: { name: 'status fff', hex_color: 'fff' } })).body;
       // The form body the older clients send.
-      const form = await server.request('POST', '/api/v3/admin/lead_statuses.json', { apiKey: key, body: formEncode({ lead_status: { name: 'Hot', hex_color: 'C73408' } }) });
+      const form = await server.request('POST', '/api/v3/admin/lead_statuses.json', {
+        apiKey: key,
+        body: formEncode({ lead_status: { name: 'Hot', hex_color: 'C73408' } }),
+      });
       expect({ status: form.status, hex_color: form.body.hex_color }).toEqual({ status: 200, hex_color: 'C73408' });
       const index = await api().get('/admin/lead_statuses.json');
       const colours = Object.fromEntries(index.body.entries.map((e: { id: number; hex_color: string }) => [e.id, e.hex_color]));
@@ -56,7 +59,10 @@ describe('issue 22: what the official clients recorded', () => {
       const white = await api().put(`/admin/lead_statuses/${status.id}.json`, { lead_status: { hex_color: 16777215 } });
       expect({ status: white.status, hex_color: white.body.hex_color }).toEqual({ status: 200, hex_color: '16777215' });
       const long = await api().put(`/admin/lead_statuses/${status.id}.json`, { lead_status: { hex_color: 'f'.repeat(33) } });
-      expect({ status: long.status, body: long.body }).toEqual({ status: 422, body: [{ field: 'hex_color', humanized_field: 'Hex color', msg: 'is too long (maximum is 32 characters)' }] });
+      expect({ status: long.status, body: long.body }).toEqual({
+        status: 422,
+        body: [{ field: 'hex_color', humanized_field: 'Hex color', msg: 'is too long (maximum is 32 characters)' }],
+      });
       expect((await api().get(`/admin/lead_statuses/${status.id}.json`)).body.hex_color).toBe('16777215');
       expect((await api().put(`/admin/lead_statuses/${status.id}.json`, { lead_status: { hex_color: 'f'.repeat(32) } })).body.hex_color).toBe('f'.repeat(32));
       expect((await api().put(`/admin/lead_statuses/${status.id}.json`, { lead_status: { hex_color: '' } })).body.hex_color).toBeNull();
@@ -65,7 +71,9 @@ describe('issue 22: what the official clients recorded', () => {
     });
 
     it('calendar entry priorities take a colour the same way (calendar_entry_priorities_create.yml)', async () => {
-      const res = await api().post('/admin/calendar_entry_priorities.json', { calendar_entry_priority: { name: 'test calendar entry priority', hex_color: 0 } });
+      const res = await api().post('/admin/calendar_entry_priorities.json', {
+        calendar_entry_priority: { name: 'test calendar entry priority', hex_color: 0 },
+      });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(['id', 'name', 'hex_color', 'position', ...STAMPS]);
       expect(res.body).toMatchObject({ name: 'test calendar entry priority', hex_color: '0', position: expect.any(Number) });
@@ -193,7 +201,9 @@ describe('issue 22: what the official clients recorded', () => {
     it('todo templates and their items show account_id (todo_templates_index.yml, todo_template_items_index.yml)', async () => {
       const { body: template } = await api().post('/admin/todo_templates.json', { todo_template: { name: 'test todo template' } });
       expect(template).toMatchObject({ account_id: account.accountId });
-      const { body: item } = await api().post('/admin/todo_template_items.json', { todo_template_item: { description: 'test todo template item', todo_template_id: template.id } });
+      const { body: item } = await api().post('/admin/todo_template_items.json', {
+        todo_template_item: { description: 'test todo template item', todo_template_id: template.id },
+      });
       expect(item).toMatchObject({ todo_template_id: template.id, account_id: account.accountId });
       const shown = (await api().get(`/admin/todo_templates/${template.id}.json`)).body;
       expect(shown.todo_template_items).toEqual([expect.objectContaining({ id: item.id, account_id: account.accountId })]);

@@ -86,7 +86,11 @@ describe('filters on related records see only the related records the viewer may
 
   const create = async (type: string, input: Record<string, unknown>): Promise<number> => {
     const field = type[0].toLowerCase() + type.slice(1);
-    const res = await server.graphql(admin, `mutation($input: ${type}CreateInput!) { create${type}(input: $input) { ${field} { databaseId } userErrors { field message } } }`, { input });
+    const res = await server.graphql(
+      admin,
+      `mutation($input: ${type}CreateInput!) { create${type}(input: $input) { ${field} { databaseId } userErrors { field message } } }`,
+      { input },
+    );
     expect([type, res.body.errors, res.body.data?.[`create${type}`]?.userErrors]).toEqual([type, undefined, []]);
     return res.body.data[`create${type}`][field].databaseId;
   };
@@ -98,10 +102,30 @@ describe('filters on related records see only the related records the viewer may
     const email = (what: string) => `${MARKER}.${what}@example.com`;
 
     // Hidden from the restricted user: the admin owns them and shares nothing.
-    hidden.Company = await create('Company', { name: text('company'), email: email('company'), city: text('city'), state: text('state'), postalCode: MARKER, country: text('country'), website: text('web'), description: text('about'), address1: text('street') });
+    hidden.Company = await create('Company', {
+      name: text('company'),
+      email: email('company'),
+      city: text('city'),
+      state: text('state'),
+      postalCode: MARKER,
+      country: text('country'),
+      website: text('web'),
+      description: text('about'),
+      address1: text('street'),
+    });
     hidden.Person = await create('Person', {
-      firstName: text('first'), lastName: text('last'), email: email('work'), email2: email('two'), homeEmail: email('home'), phone: MARKER, mobile: MARKER, homePhone: MARKER,
-      workCity: text('city'), workState: text('state'), workPostalCode: MARKER, companyId: hidden.Company,
+      firstName: text('first'),
+      lastName: text('last'),
+      email: email('work'),
+      email2: email('two'),
+      homeEmail: email('home'),
+      phone: MARKER,
+      mobile: MARKER,
+      homePhone: MARKER,
+      workCity: text('city'),
+      workState: text('state'),
+      workPostalCode: MARKER,
+      companyId: hidden.Company,
     });
     hidden.Deal = await create('Deal', { name: text('deal') });
 
@@ -111,15 +135,34 @@ describe('filters on related records see only the related records the viewer may
       bare: await create('Deal', { name: 'Bare deal', ownerId: own.id }),
     };
     // People: linked takes part in the hidden deal; bare in none.
-    twins.Person = { linked: await create('Person', { lastName: 'Linked person', ownerId: own.id }), bare: await create('Person', { lastName: 'Bare person', ownerId: own.id }) };
+    twins.Person = {
+      linked: await create('Person', { lastName: 'Linked person', ownerId: own.id }),
+      bare: await create('Person', { lastName: 'Bare person', ownerId: own.id }),
+    };
     await server.sql('insert into deal_people (deal_id, person_id) values (?, ?)', [hidden.Deal, twins.Person.linked]);
     // Calendar: a series of the restricted user's, one occurrence of which was handed to the admin
     // (hidden: they own it and it is about nothing); bare is an entry of no series.
-    const base = await create('CalendarEntry', { kind: 'EVENT', name: 'Linked series', ownerId: own.id, startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T10:00:00Z', rrule: 'FREQ=DAILY;COUNT=3' });
+    const base = await create('CalendarEntry', {
+      kind: 'EVENT',
+      name: 'Linked series',
+      ownerId: own.id,
+      startTime: '2026-12-01T09:00:00Z',
+      endTime: '2026-12-01T10:00:00Z',
+      rrule: 'FREQ=DAILY;COUNT=3',
+    });
     const [occurrence] = await server.sql<{ id: number }>('select id from calendar_entries where base_entry_id = ? order by id limit 1', [base]);
     await server.sql('update calendar_entries set owner_id = ? where id = ?', [account.admin.id, occurrence.id]);
     hidden.CalendarEntry = occurrence.id;
-    twins.CalendarEntry = { linked: base, bare: await create('CalendarEntry', { kind: 'EVENT', name: 'Bare entry', ownerId: own.id, startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T10:00:00Z' }) };
+    twins.CalendarEntry = {
+      linked: base,
+      bare: await create('CalendarEntry', {
+        kind: 'EVENT',
+        name: 'Bare entry',
+        ownerId: own.id,
+        startTime: '2026-12-01T09:00:00Z',
+        endTime: '2026-12-01T10:00:00Z',
+      }),
+    };
 
     // The hidden records really are hidden, and the twins visible.
     for (const [type, id] of Object.entries(hidden)) {
@@ -134,7 +177,10 @@ describe('filters on related records see only the related records the viewer may
   function listFieldOf(filterType: string): string {
     const type = filterType.replace(/Filter$/, '');
     const query = schema.getQueryType()!;
-    const field = Object.values(query.getFields()).find((f) => f.args.some((a) => getNamedType(a.type).name === filterType) && isObjectType(getNamedType(f.type)) && getNamedType(f.type).name === `${type}Connection`);
+    const field = Object.values(query.getFields()).find(
+      (f) =>
+        f.args.some((a) => getNamedType(a.type).name === filterType) && isObjectType(getNamedType(f.type)) && getNamedType(f.type).name === `${type}Connection`,
+    );
     if (!field) throw new Error(`no list of ${type} takes a ${filterType}`);
     return field.name;
   }
@@ -150,13 +196,22 @@ describe('filters on related records see only the related records the viewer may
     const type = r.filterType.replace(/Filter$/, '');
     const pair = twins[type];
     const id = hidden[r.related];
-    if (!pair || id === undefined) throw new Error(`${r.filterType}.${r.field}: give the probe twins of ${type} and a hidden ${r.related} linked to the linked twin`);
+    if (!pair || id === undefined)
+      throw new Error(`${r.filterType}.${r.field}: give the probe twins of ${type} and a hidden ${r.related} linked to the linked twin`);
     return { pair, id };
   };
 
   it('the schema declares the relation filters the issue names (deal people, company and person ids; person deal ids)', () => {
     const names = relations.map((r) => `${r.filterType}.${r.field}→${r.related}`);
-    expect(names).toEqual(expect.arrayContaining(['DealFilter.people→Person', 'DealFilter.company→Company', 'DealFilter.personIds→Person', 'PersonFilter.dealIds→Deal', 'CalendarEntryFilter.recurrencesOf→CalendarEntry']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'DealFilter.people→Person',
+        'DealFilter.company→Company',
+        'DealFilter.personIds→Person',
+        'PersonFilter.dealIds→Deal',
+        'CalendarEntryFilter.recurrencesOf→CalendarEntry',
+      ]),
+    );
   });
 
   it('GraphQL: every value of every relation filter treats a record linked to a hidden record as one linked to nothing', async () => {
@@ -185,7 +240,10 @@ describe('filters on related records see only the related records the viewer may
       const filterArg = queryField?.args.find((a) => a.name === 'filter');
       if (!filterArg) continue;
       const filterType = getNamedType(filterArg.type).name;
-      const tables: Array<[string, ConditionTable | undefined]> = [['conditions', route.conditions], ['query', route.queryFilters]];
+      const tables: Array<[string, ConditionTable | undefined]> = [
+        ['conditions', route.conditions],
+        ['query', route.queryFilters],
+      ];
       for (const [where, table] of tables) {
         for (const [name, spec] of Object.entries(table ?? {})) {
           const r = byField.get(`${filterType}.${spec.to.split('.')[0]}`);
@@ -195,7 +253,10 @@ describe('filters on related records see only the related records the viewer may
           if (value === null) throw new Error(`${route.path} ${name}: the probe does not know how to fill a ${spec.kind} condition`);
           const param = where === 'conditions' ? `conditions[${name}]` : name;
           const ids = async (key: string) => {
-            const res = await server.request('GET', `/api/v3${route.path}.json`, { apiKey: key, query: { [param]: value, per_page: route.paging?.max ?? 100 } });
+            const res = await server.request('GET', `/api/v3${route.path}.json`, {
+              apiKey: key,
+              query: { [param]: value, per_page: route.paging?.max ?? 100 },
+            });
             expect([route.path, param, res.status]).toEqual([route.path, param, 200]);
             const entries: Array<{ id: number }> = Array.isArray(res.body) ? res.body : res.body.entries;
             return new Set(entries.map((e) => e.id));
@@ -203,7 +264,12 @@ describe('filters on related records see only the related records the viewer may
           const seen = await ids(own.apiKey);
           expect([route.path, param, seen.has(pair.linked)]).toEqual([route.path, param, seen.has(pair.bare)]);
           const all = await ids(admin);
-          expect([route.path, param, 'admin tells the twins apart', all.has(pair.linked) !== all.has(pair.bare)]).toEqual([route.path, param, 'admin tells the twins apart', true]);
+          expect([route.path, param, 'admin tells the twins apart', all.has(pair.linked) !== all.has(pair.bare)]).toEqual([
+            route.path,
+            param,
+            'admin tells the twins apart',
+            true,
+          ]);
           checked++;
         }
       }

@@ -34,7 +34,8 @@ describe('the schema as documentation', () => {
   it('speaks to API users: no wording about work in progress or internal references', () => {
     const descriptions = [...committed.matchAll(/"""([\s\S]*?)"""|"((?:[^"\\\n]|\\.)*)"\n/g)].map((m) => m[1] ?? m[2]);
     expect(descriptions.length).toBeGreaterThan(300);
-    for (const text of descriptions) expect({ text, wip: /later issue|not yet implemented|until .* exist|§/i.test(text) || /\bTODO\b|FIXME/.test(text) }).toEqual({ text, wip: false });
+    for (const text of descriptions)
+      expect({ text, wip: /later issue|not yet implemented|until .* exist|§/i.test(text) || /\bTODO\b|FIXME/.test(text) }).toEqual({ text, wip: false });
   });
 
   it('uses one word per concept across types', () => {
@@ -69,8 +70,11 @@ describe('the schema changelog', () => {
     expect(pending.filter((c) => !mentioned(unreleased, c.coordinate)).map((c) => c.description)).toEqual([]);
   });
 
-  it.each([[1, 2]])('v%i → v%i: each breaking change is named in its version\'s section', (from, to) => {
-    const changes = schemaChanges(readFileSync(join(ROOT, 'docs', 'schema', `v${from}.graphql`), 'utf8'), readFileSync(join(ROOT, 'docs', 'schema', `v${to}.graphql`), 'utf8'));
+  it.each([[1, 2]])("v%i → v%i: each breaking change is named in its version's section", (from, to) => {
+    const changes = schemaChanges(
+      readFileSync(join(ROOT, 'docs', 'schema', `v${from}.graphql`), 'utf8'),
+      readFileSync(join(ROOT, 'docs', 'schema', `v${to}.graphql`), 'utf8'),
+    );
     expect(changes.breaking.length).toBeGreaterThan(0);
     const text = section(`v${to} `);
     expect(text).not.toBe('');

@@ -36,7 +36,11 @@ describe('GraphQL Code Generator', () => {
         },
       }),
     );
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', join(dir, 'codegen.json')], { cwd: ROOT, timeout: 90_000 }); // plugins resolve from the project
+    await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', join(dir, 'codegen.json')],
+      { cwd: ROOT, timeout: 90_000 },
+    ); // plugins resolve from the project
     const code = readFileSync(join(dir, 'graphql.ts'), 'utf8');
     expect(code).toContain('export type ListPeopleQuery =');
     expect(code).toContain('export type FilterPeopleQuery =');
@@ -52,7 +56,14 @@ export const names = (q: ListPeopleQuery): string[] => q.people.nodes.map((p) =>
 export const problems = (m: UpdatePersonMutation): string[] => m.updatePerson.userErrors.map((e) => e.code + ': ' + e.message);
 `,
     );
-    const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, skipLibCheck: true, types: [] };
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      skipLibCheck: true,
+      types: [],
+    };
     const program = ts.createProgram([join(dir, 'graphql.ts'), join(dir, 'use.ts')], options);
     expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
   }, 120_000);

@@ -8,7 +8,10 @@ describe('CORS', () => {
       expect(loadConfig({}).corsOrigins).toBe('*');
       expect(loadConfig({ NODE_ENV: 'production' }).corsOrigins).toEqual([]);
       expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
-      expect(loadConfig({ CORS_ORIGINS: ' https://app.example.com , http://localhost:5173' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+      expect(loadConfig({ CORS_ORIGINS: ' https://app.example.com , http://localhost:5173' }).corsOrigins).toEqual([
+        'https://app.example.com',
+        'http://localhost:5173',
+      ]);
     });
 
     it('refuses what is not an origin, naming it', () => {
@@ -30,18 +33,24 @@ describe('CORS', () => {
     afterAll(() => server.close());
 
     const preflight = (path: string, origin: string, method = 'POST') =>
-      fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' } });
+      fetch(`${server.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' },
+      });
 
-    it.each(['/graphql', '/api/v3/people.json', '/api/v3/companies/1.json'])('answers the preflight of %s for an allowed origin, without a key and without credentials', async (path) => {
-      const res = await preflight(path, APP, path === '/graphql' ? 'POST' : 'PUT');
-      expect(res.status).toBe(204);
-      expect(res.headers.get('access-control-allow-origin')).toBe(APP);
-      expect(res.headers.get('access-control-allow-methods')).toContain(path === '/graphql' ? 'POST' : 'PUT');
-      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toEqual(expect.stringContaining('authorization'));
-      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toEqual(expect.stringContaining('content-type'));
-      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-      expect(res.headers.get('vary')).toContain('Origin');
-    });
+    it.each(['/graphql', '/api/v3/people.json', '/api/v3/companies/1.json'])(
+      'answers the preflight of %s for an allowed origin, without a key and without credentials',
+      async (path) => {
+        const res = await preflight(path, APP, path === '/graphql' ? 'POST' : 'PUT');
+        expect(res.status).toBe(204);
+        expect(res.headers.get('access-control-allow-origin')).toBe(APP);
+        expect(res.headers.get('access-control-allow-methods')).toContain(path === '/graphql' ? 'POST' : 'PUT');
+        expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toEqual(expect.stringContaining('authorization'));
+        expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toEqual(expect.stringContaining('content-type'));
+        expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+        expect(res.headers.get('vary')).toContain('Origin');
+      },
+    );
 
     it('refuses the preflight of another origin, with no CORS header', async () => {
       for (const path of ['/graphql', '/api/v3/people.json']) {
@@ -69,7 +78,9 @@ describe('CORS', () => {
     });
 
     it('keeps Apollo CSRF prevention: a simple (form-like) GraphQL GET without a preflight header is refused', async () => {
-      const res = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ viewer { databaseId } }')}`, { headers: { origin: APP, authorization: `Bearer ${key}` } });
+      const res = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ viewer { databaseId } }')}`, {
+        headers: { origin: APP, authorization: `Bearer ${key}` },
+      });
       expect(res.status).toBe(400);
     });
   });
@@ -82,7 +93,10 @@ describe('CORS', () => {
     afterAll(() => server.close());
 
     it('answers * to any origin, never with credentials', async () => {
-      const res = await fetch(`${server.url}/graphql`, { method: 'OPTIONS', headers: { origin: 'http://localhost:3001', 'access-control-request-method': 'POST' } });
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:3001', 'access-control-request-method': 'POST' },
+      });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();

@@ -13,7 +13,8 @@ describe('explorer', () => {
 
   it('its example operations are valid against the committed schema', () => {
     expect(EXAMPLES.map((e) => e.title)).toEqual(['List people', 'Filter', 'Deals', 'Create', 'Update (user errors)']);
-    for (const example of EXAMPLES) expect({ title: example.title, errors: validate(committed, parse(example.query)).map((e) => e.message) }).toEqual({ title: example.title, errors: [] });
+    for (const example of EXAMPLES)
+      expect({ title: example.title, errors: validate(committed, parse(example.query)).map((e) => e.message) }).toEqual({ title: example.title, errors: [] });
   });
 
   describe('served', () => {
@@ -44,7 +45,9 @@ describe('explorer', () => {
         expect(page).toContain('ListPeople');
       }
       // A GraphQL GET request still reaches the API.
-      const api = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { 'apollo-require-preflight': 'true', authorization: `Bearer ${key}` } });
+      const api = await fetch(`${server.url}/graphql?query=${encodeURIComponent('{ __typename }')}`, {
+        headers: { 'apollo-require-preflight': 'true', authorization: `Bearer ${key}` },
+      });
       expect(await api.json()).toEqual(expect.objectContaining({ data: { __typename: 'Query' } }));
     });
 

@@ -51,7 +51,8 @@ describe('account notifications', () => {
   };
   /** A notification for `userId` (the key's user when absent), made through GraphQL. */
   const notify = (key: string, attrs: Record<string, unknown> = {}) => fixtures.accountNotification(server, key, attrs);
-  const row = async (id: number) => (await server.sql('select user_id, account_id, text, read_at, seen, hide_popup, created_at, updated_at from account_notifications where id = ?', [id]))[0];
+  const row = async (id: number) =>
+    (await server.sql('select user_id, account_id, text, read_at, seen, hide_popup, created_at, updated_at from account_notifications where id = ?', [id]))[0];
   const count = async () => Number((await server.sql('select count(*)::int as n from account_notifications where account_id = ?', [account.accountId]))[0].n);
   const ids = (res: { body: any }) => (res.body.entries as Array<{ id: number }>).map((e) => e.id);
 
@@ -71,12 +72,27 @@ describe('account notifications', () => {
         updated_at: expect.stringMatching(V3_TIME),
         hide_popup: true,
       });
-      expect(await row(res.body.id)).toMatchObject({ user_id: member.id, account_id: account.accountId, text: 'Your export is ready', read_at: null, seen: false, hide_popup: true });
+      expect(await row(res.body.id)).toMatchObject({
+        user_id: member.id,
+        account_id: account.accountId,
+        text: 'Your export is ready',
+        read_at: null,
+        seen: false,
+        hide_popup: true,
+      });
     });
 
     it('accepts only text, user_id and hide_popup: read_at, seen, account_id, id and timestamps are ignored; hide_popup defaults to false', async () => {
       const res = await v3(member.apiKey).post('/account_notifications.json', {
-        account_notification: { text: 'Only three', read_at: '2014-05-19 08:54', seen: true, account_id: foreign.accountId, id: 1, created_at: '2001-01-01 00:00', updated_at: '2001-01-01 00:00' },
+        account_notification: {
+          text: 'Only three',
+          read_at: '2014-05-19 08:54',
+          seen: true,
+          account_id: foreign.accountId,
+          id: 1,
+          created_at: '2001-01-01 00:00',
+          updated_at: '2001-01-01 00:00',
+        },
       });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ user_id: member.id, account_id: account.accountId, text: 'Only three', read_at: null, seen: false, hide_popup: false });
@@ -190,18 +206,20 @@ describe('account notifications', () => {
       expect(ids(await v3(bob.apiKey).get('/account_notifications.json'))).toEqual(made.bob);
     });
 
-    it('an admin lists the whole account\'s, and narrows them with conditions[user_id] (or a plain user_id)', async () => {
+    it("an admin lists the whole account's, and narrows them with conditions[user_id] (or a plain user_id)", async () => {
       const all = await v3(boss).get('/account_notifications.json');
       expect(new Set(ids(all))).toEqual(new Set([...made.boss, ...made.alice, ...made.bob]));
       expect(all.body.pagination.total).toBe(5);
       expect(ids(await v3(boss).get('/account_notifications.json', { 'conditions[user_id]': alice.id }))).toEqual([...made.alice].reverse());
       expect(ids(await v3(boss).get('/account_notifications.json', { user_id: bob.id }))).toEqual(made.bob);
-      expect(new Set(ids(await v3(boss).get('/account_notifications.json', { 'conditions[user_id]': `${bob.id},${listing.admin.id}` })))).toEqual(new Set([...made.bob, ...made.boss]));
+      expect(new Set(ids(await v3(boss).get('/account_notifications.json', { 'conditions[user_id]': `${bob.id},${listing.admin.id}` })))).toEqual(
+        new Set([...made.bob, ...made.boss]),
+      );
       // Another account's user has none here.
       expect(ids(await v3(boss).get('/account_notifications.json', { 'conditions[user_id]': foreign.admin.id }))).toEqual([]);
     });
 
-    it('a user asking for a colleague\'s gets an empty list, not theirs', async () => {
+    it("a user asking for a colleague's gets an empty list, not theirs", async () => {
       const res = await v3(alice.apiKey).get('/account_notifications.json', { 'conditions[user_id]': bob.id });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ entries: [], pagination: { page: 1, per_page: 100, total: 0, pages: 1, page_var: 'page' } });
@@ -240,7 +258,7 @@ describe('account notifications', () => {
       expect(await row(id)).toMatchObject({ read_at: null, seen: false });
     });
 
-    it('a read_at without an offset is read in the viewer\'s zone; a form\'s empty read_at marks it unread', async () => {
+    it("a read_at without an offset is read in the viewer's zone; a form's empty read_at marks it unread", async () => {
       const id = await notify(member.apiKey);
       const read = await put(member.apiKey, id, { account_notification: { read_at: '2014-12-01 09:30' } });
       expect(read.body).toMatchObject({ read_at: '2014/12/01 09:30:00 -0500', seen: true });
@@ -252,7 +270,10 @@ describe('account notifications', () => {
 
     it('seen, when given, wins over what read_at implies', async () => {
       const id = await notify(member.apiKey);
-      expect((await put(member.apiKey, id, { account_notification: { read_at: '2014-05-19 08:54', seen: false } })).body).toMatchObject({ read_at: '2014/05/19 08:54:00 -0400', seen: false });
+      expect((await put(member.apiKey, id, { account_notification: { read_at: '2014-05-19 08:54', seen: false } })).body).toMatchObject({
+        read_at: '2014/05/19 08:54:00 -0400',
+        seen: false,
+      });
       expect((await put(member.apiKey, id, { account_notification: { read_at: null, seen: 'true' } })).body).toMatchObject({ read_at: null, seen: true });
       // A blank seen is not given: read_at decides again.
       expect((await put(member.apiKey, id, { account_notification: { read_at: '2014-05-20 10:00', seen: '' } })).body).toMatchObject({ seen: true });
@@ -261,7 +282,16 @@ describe('account notifications', () => {
     it('accepts only read_at and seen: text, user_id, hide_popup and the rest are ignored; updated_at moves', async () => {
       const id = await notify(member.apiKey, { text: 'Keep me', hidePopup: true });
       const before = await row(id);
-      const res = await put(member.apiKey, id, { account_notification: { read_at: '2014-05-19 08:54', text: 'changed', user_id: own.id, hide_popup: false, account_id: foreign.accountId, created_at: '2001-01-01' } });
+      const res = await put(member.apiKey, id, {
+        account_notification: {
+          read_at: '2014-05-19 08:54',
+          text: 'changed',
+          user_id: own.id,
+          hide_popup: false,
+          account_id: foreign.accountId,
+          created_at: '2001-01-01',
+        },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ text: 'Keep me', user_id: member.id, hide_popup: true, account_id: account.accountId, seen: true });
       const after = await row(id);
@@ -298,7 +328,7 @@ describe('account notifications', () => {
       }
     });
 
-    it('a user cannot mark a colleague\'s (404, unchanged); an admin marks anyone\'s in the account; another account\'s is a 404', async () => {
+    it("a user cannot mark a colleague's (404, unchanged); an admin marks anyone's in the account; another account's is a 404", async () => {
       const admins = await notify(admin.apiKey);
       for (const key of [member.apiKey, own.apiKey]) {
         const res = await put(key, admins, { account_notification: { read_at: '2014-05-19 08:54' } });
@@ -326,12 +356,15 @@ describe('account notifications', () => {
       expect(res.body).toEqual(shown);
       expect(res.body).toMatchObject({ id, text: 'Bye', read_at: '2014/05/19 08:54:00 -0400', seen: true, hide_popup: true });
       expect(await row(id)).toBeUndefined();
-      for (const again of [await v3(member.apiKey).get(`/account_notifications/${id}.json`), await v3(member.apiKey).del(`/account_notifications/${id}.json`)]) {
+      for (const again of [
+        await v3(member.apiKey).get(`/account_notifications/${id}.json`),
+        await v3(member.apiKey).del(`/account_notifications/${id}.json`),
+      ]) {
         expect({ status: again.status, error: typeof again.body?.error }).toEqual({ status: 404, error: 'string' });
       }
     });
 
-    it('a user cannot delete a colleague\'s (404, still there); an admin deletes anyone\'s in the account; another account\'s is a 404', async () => {
+    it("a user cannot delete a colleague's (404, still there); an admin deletes anyone's in the account; another account's is a 404", async () => {
       const admins = await notify(admin.apiKey);
       const res = await v3(member.apiKey).del(`/account_notifications/${admins}.json`);
       expect({ status: res.status, error: typeof res.body?.error }).toEqual({ status: 404, error: 'string' });
@@ -375,7 +408,13 @@ describe('account notifications', () => {
         [{ text: ' \u0000 ' }, [{ field: ['input', 'text'], code: 'BLANK', message: "can't be blank" }]],
         [{ text: 'y'.repeat(5001) }, [{ field: ['input', 'text'], code: 'TOO_LONG', message: 'is too long (maximum is 5000 characters)' }]],
         [{ text: 'Hi', userId: foreign.admin.id }, [{ field: ['input', 'userId'], code: 'NOT_FOUND', message: 'does not exist' }]],
-        [{ text: '', userId: -4 }, [{ field: ['input', 'text'], code: 'BLANK', message: "can't be blank" }, { field: ['input', 'userId'], code: 'NOT_FOUND', message: 'does not exist' }]],
+        [
+          { text: '', userId: -4 },
+          [
+            { field: ['input', 'text'], code: 'BLANK', message: "can't be blank" },
+            { field: ['input', 'userId'], code: 'NOT_FOUND', message: 'does not exist' },
+          ],
+        ],
       ];
       for (const [input, userErrors] of cases) {
         const { createAccountNotification } = await gql(admin.apiKey, CREATE, { input });
@@ -391,7 +430,8 @@ describe('account notifications', () => {
       const b = await notify(carol.apiKey, { text: 'beta' });
       const c = await notify(team.admin.apiKey, { text: 'gamma', userId: carol.id });
       await gql(carol.apiKey, UPDATE, { id: b, input: { readAt: '2014-05-19T12:00:00Z' } });
-      const list = async (key: string, args: string) => (await gql(key, `{ accountNotifications${args} { nodes { databaseId } totalCount } }`)).accountNotifications;
+      const list = async (key: string, args: string) =>
+        (await gql(key, `{ accountNotifications${args} { nodes { databaseId } totalCount } }`)).accountNotifications;
       const byIds = (nodes: Array<{ databaseId: number }>) => nodes.map((n) => n.databaseId);
 
       expect(await list(team.admin.apiKey, '')).toEqual({ nodes: [{ databaseId: c }, { databaseId: b }, { databaseId: a }], totalCount: 3 });
@@ -405,9 +445,15 @@ describe('account notifications', () => {
       // A colleague's, asked for by a user: none.
       expect(await list(carol.apiKey, `(filter: {userId: {eq: ${team.admin.id}}})`)).toEqual({ nodes: [], totalCount: 0 });
       // Cursors page through the same order.
-      const first = (await gql(team.admin.apiKey, '{ accountNotifications(first: 2) { nodes { databaseId } pageInfo { hasNextPage endCursor } } }')).accountNotifications;
+      const first = (await gql(team.admin.apiKey, '{ accountNotifications(first: 2) { nodes { databaseId } pageInfo { hasNextPage endCursor } } }'))
+        .accountNotifications;
       expect(byIds(first.nodes)).toEqual([c, b]);
-      const next = (await gql(team.admin.apiKey, `{ accountNotifications(first: 2, after: ${JSON.stringify(first.pageInfo.endCursor)}) { nodes { databaseId } pageInfo { hasNextPage } } }`)).accountNotifications;
+      const next = (
+        await gql(
+          team.admin.apiKey,
+          `{ accountNotifications(first: 2, after: ${JSON.stringify(first.pageInfo.endCursor)}) { nodes { databaseId } pageInfo { hasNextPage } } }`,
+        )
+      ).accountNotifications;
       expect(next).toEqual({ nodes: [{ databaseId: a }], pageInfo: { hasNextPage: false } });
     });
 
@@ -426,8 +472,12 @@ describe('account notifications', () => {
 
     it('updateAccountNotification: readAt drives seen unless given; readAt left out is a BLANK user error; a hidden one NOT_FOUND', async () => {
       const id = await notify(member.apiKey);
-      const update = async (key: string, input: Record<string, unknown>, target = id) => (await gql(key, UPDATE, { id: target, input })).updateAccountNotification;
-      expect((await update(member.apiKey, { readAt: '2014-05-19T12:00:00Z' })).accountNotification).toMatchObject({ readAt: '2014-05-19T12:00:00.000Z', seen: true });
+      const update = async (key: string, input: Record<string, unknown>, target = id) =>
+        (await gql(key, UPDATE, { id: target, input })).updateAccountNotification;
+      expect((await update(member.apiKey, { readAt: '2014-05-19T12:00:00Z' })).accountNotification).toMatchObject({
+        readAt: '2014-05-19T12:00:00.000Z',
+        seen: true,
+      });
       expect((await update(member.apiKey, { readAt: '2014-05-19T12:00:00Z', seen: false })).accountNotification).toMatchObject({ seen: false });
       expect((await update(member.apiKey, { readAt: null })).accountNotification).toMatchObject({ readAt: null, seen: false });
       expect((await update(member.apiKey, { readAt: null, seen: true })).accountNotification).toMatchObject({ readAt: null, seen: true });
@@ -436,16 +486,30 @@ describe('account notifications', () => {
         accountNotification: null,
         userErrors: [{ field: ['input', 'readAt'], code: 'BLANK', message: 'is required (a time marks the notification read, null marks it unread)' }],
       });
-      expect(await update(member.apiKey, { readAt: '0000-01-01T00:00:00Z' })).toMatchObject({ accountNotification: null, userErrors: [{ field: ['input', 'readAt'], code: 'OUT_OF_RANGE' }] });
+      expect(await update(member.apiKey, { readAt: '0000-01-01T00:00:00Z' })).toMatchObject({
+        accountNotification: null,
+        userErrors: [{ field: ['input', 'readAt'], code: 'OUT_OF_RANGE' }],
+      });
       expect(await row(id)).toEqual(before);
-      expect(await update(own.apiKey, { readAt: null })).toEqual({ accountNotification: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }] });
-      expect(await update(admin.apiKey, { readAt: '2014-05-19T12:00:00Z' })).toMatchObject({ accountNotification: { databaseId: id, seen: true }, userErrors: [] });
+      expect(await update(own.apiKey, { readAt: null })).toEqual({
+        accountNotification: null,
+        userErrors: [{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }],
+      });
+      expect(await update(admin.apiKey, { readAt: '2014-05-19T12:00:00Z' })).toMatchObject({
+        accountNotification: { databaseId: id, seen: true },
+        userErrors: [],
+      });
     });
 
     it('deleteAccountNotification answers the deleted notification and its ids; a hidden one is a NOT_FOUND user error', async () => {
       const id = await notify(member.apiKey, { text: 'Delete me' });
       const hidden = await gql(own.apiKey, DELETE, { id });
-      expect(hidden.deleteAccountNotification).toEqual({ deletedId: null, deletedDatabaseId: null, accountNotification: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }] });
+      expect(hidden.deleteAccountNotification).toEqual({
+        deletedId: null,
+        deletedDatabaseId: null,
+        accountNotification: null,
+        userErrors: [{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }],
+      });
       const { accountNotification: shown } = await gql(member.apiKey, `{ accountNotification(id: ${id}) { ${NOTIFICATION} } }`);
       const { deleteAccountNotification } = await gql(member.apiKey, DELETE, { id });
       expect(deleteAccountNotification).toEqual({ deletedId: shown.id, deletedDatabaseId: id, accountNotification: shown, userErrors: [] });

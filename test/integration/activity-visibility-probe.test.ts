@@ -23,7 +23,10 @@ describe('activities and searches hidden from an own-visibility user on every Gr
     const comment = await admin.post(`/notes/${note.body.id}/comments.json`, { comment: { comment: 'Secret comment' } });
     const conversation = await admin.post('/conversations.json', { conversation: { deal_id: deal.body.id, sentence: 'Secret talk' } });
     const notification = await admin.post('/account_notifications.json', { text: 'For the admin only' });
-    const search = await server.graphql(account.admin.apiKey, 'mutation { createSearch(input: { name: "Mine", searchType: DEALS, query: {} }) { search { databaseId } userErrors { message } } }');
+    const search = await server.graphql(
+      account.admin.apiKey,
+      'mutation { createSearch(input: { name: "Mine", searchType: DEALS, query: {} }) { search { databaseId } userErrors { message } } }',
+    );
     for (const [name, res] of Object.entries({ deal, note, comment, conversation, notification })) {
       expect([name, res.status]).toEqual([name, 200]);
     }
@@ -64,7 +67,15 @@ describe('activities and searches hidden from an own-visibility user on every Gr
       { note: hidden.Note, search: hidden.SavedSearch, notification: hidden.AccountNotification, conversation: hidden.Conversation },
     );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data).toEqual({ note: null, search: null, accountNotification: null, conversation: null, notes: { nodes: [] }, searches: { nodes: [] }, accountNotifications: { nodes: [] } });
+    expect(res.body.data).toEqual({
+      note: null,
+      search: null,
+      accountNotification: null,
+      conversation: null,
+      notes: { nodes: [] },
+      searches: { nodes: [] },
+      accountNotifications: { nodes: [] },
+    });
   });
 
   it('over v3 the same records are 404s', async () => {

@@ -27,16 +27,45 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
     userErrors: Array<{ field: string[] | null; code: string; message: string }>;
     errors?: Array<{ extensions: { code: string } }>;
   }
-  const outcome = (body: any, field: string, key: string): Outcome => ({ item: body.data?.[field]?.[key] ?? null, userErrors: body.data?.[field]?.userErrors ?? [], errors: body.errors });
+  const outcome = (body: any, field: string, key: string): Outcome => ({
+    item: body.data?.[field]?.[key] ?? null,
+    userErrors: body.data?.[field]?.userErrors ?? [],
+    errors: body.errors,
+  });
   const USER_ERRORS = 'userErrors { field code message }';
   const createItem = async (key: string, kind: string, input: Record<string, unknown>) =>
-    outcome(await gql(key, `mutation($kind: ListKind!, $input: ListItemCreateInput!) { createListItem(kind: $kind, input: $input) { listItem { ${ITEM} } ${USER_ERRORS} } }`, { kind, input: { name: '', ...input } }), 'createListItem', 'listItem');
+    outcome(
+      await gql(
+        key,
+        `mutation($kind: ListKind!, $input: ListItemCreateInput!) { createListItem(kind: $kind, input: $input) { listItem { ${ITEM} } ${USER_ERRORS} } }`,
+        { kind, input: { name: '', ...input } },
+      ),
+      'createListItem',
+      'listItem',
+    );
   const updateItem = async (key: string, id: number, input: Record<string, unknown>) =>
-    outcome(await gql(key, `mutation($id: Int!, $input: ListItemUpdateInput!) { updateListItem(id: $id, input: $input) { listItem { ${ITEM} } ${USER_ERRORS} } }`, { id, input }), 'updateListItem', 'listItem');
+    outcome(
+      await gql(key, `mutation($id: Int!, $input: ListItemUpdateInput!) { updateListItem(id: $id, input: $input) { listItem { ${ITEM} } ${USER_ERRORS} } }`, {
+        id,
+        input,
+      }),
+      'updateListItem',
+      'listItem',
+    );
   const deleteItem = async (key: string, id: number) =>
-    outcome(await gql(key, `mutation($id: Int!) { deleteListItem(id: $id) { deletedDatabaseId ${USER_ERRORS} } }`, { id }), 'deleteListItem', 'deletedDatabaseId');
+    outcome(
+      await gql(key, `mutation($id: Int!) { deleteListItem(id: $id) { deletedDatabaseId ${USER_ERRORS} } }`, { id }),
+      'deleteListItem',
+      'deletedDatabaseId',
+    );
   const listOf = async (key: string, kind: string, page?: { page: number; perPage?: number }) =>
-    (await gql(key, `query($kind: ListKind!, $page: Int, $perPage: Int) { listItems(kind: $kind, page: $page, perPage: $perPage) { nodes { ${ITEM} } totalCount } }`, { kind, ...page })).data.listItems;
+    (
+      await gql(
+        key,
+        `query($kind: ListKind!, $page: Int, $perPage: Int) { listItems(kind: $kind, page: $page, perPage: $perPage) { nodes { ${ITEM} } totalCount } }`,
+        { kind, ...page },
+      )
+    ).data.listItems;
 
   /** User errors as `{field, message}`, the field named by its last path segment. */
   const problems = (o: Outcome) => o.userErrors.map((e) => ({ field: e.field?.[e.field.length - 1] ?? 'base', message: e.message }));
@@ -69,7 +98,10 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
         for (const e of res.body.entries) {
           const keys = Object.keys(e);
           expect({ path, keys: keys.filter((k) => required.includes(k)) }).toEqual({ path, keys: required });
-          expect({ path, extra: keys.filter((k) => !required.includes(k) && ![...later, 'created_at', 'updated_at'].includes(k)) }).toEqual({ path, extra: [] });
+          expect({ path, extra: keys.filter((k) => !required.includes(k) && ![...later, 'created_at', 'updated_at'].includes(k)) }).toEqual({
+            path,
+            extra: [],
+          });
           expect(typeof e.id).toBe('number');
           expect(typeof e.name).toBe('string');
           // The defaults are #rrggbb; clients may store any short text (issue 22 §1).
@@ -102,7 +134,17 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect(first.body.entries).toHaveLength(200);
       expect(first.body.pagination).toEqual({ page: 1, per_page: 200, total: 209, pages: 2, page_var: 'page' });
       const second = await get(own.admin.apiKey, '/admin/note_categories.json', { page: 2 });
-      expect(second.body.entries.map((e: any) => e.name)).toEqual(['Bulk 196', 'Bulk 197', 'Bulk 198', 'Bulk 199', 'Bulk 200', 'Bulk 201', 'Bulk 202', 'Bulk 203', 'Bulk 204']);
+      expect(second.body.entries.map((e: any) => e.name)).toEqual([
+        'Bulk 196',
+        'Bulk 197',
+        'Bulk 198',
+        'Bulk 199',
+        'Bulk 200',
+        'Bulk 201',
+        'Bulk 202',
+        'Bulk 203',
+        'Bulk 204',
+      ]);
     });
 
     it('every user of the account may read the lists (REST and GraphQL)', async () => {
@@ -111,7 +153,10 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect(res.status).toBe(200);
       expect(res.body.entries.map((e: any) => e.name)).toEqual(DEFAULTS.predefined_contacts_tags);
 
-      const body = await gql(user.apiKey, '{ leadStatuses { nodes { name } } leadSources { nodes { name } } contactTags { nodes { name } } noteCategories { nodes { name } totalCount } }');
+      const body = await gql(
+        user.apiKey,
+        '{ leadStatuses { nodes { name } } leadSources { nodes { name } } contactTags { nodes { name } } noteCategories { nodes { name } totalCount } }',
+      );
       expect(body.errors).toBeUndefined();
       expect(body.data.leadStatuses.nodes.map((e: any) => e.name)).toEqual(DEFAULTS.lead_statuses);
       expect(body.data.leadSources.nodes.map((e: any) => e.name)).toEqual(DEFAULTS.lead_sources);
@@ -162,7 +207,13 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect(names).toEqual(['New', 'Very hot', 'Contacted', 'Qualified', 'Unqualified']);
 
       const rest = await get(admin, '/admin/lead_statuses.json');
-      expect(rest.body.entries[1]).toEqual({ id: hot.id, name: 'Very hot', hex_color: '#00aa00', created_at: expect.any(String), updated_at: expect.any(String) });
+      expect(rest.body.entries[1]).toEqual({
+        id: hot.id,
+        name: 'Very hot',
+        hex_color: '#00aa00',
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      });
 
       const cleared = await updateItem(admin, hot.id, { hexColor: null });
       expect(cleared.item).toMatchObject({ name: 'Very hot', hexColor: null });
@@ -201,7 +252,9 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
     it('validates name (blank, too long, taken case-insensitively), colour and position', async () => {
       expect(problems(await createItem(admin, 'LEAD_SOURCE', {}))).toEqual([{ field: 'name', message: "can't be blank" }]);
       expect(problems(await createItem(admin, 'LEAD_SOURCE', { name: '   ' }))).toEqual([{ field: 'name', message: "can't be blank" }]);
-      expect(problems(await createItem(admin, 'LEAD_SOURCE', { name: 'x'.repeat(101) }))).toEqual([{ field: 'name', message: 'is too long (maximum is 100 characters)' }]);
+      expect(problems(await createItem(admin, 'LEAD_SOURCE', { name: 'x'.repeat(101) }))).toEqual([
+        { field: 'name', message: 'is too long (maximum is 100 characters)' },
+      ]);
       expect((await createItem(admin, 'LEAD_SOURCE', { name: 'y'.repeat(100) })).userErrors).toEqual([]);
 
       const dup = await createItem(admin, 'LEAD_SOURCE', { name: 'WEBSITE' });
@@ -213,8 +266,12 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
       expect((await createItem(other.admin.apiKey, 'LEAD_SOURCE', { name: 'website 2' })).userErrors).toEqual([]);
 
       // Issue 22 §1: any short text is a colour (kept as given); only its length is bounded.
-      expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', hexColor: '#'.repeat(33) }))).toEqual([{ field: 'hexColor', message: 'is too long (maximum is 32 characters)' }]);
-      expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', position: -1 }))).toEqual([{ field: 'position', message: 'must be greater than or equal to 0' }]);
+      expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', hexColor: '#'.repeat(33) }))).toEqual([
+        { field: 'hexColor', message: 'is too long (maximum is 32 characters)' },
+      ]);
+      expect(problems(await createItem(admin, 'LEAD_STATUS', { name: 'Tinted', position: -1 }))).toEqual([
+        { field: 'position', message: 'must be greater than or equal to 0' },
+      ]);
 
       const sources = (await listOf(admin, 'LEAD_SOURCE')).nodes;
       const referral = sources.find((e: any) => e.name === 'Referral');
@@ -237,7 +294,9 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
     it("another account's items are answered as missing", async () => {
       const other = await server.createAccount();
       const theirs = (await listOf(other.admin.apiKey, 'LEAD_STATUS')).nodes[0];
-      expect((await updateItem(admin, theirs.id, { name: 'Mine now' })).userErrors).toEqual([{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }]);
+      expect((await updateItem(admin, theirs.id, { name: 'Mine now' })).userErrors).toEqual([
+        { field: ['id'], code: 'NOT_FOUND', message: expect.any(String) },
+      ]);
       expect((await deleteItem(admin, theirs.id)).userErrors).toEqual([{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }]);
       expect((await listOf(other.admin.apiKey, 'LEAD_STATUS')).nodes[0]).toEqual(theirs);
       expect((await gql(admin, 'query($id: Int!) { listItem(id: $id) { name } }', { id: theirs.id })).data).toEqual({ listItem: null });
@@ -254,11 +313,16 @@ describe('admin lists (v3 §2.10, §4.10)', () => {
     });
 
     const createPerson = async (input: Record<string, unknown>) => {
-      const body = await gql(admin, 'mutation($input: PersonCreateInput!) { createPerson(input: $input) { person { id: databaseId tagIds leadStatusId leadSourceId } } }', { input });
+      const body = await gql(
+        admin,
+        'mutation($input: PersonCreateInput!) { createPerson(input: $input) { person { id: databaseId tagIds leadStatusId leadSourceId } } }',
+        { input },
+      );
       expect(body.errors).toBeUndefined();
       return body.data.createPerson.person as { id: number; tagIds: number[]; leadStatusId: number | null; leadSourceId: number | null };
     };
-    const personOf = async (id: number) => (await gql(admin, 'query($id: Int!) { person(id: $id) { tagIds tags { id: databaseId } leadStatusId leadSourceId } }', { id })).data.person;
+    const personOf = async (id: number) =>
+      (await gql(admin, 'query($id: Int!) { person(id: $id) { tagIds tags { id: databaseId } leadStatusId leadSourceId } }', { id })).data.person;
 
     it('a deleted contact tag disappears from every person of the account, other tags kept in order', async () => {
       const tags = (await listOf(admin, 'CONTACT_TAG')).nodes.map((e: any) => e.id as number);

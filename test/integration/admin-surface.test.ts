@@ -41,7 +41,10 @@ const nameList = (path: string, root: string, keys: readonly string[] = [...ID_N
 
 const LISTS: readonly AdminList[] = [
   nameList('lead_statuses', 'lead_status', ['id', 'name', 'hex_color', ...STAMPS], { hex_color: '#a1b2c3' }),
-  nameList('lead_sources', 'lead_source', ['id', 'name', 'cost_per_lead_in_cents', 'flat_fee_in_cents', ...STAMPS], { cost_per_lead_in_cents: 250, flat_fee_in_cents: 10000 }),
+  nameList('lead_sources', 'lead_source', ['id', 'name', 'cost_per_lead_in_cents', 'flat_fee_in_cents', ...STAMPS], {
+    cost_per_lead_in_cents: 250,
+    flat_fee_in_cents: 10000,
+  }),
   nameList('predefined_contacts_tags', 'predefined_contacts_tag'),
   nameList('note_categories', 'note_category'),
   // Issue 22 §4: reasons show their account_id, as recorded.
@@ -94,7 +97,11 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
       const created = await v3.post(url(), { [list.root]: attrs });
       expect(created.status).toBe(200);
       expect(Object.keys(created.body)).toEqual(list.keys);
-      expect(created.body).toMatchObject({ id: expect.any(Number), ...attrs, created_at: expect.stringMatching(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d [+-]\d{4}$/) });
+      expect(created.body).toMatchObject({
+        id: expect.any(Number),
+        ...attrs,
+        created_at: expect.stringMatching(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d [+-]\d{4}$/),
+      });
       const id = created.body.id as number;
 
       const form = list.attrs();
@@ -127,7 +134,12 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
     it('a non-admin write is a 403 {"error"} and changes nothing', async () => {
       const v3 = server.v3(member);
       const { body: item } = await server.v3(admin).post(url(), { [list.root]: list.attrs() });
-      const attempts = [await v3.post(url(), { [list.root]: list.attrs() }), await v3.put(url(item.id), { [list.root]: list.change }), await v3.del(url(item.id)), await v3.put(url(2_000_000_000), { [list.root]: list.change })];
+      const attempts = [
+        await v3.post(url(), { [list.root]: list.attrs() }),
+        await v3.put(url(item.id), { [list.root]: list.change }),
+        await v3.del(url(item.id)),
+        await v3.put(url(2_000_000_000), { [list.root]: list.change }),
+      ];
       for (const res of attempts) expect({ status: res.status, error: typeof res.body?.error }).toEqual({ status: 403, error: 'string' });
       expect((await server.v3(admin).get(url(item.id))).body).toEqual(item);
     });
@@ -135,7 +147,10 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
     it('validation errors are 422 bare arrays naming the v3 field; a missing or foreign item is a 404', async () => {
       const v3 = server.v3(admin);
       const blank = await v3.post(url(), { [list.root]: { ...list.attrs(), [list.required]: '  ' } });
-      expect({ status: blank.status, body: blank.body }).toEqual({ status: 422, body: [{ field: list.required, humanized_field: expect.any(String), msg: "can't be blank" }] });
+      expect({ status: blank.status, body: blank.body }).toEqual({
+        status: 422,
+        body: [{ field: list.required, humanized_field: expect.any(String), msg: "can't be blank" }],
+      });
       const missing = await v3.post(url(), { [list.root]: { percent: 50 } });
       expect(missing.status).toBe(422);
       expect(missing.body).toEqual(expect.arrayContaining([expect.objectContaining({ field: list.required, msg: "can't be blank" })]));
@@ -143,11 +158,19 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
       const taken = list.attrs();
       expect((await v3.post(url(), { [list.root]: taken })).status).toBe(200);
       const again = await v3.post(url(), { [list.root]: { ...list.attrs(), name: String(taken.name).toUpperCase() } });
-      expect({ status: again.status, body: again.body }).toEqual({ status: 422, body: [{ field: 'name', humanized_field: 'Name', msg: 'has already been taken' }] });
+      expect({ status: again.status, body: again.body }).toEqual({
+        status: 422,
+        body: [{ field: 'name', humanized_field: 'Name', msg: 'has already been taken' }],
+      });
 
       const other = await server.createAccount();
       const { body: theirs } = await server.v3(other.admin.apiKey).post(url(), { [list.root]: list.attrs() });
-      for (const res of [await v3.get(url(theirs.id)), await v3.put(url(theirs.id), { [list.root]: list.change }), await v3.del(url(theirs.id)), await v3.get(url(2_000_000_000))]) {
+      for (const res of [
+        await v3.get(url(theirs.id)),
+        await v3.put(url(theirs.id), { [list.root]: list.change }),
+        await v3.del(url(theirs.id)),
+        await v3.get(url(2_000_000_000)),
+      ]) {
         expect({ status: res.status, text: res.text }).toEqual({ status: 404, text: '' });
       }
       expect((await server.v3(other.admin.apiKey).get(url(theirs.id))).body).toEqual(theirs);
@@ -158,18 +181,27 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
     it('a note category is not a lead status: show, update and delete through another list are 404', async () => {
       const v3 = server.v3(admin);
       const { body: category } = await v3.post('/admin/note_categories.json', { note_category: { name: unique('category') } });
-      for (const res of [await v3.get(`/admin/lead_statuses/${category.id}.json`), await v3.put(`/admin/lead_statuses/${category.id}.json`, { lead_status: { name: 'x' } }), await v3.del(`/admin/document_tags/${category.id}.json`)]) {
+      for (const res of [
+        await v3.get(`/admin/lead_statuses/${category.id}.json`),
+        await v3.put(`/admin/lead_statuses/${category.id}.json`, { lead_status: { name: 'x' } }),
+        await v3.del(`/admin/document_tags/${category.id}.json`),
+      ]) {
         expect(res.status).toBe(404);
       }
       expect((await v3.get(`/admin/note_categories/${category.id}.json`)).body).toEqual(category);
-      expect((await gql(admin, 'query($id: Int!) { a: listItem(id: $id, kind: LEAD_STATUS) { name } b: listItem(id: $id) { kind } }', { id: category.id })).data).toEqual({ a: null, b: { kind: 'NOTE_CATEGORY' } });
+      expect(
+        (await gql(admin, 'query($id: Int!) { a: listItem(id: $id, kind: LEAD_STATUS) { name } b: listItem(id: $id) { kind } }', { id: category.id })).data,
+      ).toEqual({ a: null, b: { kind: 'NOTE_CATEGORY' } });
     });
   });
 
   describe('fields of their own', () => {
     it('lead statuses: hex_color is kept as given, at most 32 characters (issue 22 §1)', async () => {
       const res = await server.v3(admin).post('/admin/lead_statuses.json', { lead_status: { name: unique('status'), hex_color: 'x'.repeat(33) } });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: [{ field: 'hex_color', humanized_field: 'Hex color', msg: 'is too long (maximum is 32 characters)' }] });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 422,
+        body: [{ field: 'hex_color', humanized_field: 'Hex color', msg: 'is too long (maximum is 32 characters)' }],
+      });
       const red = await server.v3(admin).post('/admin/lead_statuses.json', { lead_status: { name: unique('status'), hex_color: 'red' } });
       expect({ status: red.status, hex_color: red.body.hex_color }).toEqual({ status: 200, hex_color: 'red' });
     });
@@ -179,12 +211,27 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
       const { body: source } = await v3.post('/admin/lead_sources.json', { lead_source: { name: unique('source'), cost_per_lead_in_cents: '125' } });
       expect(source).toMatchObject({ cost_per_lead_in_cents: 125, flat_fee_in_cents: null });
       // One cost changed: the other stays.
-      expect((await v3.put(`/admin/lead_sources/${source.id}.json`, { lead_source: { flat_fee_in_cents: 5000 } })).body).toMatchObject({ cost_per_lead_in_cents: 125, flat_fee_in_cents: 5000 });
+      expect((await v3.put(`/admin/lead_sources/${source.id}.json`, { lead_source: { flat_fee_in_cents: 5000 } })).body).toMatchObject({
+        cost_per_lead_in_cents: 125,
+        flat_fee_in_cents: 5000,
+      });
       const negative = await v3.put(`/admin/lead_sources/${source.id}.json`, { lead_source: { cost_per_lead_in_cents: -1 } });
-      expect({ status: negative.status, body: negative.body }).toEqual({ status: 422, body: [{ field: 'cost_per_lead_in_cents', humanized_field: 'Cost per lead in cents', msg: 'must be greater than or equal to 0' }] });
-      expect((await v3.put(`/admin/lead_sources/${source.id}.json`, { lead_source: { cost_per_lead_in_cents: null } })).body).toMatchObject({ cost_per_lead_in_cents: null, flat_fee_in_cents: 5000 });
-      const data = (await gql(admin, '{ leadSources { nodes { databaseId costPerLeadInCents flatFeeInCents } } contactTags(first: 1) { nodes { costPerLeadInCents } } }')).data;
-      expect(data.leadSources.nodes.find((n: { databaseId: number }) => n.databaseId === source.id)).toEqual({ databaseId: source.id, costPerLeadInCents: null, flatFeeInCents: 5000 });
+      expect({ status: negative.status, body: negative.body }).toEqual({
+        status: 422,
+        body: [{ field: 'cost_per_lead_in_cents', humanized_field: 'Cost per lead in cents', msg: 'must be greater than or equal to 0' }],
+      });
+      expect((await v3.put(`/admin/lead_sources/${source.id}.json`, { lead_source: { cost_per_lead_in_cents: null } })).body).toMatchObject({
+        cost_per_lead_in_cents: null,
+        flat_fee_in_cents: 5000,
+      });
+      const data = (
+        await gql(admin, '{ leadSources { nodes { databaseId costPerLeadInCents flatFeeInCents } } contactTags(first: 1) { nodes { costPerLeadInCents } } }')
+      ).data;
+      expect(data.leadSources.nodes.find((n: { databaseId: number }) => n.databaseId === source.id)).toEqual({
+        databaseId: source.id,
+        costPerLeadInCents: null,
+        flatFeeInCents: 5000,
+      });
       expect(data.contactTags.nodes).toEqual([{ costPerLeadInCents: null }]);
       expect((await v3.del(`/admin/lead_sources/${source.id}.json`)).status).toBe(200);
       expect(await server.sql('select * from lead_source_costs where list_item_id = ?', [source.id])).toEqual([]);
@@ -194,14 +241,24 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
       const v3 = server.v3(admin);
       for (const percent of [101, -1, '250']) {
         const res = await v3.post('/admin/deal_stages.json', { deal_stage: { name: unique('stage'), percent } });
-        expect({ percent, status: res.status, body: res.body }).toEqual({ percent, status: 422, body: [{ field: 'percent', humanized_field: 'Percent', msg: 'must be between 0 and 100' }] });
+        expect({ percent, status: res.status, body: res.body }).toEqual({
+          percent,
+          status: 422,
+          body: [{ field: 'percent', humanized_field: 'Percent', msg: 'must be between 0 and 100' }],
+        });
       }
       const { body: stage } = await v3.post('/admin/deal_stages.json', { deal_stage: { name: unique('stage'), percent: '0' } });
       expect(stage).toMatchObject({ percent: 0 });
       const cleared = await v3.put(`/admin/deal_stages/${stage.id}.json`, { deal_stage: { percent: null } });
-      expect({ status: cleared.status, body: cleared.body }).toEqual({ status: 422, body: [{ field: 'percent', humanized_field: 'Percent', msg: "can't be blank" }] });
+      expect({ status: cleared.status, body: cleared.body }).toEqual({
+        status: 422,
+        body: [{ field: 'percent', humanized_field: 'Percent', msg: "can't be blank" }],
+      });
       const without = await v3.post('/admin/deal_stages.json', { deal_stage: { name: unique('stage') } });
-      expect({ status: without.status, body: without.body }).toEqual({ status: 422, body: [{ field: 'percent', humanized_field: 'Percent', msg: "can't be blank" }] });
+      expect({ status: without.status, body: without.body }).toEqual({
+        status: 422,
+        body: [{ field: 'percent', humanized_field: 'Percent', msg: "can't be blank" }],
+      });
     });
 
     it('a new account starts with open stages, Won (100) and Lost (0), in order', async () => {
@@ -233,13 +290,38 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
         body: formEncode({ todo_template_item: { description: 'Call them', todo_template_id: template.id, event_category_id: category.id, due_date: '2' } }),
       });
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ description: 'Call them', due_date: 2, todo_template_id: template.id, event_category_id: category.id, event_category: { id: category.id, name: category.name }, calendar_entry_priority_id: null });
-      const { body: second } = await v3.post('/admin/todo_template_items.json', { todo_template_item: { description: 'Send a quote', todo_template_id: template.id, calendar_entry_priority_id: priority.id } });
+      expect(first.body).toMatchObject({
+        description: 'Call them',
+        due_date: 2,
+        todo_template_id: template.id,
+        event_category_id: category.id,
+        event_category: { id: category.id, name: category.name },
+        calendar_entry_priority_id: null,
+      });
+      const { body: second } = await v3.post('/admin/todo_template_items.json', {
+        todo_template_item: { description: 'Send a quote', todo_template_id: template.id, calendar_entry_priority_id: priority.id },
+      });
 
       const shown = (await v3.get(`/admin/todo_templates/${template.id}.json`)).body;
       expect(shown.todo_template_items).toEqual([
-        { id: first.body.id, description: 'Call them', due_date: 2, event_category_id: category.id, event_category: { id: category.id, name: category.name }, account_id: account.accountId, calendar_entry_priority_id: null },
-        { id: second.id, description: 'Send a quote', due_date: null, event_category_id: null, event_category: null, account_id: account.accountId, calendar_entry_priority_id: priority.id },
+        {
+          id: first.body.id,
+          description: 'Call them',
+          due_date: 2,
+          event_category_id: category.id,
+          event_category: { id: category.id, name: category.name },
+          account_id: account.accountId,
+          calendar_entry_priority_id: null,
+        },
+        {
+          id: second.id,
+          description: 'Send a quote',
+          due_date: null,
+          event_category_id: null,
+          event_category: null,
+          account_id: account.accountId,
+          calendar_entry_priority_id: priority.id,
+        },
       ]);
       const items = await server.v3(member).get('/admin/todo_template_items.json', { 'conditions[todo_template_id]': template.id });
       expect(items.body.entries.map((e: { id: number }) => e.id)).toEqual([first.body.id, second.id]);
@@ -279,9 +361,13 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
 
     it('one default template per type', async () => {
       const v3 = server.v3(admin);
-      const { body: a } = await v3.post('/admin/todo_templates.json', { todo_template: { name: unique('template'), template_type: 'deals', is_default: true } });
+      const { body: a } = await v3.post('/admin/todo_templates.json', {
+        todo_template: { name: unique('template'), template_type: 'deals', is_default: true },
+      });
       const { body: b } = await v3.post('/admin/todo_templates.json', { todo_template: { name: unique('template'), template_type: 'deals', is_default: '1' } });
-      const { body: c } = await v3.post('/admin/todo_templates.json', { todo_template: { name: unique('template'), template_type: 'people', is_default: true } });
+      const { body: c } = await v3.post('/admin/todo_templates.json', {
+        todo_template: { name: unique('template'), template_type: 'people', is_default: true },
+      });
       expect(b.is_default).toBe(true);
       expect((await v3.get(`/admin/todo_templates/${a.id}.json`)).body.is_default).toBe(false);
       expect((await v3.get(`/admin/todo_templates/${c.id}.json`)).body.is_default).toBe(true);
@@ -291,9 +377,16 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
       const { body: template } = await server.v3(admin).post('/admin/todo_templates.json', { todo_template: { name: unique('template') } });
       const values = Array.from({ length: 100 }, (_, i) => `(${account.accountId}, ${template.id}, 'Task ${i}', ${i}, now(), now())`).join(', ');
       await server.sql(`insert into todo_template_items (account_id, todo_template_id, description, position, created_at, updated_at) values ${values}`);
-      const res = await server.v3(admin).post('/admin/todo_template_items.json', { todo_template_item: { description: 'One more', todo_template_id: template.id } });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: [{ field: 'todo_template_id', humanized_field: 'Todo template', msg: 'has too many items (maximum is 100)' }] });
-      expect((await gql(admin, 'query($id: Int!) { todoTemplate(id: $id) { items { position } } }', { id: template.id })).data.todoTemplate.items).toHaveLength(100);
+      const res = await server
+        .v3(admin)
+        .post('/admin/todo_template_items.json', { todo_template_item: { description: 'One more', todo_template_id: template.id } });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 422,
+        body: [{ field: 'todo_template_id', humanized_field: 'Todo template', msg: 'has too many items (maximum is 100)' }],
+      });
+      expect((await gql(admin, 'query($id: Int!) { todoTemplate(id: $id) { items { position } } }', { id: template.id })).data.todoTemplate.items).toHaveLength(
+        100,
+      );
     });
   });
 
@@ -308,8 +401,14 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
         person: { last_name: 'Referred', type: 'Lead', lead_status_id: status.id, lead_source_id: source.id, predefined_contacts_tag_ids: [tag.id, keep.id] },
       });
       expect(person).toMatchObject({ lead_status_id: status.id, lead_source_id: source.id, predefined_contacts_tag_ids: [tag.id, keep.id] });
-      for (const path of [`/admin/lead_statuses/${status.id}.json`, `/admin/lead_sources/${source.id}.json`, `/admin/predefined_contacts_tags/${tag.id}.json`]) expect((await v3.del(path)).status).toBe(200);
-      expect((await v3.get(`/people/${person.id}.json`)).body).toMatchObject({ lead_status_id: null, lead_status: null, lead_source_id: null, predefined_contacts_tag_ids: [keep.id] });
+      for (const path of [`/admin/lead_statuses/${status.id}.json`, `/admin/lead_sources/${source.id}.json`, `/admin/predefined_contacts_tags/${tag.id}.json`])
+        expect((await v3.del(path)).status).toBe(200);
+      expect((await v3.get(`/people/${person.id}.json`)).body).toMatchObject({
+        lead_status_id: null,
+        lead_status: null,
+        lead_source_id: null,
+        predefined_contacts_tag_ids: [keep.id],
+      });
     });
   });
 
@@ -318,11 +417,16 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
     const ERRORS = 'userErrors { field code message }';
 
     it('creates, updates and deletes deal stages with userErrors; non-admins get FORBIDDEN', async () => {
-      const created = (await gql(admin, `mutation($input: DealStageCreateInput!) { createDealStage(input: $input) { ${STAGE} ${ERRORS} } }`, { input: { name: unique('stage'), percent: 40 } })).data.createDealStage;
+      const created = (
+        await gql(admin, `mutation($input: DealStageCreateInput!) { createDealStage(input: $input) { ${STAGE} ${ERRORS} } }`, {
+          input: { name: unique('stage'), percent: 40 },
+        })
+      ).data.createDealStage;
       expect(created).toMatchObject({ dealStage: { databaseId: expect.any(Number), percent: 40 }, userErrors: [] });
       const id = created.dealStage.databaseId;
 
-      const bad = (await gql(admin, `mutation($id: Int!) { updateDealStage(id: $id, input: { percent: 150, name: " " }) { ${STAGE} ${ERRORS} } }`, { id })).data.updateDealStage;
+      const bad = (await gql(admin, `mutation($id: Int!) { updateDealStage(id: $id, input: { percent: 150, name: " " }) { ${STAGE} ${ERRORS} } }`, { id })).data
+        .updateDealStage;
       expect(bad).toEqual({
         dealStage: null,
         userErrors: expect.arrayContaining([
@@ -330,7 +434,8 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
           { field: ['input', 'name'], code: 'BLANK', message: "can't be blank" },
         ]),
       });
-      const good = (await gql(admin, `mutation($id: Int!) { updateDealStage(id: $id, input: { percent: 90 }) { ${STAGE} ${ERRORS} } }`, { id })).data.updateDealStage;
+      const good = (await gql(admin, `mutation($id: Int!) { updateDealStage(id: $id, input: { percent: 90 }) { ${STAGE} ${ERRORS} } }`, { id })).data
+        .updateDealStage;
       expect(good.dealStage).toMatchObject({ databaseId: id, percent: 90 });
 
       for (const attempt of [
@@ -339,42 +444,87 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
         `mutation { createDealStage(input: { name: "Sneaky", percent: 5 }) { ${STAGE} } }`,
       ]) {
         const res = await gql(member, attempt, attempt.includes('$id') ? { id } : undefined);
-        expect({ attempt, data: res.data, codes: res.errors.map((e: { extensions: { code: string } }) => e.extensions.code) }).toEqual({ attempt, data: null, codes: ['FORBIDDEN'] });
+        expect({ attempt, data: res.data, codes: res.errors.map((e: { extensions: { code: string } }) => e.extensions.code) }).toEqual({
+          attempt,
+          data: null,
+          codes: ['FORBIDDEN'],
+        });
       }
 
-      const read = (await gql(member, `query($id: Int!) { dealStage(id: $id) { id name percent } dealStages(first: 200) { totalCount nodes { databaseId } } }`, { id })).data;
+      const read = (
+        await gql(member, `query($id: Int!) { dealStage(id: $id) { id name percent } dealStages(first: 200) { totalCount nodes { databaseId } } }`, { id })
+      ).data;
       expect(read.dealStage.percent).toBe(90);
-      expect((await gql(member, 'query($id: ID!) { node(id: $id) { ... on DealStage { databaseId } } }', { id: read.dealStage.id })).data.node).toEqual({ databaseId: id });
+      expect((await gql(member, 'query($id: ID!) { node(id: $id) { ... on DealStage { databaseId } } }', { id: read.dealStage.id })).data.node).toEqual({
+        databaseId: id,
+      });
 
-      const deleted = (await gql(admin, `mutation($id: Int!) { deleteDealStage(id: $id) { deletedId deletedDatabaseId ${ERRORS} } }`, { id })).data.deleteDealStage;
+      const deleted = (await gql(admin, `mutation($id: Int!) { deleteDealStage(id: $id) { deletedId deletedDatabaseId ${ERRORS} } }`, { id })).data
+        .deleteDealStage;
       expect(deleted).toEqual({ deletedId: read.dealStage.id, deletedDatabaseId: id, userErrors: [] });
-      expect((await gql(admin, `mutation($id: Int!) { deleteDealStage(id: $id) { deletedDatabaseId ${ERRORS} } }`, { id })).data.deleteDealStage.userErrors).toEqual([{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }]);
+      expect(
+        (await gql(admin, `mutation($id: Int!) { deleteDealStage(id: $id) { deletedDatabaseId ${ERRORS} } }`, { id })).data.deleteDealStage.userErrors,
+      ).toEqual([{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }]);
     });
 
     it('the new name lists are connections of ListItem, written through the list item mutations', async () => {
-      for (const [kind, field] of [['DEAL_LOSS_REASON', 'dealLossReasons'], ['DEAL_WON_REASON', 'dealWonReasons'], ['EVENT_CATEGORY', 'eventCategories'], ['DOCUMENT_TAG', 'documentTags'], ['CALENDAR_ENTRY_PRIORITY', 'calendarEntryPriorities']] as const) {
+      for (const [kind, field] of [
+        ['DEAL_LOSS_REASON', 'dealLossReasons'],
+        ['DEAL_WON_REASON', 'dealWonReasons'],
+        ['EVENT_CATEGORY', 'eventCategories'],
+        ['DOCUMENT_TAG', 'documentTags'],
+        ['CALENDAR_ENTRY_PRIORITY', 'calendarEntryPriorities'],
+      ] as const) {
         const name = unique(kind);
-        const made = (await gql(admin, `mutation($kind: ListKind!, $name: String!) { createListItem(kind: $kind, input: { name: $name }) { listItem { databaseId kind } ${ERRORS} } }`, { kind, name })).data.createListItem;
+        const made = (
+          await gql(
+            admin,
+            `mutation($kind: ListKind!, $name: String!) { createListItem(kind: $kind, input: { name: $name }) { listItem { databaseId kind } ${ERRORS} } }`,
+            { kind, name },
+          )
+        ).data.createListItem;
         expect(made).toMatchObject({ listItem: { kind }, userErrors: [] });
         const list = (await gql(member, `{ ${field}(first: 200) { nodes { databaseId name } edges { cursor } totalCount } }`)).data[field];
         expect(list.nodes).toContainEqual({ databaseId: made.listItem.databaseId, name });
-        const denied = await gql(member, `mutation($kind: ListKind!) { createListItem(kind: $kind, input: { name: "Sneaky" }) { listItem { databaseId } } }`, { kind });
+        const denied = await gql(member, `mutation($kind: ListKind!) { createListItem(kind: $kind, input: { name: "Sneaky" }) { listItem { databaseId } } }`, {
+          kind,
+        });
         expect(denied.errors[0].extensions.code).toBe('FORBIDDEN');
       }
     });
 
     it('todo templates with their items; item references are checked', async () => {
-      const category = (await gql(admin, `mutation { createListItem(kind: EVENT_CATEGORY, input: { name: "${unique('category')}" }) { listItem { databaseId name } } }`)).data.createListItem.listItem;
-      const template = (await gql(admin, `mutation($name: String!) { createTodoTemplate(input: { name: $name, templateType: DEALS }) { todoTemplate { databaseId id templateType isDefault } ${ERRORS} } }`, { name: unique('template') })).data.createTodoTemplate;
+      const category = (
+        await gql(admin, `mutation { createListItem(kind: EVENT_CATEGORY, input: { name: "${unique('category')}" }) { listItem { databaseId name } } }`)
+      ).data.createListItem.listItem;
+      const template = (
+        await gql(
+          admin,
+          `mutation($name: String!) { createTodoTemplate(input: { name: $name, templateType: DEALS }) { todoTemplate { databaseId id templateType isDefault } ${ERRORS} } }`,
+          { name: unique('template') },
+        )
+      ).data.createTodoTemplate;
       expect(template).toMatchObject({ todoTemplate: { templateType: 'DEALS', isDefault: false }, userErrors: [] });
       const tid = template.todoTemplate.databaseId;
-      const item = (await gql(admin, `mutation($input: TodoTemplateItemCreateInput!) { createTodoTemplateItem(input: $input) { todoTemplateItem { databaseId todoTemplateId dueDate eventCategory { name } } ${ERRORS} } }`, {
-        input: { description: 'Follow up', todoTemplateId: tid, dueDate: 7, eventCategoryId: category.databaseId },
-      })).data.createTodoTemplateItem;
+      const item = (
+        await gql(
+          admin,
+          `mutation($input: TodoTemplateItemCreateInput!) { createTodoTemplateItem(input: $input) { todoTemplateItem { databaseId todoTemplateId dueDate eventCategory { name } } ${ERRORS} } }`,
+          {
+            input: { description: 'Follow up', todoTemplateId: tid, dueDate: 7, eventCategoryId: category.databaseId },
+          },
+        )
+      ).data.createTodoTemplateItem;
       expect(item).toMatchObject({ todoTemplateItem: { todoTemplateId: tid, dueDate: 7, eventCategory: { name: category.name } }, userErrors: [] });
-      const wrong = (await gql(admin, `mutation($input: TodoTemplateItemCreateInput!) { createTodoTemplateItem(input: $input) { todoTemplateItem { databaseId } ${ERRORS} } }`, {
-        input: { description: 'Nope', todoTemplateId: 2_000_000_000, eventCategoryId: tid },
-      })).data.createTodoTemplateItem;
+      const wrong = (
+        await gql(
+          admin,
+          `mutation($input: TodoTemplateItemCreateInput!) { createTodoTemplateItem(input: $input) { todoTemplateItem { databaseId } ${ERRORS} } }`,
+          {
+            input: { description: 'Nope', todoTemplateId: 2_000_000_000, eventCategoryId: tid },
+          },
+        )
+      ).data.createTodoTemplateItem;
       expect(wrong).toEqual({
         todoTemplateItem: null,
         userErrors: expect.arrayContaining([
@@ -382,7 +532,13 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
           { field: ['input', 'eventCategoryId'], code: 'NOT_FOUND', message: 'does not exist' },
         ]),
       });
-      const listed = (await gql(member, `query($id: Int!) { todoTemplate(id: $id) { items { databaseId description } } todoTemplates(filter: { templateType: { eq: DEALS } }) { nodes { databaseId } } }`, { id: tid })).data;
+      const listed = (
+        await gql(
+          member,
+          `query($id: Int!) { todoTemplate(id: $id) { items { databaseId description } } todoTemplates(filter: { templateType: { eq: DEALS } }) { nodes { databaseId } } }`,
+          { id: tid },
+        )
+      ).data;
       expect(listed.todoTemplate.items).toEqual([{ databaseId: item.todoTemplateItem.databaseId, description: 'Follow up' }]);
       expect(listed.todoTemplates.nodes).toContainEqual({ databaseId: tid });
       for (const attempt of [
@@ -390,11 +546,17 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
         `mutation { updateTodoTemplateItem(id: ${item.todoTemplateItem.databaseId}, input: { dueDate: 1 }) { todoTemplateItem { databaseId } } }`,
         `mutation { createTodoTemplateItem(input: { description: "Sneaky", todoTemplateId: ${tid} }) { todoTemplateItem { databaseId } } }`,
       ]) {
-        expect({ attempt, codes: (await gql(member, attempt)).errors.map((e: { extensions: { code: string } }) => e.extensions.code) }).toEqual({ attempt, codes: ['FORBIDDEN'] });
+        expect({ attempt, codes: (await gql(member, attempt)).errors.map((e: { extensions: { code: string } }) => e.extensions.code) }).toEqual({
+          attempt,
+          codes: ['FORBIDDEN'],
+        });
       }
-      const gone = (await gql(admin, `mutation($id: Int!) { deleteTodoTemplate(id: $id) { deletedDatabaseId ${ERRORS} } }`, { id: tid })).data.deleteTodoTemplate;
+      const gone = (await gql(admin, `mutation($id: Int!) { deleteTodoTemplate(id: $id) { deletedDatabaseId ${ERRORS} } }`, { id: tid })).data
+        .deleteTodoTemplate;
       expect(gone).toEqual({ deletedDatabaseId: tid, userErrors: [] });
-      expect((await gql(admin, `query($id: Int!) { todoTemplateItem(id: $id) { databaseId } }`, { id: item.todoTemplateItem.databaseId })).data.todoTemplateItem).toBeNull();
+      expect(
+        (await gql(admin, `query($id: Int!) { todoTemplateItem(id: $id) { databaseId } }`, { id: item.todoTemplateItem.databaseId })).data.todoTemplateItem,
+      ).toBeNull();
     });
   });
 });
@@ -410,12 +572,21 @@ describe('migration 20261125000001 (admin surface) on an existing database', () 
       await migrator.up({ to: 'Migration20261122000003SortIndexes' });
       const conn = orm.em.getConnection();
       const [{ id: accountId }] = await conn.execute(`insert into accounts (name, created_at) values ('Before', now()) returning id`);
-      const [{ id: sourceId }] = await conn.execute(`insert into list_items (account_id, kind, name, position, created_at, updated_at) values (?, 'lead_source', 'Web', 0, now(), now()) returning id`, [accountId]);
-      const [{ id: personId }] = await conn.execute(`insert into people (account_id, last_name, lead_source_id, created_at, updated_at) values (?, 'Kept', ?, now(), now()) returning id`, [accountId, sourceId]);
+      const [{ id: sourceId }] = await conn.execute(
+        `insert into list_items (account_id, kind, name, position, created_at, updated_at) values (?, 'lead_source', 'Web', 0, now(), now()) returning id`,
+        [accountId],
+      );
+      const [{ id: personId }] = await conn.execute(
+        `insert into people (account_id, last_name, lead_source_id, created_at, updated_at) values (?, 'Kept', ?, now(), now()) returning id`,
+        [accountId, sourceId],
+      );
 
       await migrator.up({ to: 'Migration20261125000001AdminSurface' });
 
-      const stages = await conn.execute<Array<{ name: string; percent: number }>>(`select name, percent, position from deal_stages where account_id = ? order by position`, [accountId]);
+      const stages = await conn.execute<Array<{ name: string; percent: number }>>(
+        `select name, percent, position from deal_stages where account_id = ? order by position`,
+        [accountId],
+      );
       expect(stages.map((s) => [s.name, s.percent])).toEqual([
         ['Incoming', 10],
         ['Qualified', 25],
@@ -426,7 +597,10 @@ describe('migration 20261125000001 (admin surface) on an existing database', () 
       ]);
       expect(await conn.execute(`select lead_source_id from people where id = ?`, [personId])).toEqual([{ lead_source_id: sourceId }]);
       // The new kinds are accepted by the table's check.
-      await conn.execute(`insert into list_items (account_id, kind, name, position, created_at, updated_at) values (?, 'event_category', 'Call', 0, now(), now())`, [accountId]);
+      await conn.execute(
+        `insert into list_items (account_id, kind, name, position, created_at, updated_at) values (?, 'event_category', 'Call', 0, now(), now())`,
+        [accountId],
+      );
     } finally {
       await orm.close(true);
       await dropDatabase(url.toString(), name);

@@ -21,7 +21,11 @@ describe('boundaries', () => {
     return (res.body.entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
   };
   const gqlIds = async (field: 'people' | 'companies', filter: Record<string, unknown>) => {
-    const res = await server.graphql(key, `query($filter: ${field === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${field}(filter: $filter, first: 100) { nodes { databaseId } } }`, { filter });
+    const res = await server.graphql(
+      key,
+      `query($filter: ${field === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${field}(filter: $filter, first: 100) { nodes { databaseId } } }`,
+      { filter },
+    );
     expect(res.body.errors).toBeUndefined();
     return (res.body.data[field].nodes as Array<{ databaseId: number }>).map((e) => e.databaseId).sort((a, b) => a - b);
   };
@@ -49,7 +53,9 @@ describe('boundaries', () => {
       await fixtures.company(server, own, { name: `${decoy} Co` });
       const res = await server.v3(own).get('/companies.json', { 'conditions[company_name]': prefix });
       expect(res.body.entries.map((e: { id: number }) => e.id)).toEqual([hit]);
-      const gql = await server.graphql(own, 'query($name: String) { companies(filter: {name: {startsWith: $name}}) { nodes { databaseId } } }', { name: prefix });
+      const gql = await server.graphql(own, 'query($name: String) { companies(filter: {name: {startsWith: $name}}) { nodes { databaseId } } }', {
+        name: prefix,
+      });
       expect(gql.body.data.companies.nodes).toEqual([{ databaseId: hit }]);
     });
 
@@ -95,7 +101,11 @@ describe('boundaries', () => {
       const r = await stamped(table);
       const own = keyOf.get(r.before)!;
       const gql = async (filter: Record<string, unknown>) => {
-        const res = await server.graphql(own, `query($filter: ${table === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${table}(filter: $filter) { nodes { databaseId } } }`, { filter });
+        const res = await server.graphql(
+          own,
+          `query($filter: ${table === 'people' ? 'PersonFilter' : 'CompanyFilter'}) { ${table}(filter: $filter) { nodes { databaseId } } }`,
+          { filter },
+        );
         return (res.body.data[table].nodes as Array<{ databaseId: number }>).map((e) => e.databaseId).sort((a, b) => a - b);
       };
       expect(await gql({ createdAt: { lte: AT } })).toEqual([r.before, r.at]);
@@ -125,7 +135,12 @@ describe('boundaries', () => {
       const own = other.admin.apiKey;
       const make = table === 'people' ? fixtures.person : fixtures.company;
       // New York is UTC-4 in May: the local day 2014-05-31 ends at 2014-06-01 03:59:59.999 UTC.
-      const times = { lastMs: '2014-06-01T03:59:59.999Z', nextDay: '2014-06-01T04:00:00.000Z', inSecond: '2014-05-31T14:00:05.999Z', nextSecond: '2014-05-31T14:00:06.000Z' };
+      const times = {
+        lastMs: '2014-06-01T03:59:59.999Z',
+        nextDay: '2014-06-01T04:00:00.000Z',
+        inSecond: '2014-05-31T14:00:05.999Z',
+        nextSecond: '2014-05-31T14:00:06.000Z',
+      };
       const ids: Record<string, number> = {};
       for (const [name, time] of Object.entries(times)) {
         ids[name] = await make(server, own);
@@ -162,12 +177,27 @@ describe('boundaries', () => {
       expect(again.body).toEqual([{ field: 'base', humanized_field: 'Base', msg: expect.stringContaining(name.toUpperCase()) }]);
 
       // The other account, in turn, still sees only its own one.
-      const gql = await server.graphql(other.admin.apiKey, 'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } userErrors { code } } }', { name: `${name} 2` });
+      const gql = await server.graphql(
+        other.admin.apiKey,
+        'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } userErrors { code } } }',
+        { name: `${name} 2` },
+      );
       expect(gql.body.data.createCompany.userErrors).toEqual([]);
       const third = await server.createAccount();
-      const fresh = await server.graphql(third.admin.apiKey, 'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { name } userErrors { code } } }', { name });
-      expect(fresh.body).toEqual({ data: { createCompany: { company: { name }, userErrors: [] } }, extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } } });
-      const dup = await server.graphql(third.admin.apiKey, 'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } userErrors { code } } }', { name });
+      const fresh = await server.graphql(
+        third.admin.apiKey,
+        'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { name } userErrors { code } } }',
+        { name },
+      );
+      expect(fresh.body).toEqual({
+        data: { createCompany: { company: { name }, userErrors: [] } },
+        extensions: { cost: { requested: 1, charged: 1, remaining: expect.any(Number) } },
+      });
+      const dup = await server.graphql(
+        third.admin.apiKey,
+        'mutation($name: String!) { createCompany(input: {name: $name}, options: {checkForDuplicates: true}) { company { id } userErrors { code } } }',
+        { name },
+      );
       expect(dup.body.data.createCompany).toEqual({ company: null, userErrors: [{ code: 'DUPLICATE' }] });
       // Without the flag, a same-name company is fine.
       const plain = await server.v3(key).post('/companies.json', { company: { name } });

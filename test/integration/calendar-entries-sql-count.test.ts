@@ -12,12 +12,27 @@ describe('SQL statements per calendar entries page', () => {
     const a = account.accountId;
     const u = account.admin.id;
     const sql = (text: string, params: unknown[] = []) => server.sql(text, params);
-    await sql(`insert into companies (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'Co ' || g, now(), now() from generate_series(1, 10) g`, [a, u]);
-    await sql(`insert into people (account_id, owner_id, first_name, last_name, created_at, updated_at) select ?, ?, 'F', 'P ' || g, now(), now() from generate_series(1, 10) g`, [a, u]);
-    await sql(`insert into deals (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'D ' || g, now(), now() from generate_series(1, 10) g`, [a, u]);
-    await sql(`insert into list_items (account_id, kind, name, position, created_at, updated_at) select ?, k, k || ' ' || g, g, now(), now() from generate_series(1, 3) g, unnest(array['event_category', 'calendar_entry_priority']) k`, [a]);
+    await sql(
+      `insert into companies (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'Co ' || g, now(), now() from generate_series(1, 10) g`,
+      [a, u],
+    );
+    await sql(
+      `insert into people (account_id, owner_id, first_name, last_name, created_at, updated_at) select ?, ?, 'F', 'P ' || g, now(), now() from generate_series(1, 10) g`,
+      [a, u],
+    );
+    await sql(`insert into deals (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'D ' || g, now(), now() from generate_series(1, 10) g`, [
+      a,
+      u,
+    ]);
+    await sql(
+      `insert into list_items (account_id, kind, name, position, created_at, updated_at) select ?, k, k || ' ' || g, g, now(), now() from generate_series(1, 3) g, unnest(array['event_category', 'calendar_entry_priority']) k`,
+      [a],
+    );
     // A base entry, then 120 entries about a deal, a person or a company in turn, each an occurrence of the base.
-    await sql(`insert into calendar_entries (account_id, kind, owner_id, name, time_zone, start_time, end_time, part_of_recurring_series, created_at, updated_at) values (?, 'event', ?, 'Base', 'UTC', now(), now(), true, now(), now())`, [a, u]);
+    await sql(
+      `insert into calendar_entries (account_id, kind, owner_id, name, time_zone, start_time, end_time, part_of_recurring_series, created_at, updated_at) values (?, 'event', ?, 'Base', 'UTC', now(), now(), true, now(), now())`,
+      [a, u],
+    );
     await sql(
       `insert into calendar_entries (account_id, kind, owner_id, name, time_zone, due_date, all_day, category_id, calendar_entry_priority_id, association_type, deal_id, person_id, company_id, base_entry_id, part_of_recurring_series, created_at, updated_at)
        select ?, 'task', ?, 'Task ' || g, 'UTC', current_date + g, true,
@@ -44,7 +59,13 @@ describe('SQL statements per calendar entries page', () => {
     const nodes = large.result.body.data.calendarEntries.nodes;
     expect(nodes).toHaveLength(100);
     expect(new Set(nodes.map((n: { association: { __typename: string } }) => n.association.__typename))).toEqual(new Set(['Deal', 'Person', 'Company']));
-    expect(nodes[0]).toMatchObject({ owner: { fullName: expect.any(String) }, category: { name: expect.any(String) }, calendarEntryPriority: { name: expect.any(String) }, company: { name: expect.any(String) }, baseEntry: { name: 'Base' } });
+    expect(nodes[0]).toMatchObject({
+      owner: { fullName: expect.any(String) },
+      category: { name: expect.any(String) },
+      calendarEntryPriority: { name: expect.any(String) },
+      company: { name: expect.any(String) },
+      baseEntry: { name: 'Base' },
+    });
     expect(large.statements.length).toBe(small.statements.length);
     // Auth, the page, users, list items, companies, deals and their shares, people, base entries and their visibility.
     expect(large.statements.length <= 10 ? 'at most 10' : large.statements).toBe('at most 10');

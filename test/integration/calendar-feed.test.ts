@@ -63,9 +63,13 @@ describe('GET /api/v3/calendar_entries.ics', () => {
   };
   /** Starts of the stored, active entries of a series (base first), as the list answers them. */
   const storedStarts = async (base: number, field: 'start_time' | 'due_date'): Promise<string[]> => {
-    const res = await server.graphql(berlin.apiKey, `query($f: CalendarEntryFilter) { calendarEntries(filter: $f, first: 200, orderBy: [{field: ID, direction: ASC}]) { nodes { startTime dueDate } } }`, {
-      f: { or: [{ databaseId: { in: [base] } }, { baseEntryId: { in: [base] } }] },
-    });
+    const res = await server.graphql(
+      berlin.apiKey,
+      `query($f: CalendarEntryFilter) { calendarEntries(filter: $f, first: 200, orderBy: [{field: ID, direction: ASC}]) { nodes { startTime dueDate } } }`,
+      {
+        f: { or: [{ databaseId: { in: [base] } }, { baseEntryId: { in: [base] } }] },
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data.calendarEntries.nodes as Array<{ startTime: string | null; dueDate: string | null }>;
     return nodes.map((n) => (field === 'start_time' ? new Date(n.startTime!).toISOString() : n.dueDate!)).sort();
@@ -78,12 +82,25 @@ describe('GET /api/v3/calendar_entries.ics', () => {
     api = server.v3(berlin.apiKey);
     const key = berlin.apiKey;
     // Times without an offset are the viewer's (Berlin) wall times.
-    ids.kickoff = await create(key, { type: 'CalendarEvent', name: 'Kickoff; phase 1, "alpha"', description: 'Line one\nLine two', start_time: '2026-03-23 10:00', end_time: '2026-03-23 11:30' });
+    ids.kickoff = await create(key, {
+      type: 'CalendarEvent',
+      name: 'Kickoff; phase 1, "alpha"',
+      description: 'Line one\nLine two',
+      start_time: '2026-03-23 10:00',
+      end_time: '2026-03-23 11:30',
+    });
     ids.offer = await create(key, { type: 'CalendarTask', name: 'Send offer', due_date: '2026-03-24' });
     ids.done = await create(key, { type: 'CalendarTask', name: 'Done already', due_date: '2026-03-21', complete: true });
     ids.someday = await create(key, { type: 'CalendarTask', name: 'Someday maybe' });
     // Weekly on Mondays at 09:00 Berlin across the DST change, one date left out by the rule.
-    ids.sync = await create(key, { type: 'CalendarEvent', name: 'Weekly sync', start_time: '2026-03-23 09:00', end_time: '2026-03-23 09:30', rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=8', exdate: '20260406' });
+    ids.sync = await create(key, {
+      type: 'CalendarEvent',
+      name: 'Weekly sync',
+      start_time: '2026-03-23 09:00',
+      end_time: '2026-03-23 09:30',
+      rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=8',
+      exdate: '20260406',
+    });
     ids.daily = await create(key, { type: 'CalendarTask', name: 'Daily check', due_date: '2026-03-25', rrule: 'FREQ=DAILY;COUNT=4' });
     // An all-day event over two days.
     ids.offsite = await create(key, { type: 'CalendarEvent', name: 'Offsite', all_day: true, start_time: '2026-04-02 00:00', end_time: '2026-04-04 00:00' });
@@ -126,18 +143,29 @@ describe('GET /api/v3/calendar_entries.ics', () => {
 
     const offsite = byName(events, 'Offsite');
     const allDay = offsite.getFirstPropertyValue('dtstart') as ICAL.Time;
-    expect({ isDate: allDay.isDate, start: allDay.toString(), end: String(offsite.getFirstPropertyValue('dtend')) }).toEqual({ isDate: true, start: '2026-04-02', end: '2026-04-04' });
+    expect({ isDate: allDay.isDate, start: allDay.toString(), end: String(offsite.getFirstPropertyValue('dtend')) }).toEqual({
+      isDate: true,
+      start: '2026-04-02',
+      end: '2026-04-04',
+    });
 
     const offer = byName(todos, 'Send offer');
     const due = offer.getFirstPropertyValue('due') as ICAL.Time;
-    expect({ isDate: due.isDate, due: due.toString(), status: offer.getFirstPropertyValue('status') }).toEqual({ isDate: true, due: '2026-03-24', status: 'NEEDS-ACTION' });
+    expect({ isDate: due.isDate, due: due.toString(), status: offer.getFirstPropertyValue('status') }).toEqual({
+      isDate: true,
+      due: '2026-03-24',
+      status: 'NEEDS-ACTION',
+    });
     expect(byName(todos, 'Done already').getFirstPropertyValue('status')).toBe('COMPLETED');
     expect(byName(todos, 'Someday maybe').getFirstPropertyValue('due')).toBeNull();
   });
 
   it('states a series by its rules: ical.js expands them to the stored occurrences, wall time kept across DST, exdates and cancelled occurrences left out', async () => {
     // One occurrence cancelled on its own (v3: active false on update).
-    const occurrences = (await api.get('/calendar_entries.json', { 'conditions[recurrences_of]': ids.sync, sort: 'start_time' })).body.entries as Array<{ id: number; start_time: string }>;
+    const occurrences = (await api.get('/calendar_entries.json', { 'conditions[recurrences_of]': ids.sync, sort: 'start_time' })).body.entries as Array<{
+      id: number;
+      start_time: string;
+    }>;
     const cancelled = occurrences.find((o) => o.start_time.startsWith('2026/04/13'))!;
     expect((await api.put(`/calendar_entries/${cancelled.id}.json`, { calendar_entry: { active: false } })).status).toBe(200);
 
@@ -158,9 +186,12 @@ describe('GET /api/v3/calendar_entries.ics', () => {
     expect(expand(daily)).toEqual(['2026-03-25', '2026-03-26', '2026-03-27', '2026-03-28']);
   });
 
-  it('takes the list\'s conditions: a condition met by one occurrence brings its series (once); non-series filters apply', async () => {
+  it("takes the list's conditions: a condition met by one occurrence brings its series (once); non-series filters apply", async () => {
     const tasks = await feed(berlin.apiKey, { 'conditions[kind]': 'task' });
-    expect({ events: summaries(tasks.events), todos: summaries(tasks.todos) }).toEqual({ events: [], todos: ['Daily check', 'Done already', 'Send offer', 'Someday maybe'] });
+    expect({ events: summaries(tasks.events), todos: summaries(tasks.todos) }).toEqual({
+      events: [],
+      todos: ['Daily check', 'Done already', 'Send offer', 'Someday maybe'],
+    });
     const named = await feed(berlin.apiKey, { 'conditions[named]': 'Send offer' });
     expect(summaries([...named.events, ...named.todos])).toEqual(['Send offer']);
     // 2026-04-20 holds only a stored occurrence of the weekly series: the series comes as its base, with its rule.
@@ -173,12 +204,20 @@ describe('GET /api/v3/calendar_entries.ics', () => {
   });
 
   it('answers errors as the list does: a bad condition is the same 422, an unknown one is ignored, no key the same 401 (JSON)', async () => {
-    const bad: Array<Record<string, string>> = [{ 'conditions[kind]': 'meeting' }, { 'conditions[within][from_date]': 'soon' }, { 'conditions[recurrences_of]': 'x' }];
+    const bad: Array<Record<string, string>> = [
+      { 'conditions[kind]': 'meeting' },
+      { 'conditions[within][from_date]': 'soon' },
+      { 'conditions[recurrences_of]': 'x' },
+    ];
     for (const query of bad) {
       const list = await api.get('/calendar_entries.json', query);
       const ics = await server.request('GET', '/api/v3/calendar_entries.ics', { apiKey: berlin.apiKey, query });
       expect(list.status).toBe(422);
-      expect({ status: ics.status, body: ics.body, type: ics.headers.get('content-type') }).toEqual({ status: 422, body: list.body, type: 'application/json; charset=utf-8' });
+      expect({ status: ics.status, body: ics.body, type: ics.headers.get('content-type') }).toEqual({
+        status: 422,
+        body: list.body,
+        type: 'application/json; charset=utf-8',
+      });
     }
     // v3 ignores condition names a list does not know (DECISIONS), the feed too.
     expect((await api.get('/calendar_entries.json', { 'conditions[bogus]': '1' })).status).toBe(200);
@@ -193,16 +232,20 @@ describe('GET /api/v3/calendar_entries.ics', () => {
     expect((await server.request('GET', '/api/v3/calendar_entriesXics', { apiKey: berlin.apiKey })).status).toBe(404);
   });
 
-  it('lists what the viewer may see: an admin sees the account\'s entries, never another account\'s', async () => {
+  it("lists what the viewer may see: an admin sees the account's entries, never another account's", async () => {
     const { events, todos } = await feed(account.admin.apiKey);
     expect(summaries(todos)).toEqual(['Admin only', 'Daily check', 'Done already', 'Send offer', 'Someday maybe']);
     expect(summaries(events)).toEqual(['Kickoff; phase 1, "alpha"', 'Offsite', 'Weekly sync']);
   });
 
   it('runs a saved search (search_id), other parameters ignored', async () => {
-    const search = await server.graphql(berlin.apiKey, `mutation($input: SavedSearchCreateInput!) { createSearch(input: $input) { search { databaseId } userErrors { message } } }`, {
-      input: { name: 'Open tasks', searchType: 'CALENDAR_ENTRIES', query: { kind: ['task'], incomplete: [true] } },
-    });
+    const search = await server.graphql(
+      berlin.apiKey,
+      `mutation($input: SavedSearchCreateInput!) { createSearch(input: $input) { search { databaseId } userErrors { message } } }`,
+      {
+        input: { name: 'Open tasks', searchType: 'CALENDAR_ENTRIES', query: { kind: ['task'], incomplete: [true] } },
+      },
+    );
     expect(search.body.errors).toBeUndefined();
     const id = search.body.data.createSearch.search.databaseId;
     const { res, events, todos } = await feed(berlin.apiKey, { search_id: id, 'conditions[named]': 'ignored' });

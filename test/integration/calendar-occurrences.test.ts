@@ -41,15 +41,26 @@ describe('GraphQL occurrences(from, to)', () => {
     return { data: res.body.data, error: res.body.errors?.[0] && { code: res.body.errors[0].extensions.code, message: res.body.errors[0].message } };
   };
   const create = async (key: string, input: Record<string, unknown>): Promise<number> => {
-    const res = await server.graphql(key, `mutation($input: CalendarEntryCreateInput!) { createCalendarEntry(input: $input) { calendarEntry { databaseId } userErrors { field message } } }`, { input });
+    const res = await server.graphql(
+      key,
+      `mutation($input: CalendarEntryCreateInput!) { createCalendarEntry(input: $input) { calendarEntry { databaseId } userErrors { field message } } }`,
+      { input },
+    );
     expect(res.body.data.createCalendarEntry.userErrors).toEqual([]);
     return res.body.data.createCalendarEntry.calendarEntry.databaseId;
   };
   /** The stored entries of a series (base included), by start. */
   const stored = async (base: number): Promise<Array<{ id: number; start: string; active: boolean }>> =>
     (
-      await server.sql(`select id, start_time, due_date, active from calendar_entries where id = ? or base_entry_id = ? order by coalesce(start_time, due_date::timestamp), id`, [base, base])
-    ).map((r: { id: number; start_time: string | null; due_date: string | null; active: boolean }) => ({ id: r.id, start: r.start_time ? new Date(r.start_time).toISOString() : String(r.due_date), active: r.active }));
+      await server.sql(
+        `select id, start_time, due_date, active from calendar_entries where id = ? or base_entry_id = ? order by coalesce(start_time, due_date::timestamp), id`,
+        [base, base],
+      )
+    ).map((r: { id: number; start_time: string | null; due_date: string | null; active: boolean }) => ({
+      id: r.id,
+      start: r.start_time ? new Date(r.start_time).toISOString() : String(r.due_date),
+      active: r.active,
+    }));
 
   beforeAll(async () => {
     server = await startTestServer({}, { clock });
@@ -57,12 +68,25 @@ describe('GraphQL occurrences(from, to)', () => {
     paris = await account.addUser({ timeZone: 'Europe/Paris', firstName: 'Paula', lastName: 'Paris' });
     own = await account.addUser({ visibility: Visibility.OWN, firstName: 'Olga', lastName: 'Own' });
     // Mondays 09:00 Paris, open-ended: stored up to the horizon (730 days), computed past it. One Monday left out in each part.
-    ids.weekly = await create(paris.apiKey, { kind: 'EVENT', name: 'Weekly standup', startTime: '2026-01-19T08:00:00Z', endTime: '2026-01-19T08:15:00Z', rrule: 'FREQ=WEEKLY;BYDAY=MO', exdate: '20260202,20280410' });
+    ids.weekly = await create(paris.apiKey, {
+      kind: 'EVENT',
+      name: 'Weekly standup',
+      startTime: '2026-01-19T08:00:00Z',
+      endTime: '2026-01-19T08:15:00Z',
+      rrule: 'FREQ=WEEKLY;BYDAY=MO',
+      exdate: '20260202,20280410',
+    });
     // Daily tasks: at most 366 stored, computed after.
     ids.daily = await create(paris.apiKey, { kind: 'TASK', name: 'Daily check', dueDate: '2026-01-20', rrule: 'FREQ=DAILY' });
     ids.meeting = await create(paris.apiKey, { kind: 'EVENT', name: 'One meeting', startTime: '2026-03-17T13:00:00Z', endTime: '2026-03-17T14:00:00Z' });
     ids.task = await create(paris.apiKey, { kind: 'TASK', name: 'One task', dueDate: '2026-03-18' });
-    ids.admins = await create(account.admin.apiKey, { kind: 'EVENT', name: 'Admin weekly', startTime: '2026-01-20T10:00:00Z', endTime: '2026-01-20T11:00:00Z', rrule: 'FREQ=WEEKLY' });
+    ids.admins = await create(account.admin.apiKey, {
+      kind: 'EVENT',
+      name: 'Admin weekly',
+      startTime: '2026-01-20T10:00:00Z',
+      endTime: '2026-01-20T11:00:00Z',
+      rrule: 'FREQ=WEEKLY',
+    });
   }, 60_000);
   afterAll(() => server.close());
   beforeEach(() => clock.set(NOW));
@@ -72,11 +96,18 @@ describe('GraphQL occurrences(from, to)', () => {
     expect(series.some((e) => e.start === '2026-02-02T08:00:00.000Z')).toBe(false); // the rule's exdate: never stored
     const mar23 = series.find((e) => e.start === '2026-03-23T08:00:00.000Z')!;
     const apr06 = series.find((e) => e.start === '2026-04-06T07:00:00.000Z')!;
-    for (const [id, input] of [[mar23.id, '{active: false}'], [apr06.id, '{complete: true}']] as const) {
+    for (const [id, input] of [
+      [mar23.id, '{active: false}'],
+      [apr06.id, '{complete: true}'],
+    ] as const) {
       const res = await server.graphql(paris.apiKey, `mutation { updateCalendarEntry(id: ${id}, input: ${input}) { userErrors { message } } }`);
       expect(res.body.data.updateCalendarEntry.userErrors).toEqual([]);
     }
-    const found = await occurrences(paris.apiKey, { from: '2026-03-16T00:00:00Z', to: '2026-04-14T00:00:00Z', filter: { kind: { eq: 'EVENT' }, ownerId: { in: [paris.id] } } });
+    const found = await occurrences(paris.apiKey, {
+      from: '2026-03-16T00:00:00Z',
+      to: '2026-04-14T00:00:00Z',
+      filter: { kind: { eq: 'EVENT' }, ownerId: { in: [paris.id] } },
+    });
     expect(found.map((o) => [o.entry.name, o.start, o.end, o.fromRule, o.entry.complete])).toEqual([
       ['Weekly standup', '2026-03-16T08:00:00.000Z', '2026-03-16T08:15:00.000Z', false, false],
       ['One meeting', '2026-03-17T13:00:00.000Z', '2026-03-17T14:00:00.000Z', false, false],
@@ -90,7 +121,7 @@ describe('GraphQL occurrences(from, to)', () => {
     expect(found.find((o) => o.start === '2026-04-06T07:00:00.000Z')!.entry.databaseId).toBe(apr06.id);
   });
 
-  it('computes a series past its stored horizon from its rule: the base as entry, wall time kept across DST, the rule\'s exdate left out', async () => {
+  it("computes a series past its stored horizon from its rule: the base as entry, wall time kept across DST, the rule's exdate left out", async () => {
     const last = (await stored(ids.weekly)).at(-1)!;
     // Stored up to the horizon: 730 days after the later of now and the base's start.
     expect(Date.parse(last.start)).toBeLessThanOrEqual(Date.parse('2026-01-19T08:00:00Z') + RECURRENCE_LIMITS.horizonDays * 86_400_000);
@@ -141,19 +172,42 @@ describe('GraphQL occurrences(from, to)', () => {
   it('takes `first` (the earliest) and the filter; answers sorted by start', async () => {
     const all = await occurrences(paris.apiKey, { from: '2026-03-16T00:00:00Z', to: '2026-03-20T00:00:00Z' });
     // A task's day overlapping the window counts: 16 March in Paris starts at 23:00 UTC the day before.
-    expect(all.map((o) => o.entry.name)).toEqual(['Daily check', 'Weekly standup', 'Daily check', 'Admin weekly', 'One meeting', 'Daily check', 'One task', 'Daily check', 'Daily check']);
+    expect(all.map((o) => o.entry.name)).toEqual([
+      'Daily check',
+      'Weekly standup',
+      'Daily check',
+      'Admin weekly',
+      'One meeting',
+      'Daily check',
+      'One task',
+      'Daily check',
+      'Daily check',
+    ]);
     const starts = all.map((o) => Date.parse(o.start));
     expect([...starts].sort((a, b) => a - b)).toEqual(starts);
-    expect((await occurrences(paris.apiKey, { from: '2026-03-16T00:00:00Z', to: '2026-03-20T00:00:00Z', first: 2 })).map((o) => o.entry.name)).toEqual(['Daily check', 'Weekly standup']);
-    expect((await occurrences(paris.apiKey, { from: '2026-03-16T00:00:00Z', to: '2026-03-20T00:00:00Z', filter: { ownerId: { in: [account.admin.id] } } })).map((o) => [o.entry.name, o.start])).toEqual([['Admin weekly', '2026-03-17T10:00:00.000Z']]);
+    expect((await occurrences(paris.apiKey, { from: '2026-03-16T00:00:00Z', to: '2026-03-20T00:00:00Z', first: 2 })).map((o) => o.entry.name)).toEqual([
+      'Daily check',
+      'Weekly standup',
+    ]);
+    expect(
+      (await occurrences(paris.apiKey, { from: '2026-03-16T00:00:00Z', to: '2026-03-20T00:00:00Z', filter: { ownerId: { in: [account.admin.id] } } })).map(
+        (o) => [o.entry.name, o.start],
+      ),
+    ).toEqual([['Admin weekly', '2026-03-17T10:00:00.000Z']]);
     expect(await occurrences(paris.apiKey, { from: '2026-03-16T00:00:00Z', to: '2026-03-20T00:00:00Z', first: 0 })).toEqual([]);
   });
 
   it('refuses a window wider than the bound (naming to), a reversed one, and first above 1000', async () => {
     const wide = await refusal({ from: '2027-01-01T00:00:00Z', to: '2028-01-03T00:00:00Z' });
     expect(wide).toEqual({ data: null, error: { code: 'BAD_USER_INPUT', message: `to: must be at most ${RECURRENCE_LIMITS.windowDays} days after from` } });
-    expect((await refusal({ from: '2027-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' })).error).toEqual({ code: 'BAD_USER_INPUT', message: 'to: must be after from' });
-    expect((await refusal({ from: '2027-01-01T00:00:00Z', to: '2027-01-02T00:00:00Z', first: 1001 })).error).toEqual({ code: 'BAD_USER_INPUT', message: 'first: must be between 0 and 1000, got 1001' });
+    expect((await refusal({ from: '2027-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' })).error).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'to: must be after from',
+    });
+    expect((await refusal({ from: '2027-01-01T00:00:00Z', to: '2027-01-02T00:00:00Z', first: 1001 })).error).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'first: must be between 0 and 1000, got 1001',
+    });
     // A window of exactly the bound is fine.
     const exact = await server.graphql(paris.apiKey, QUERY, { from: '2027-01-01T00:00:00Z', to: '2028-01-02T00:00:00Z', first: 1 });
     expect(exact.body.errors).toBeUndefined();
@@ -168,7 +222,13 @@ describe('GraphQL occurrences(from, to)', () => {
     const other = await server.createAccount();
     expect(await names(other.admin.apiKey)).toEqual([]);
     // The own user's own series.
-    const mine = await create(own.apiKey, { kind: 'EVENT', name: 'Own weekly', startTime: '2026-01-21T10:00:00Z', endTime: '2026-01-21T11:00:00Z', rrule: 'FREQ=WEEKLY' });
+    const mine = await create(own.apiKey, {
+      kind: 'EVENT',
+      name: 'Own weekly',
+      startTime: '2026-01-21T10:00:00Z',
+      endTime: '2026-01-21T11:00:00Z',
+      rrule: 'FREQ=WEEKLY',
+    });
     expect(await names(own.apiKey)).toEqual(['Own weekly']);
     const deleted = await server.graphql(own.apiKey, `mutation { deleteCalendarEntry(id: ${mine}) { seriesDeactivated } }`);
     expect(deleted.body.data.deleteCalendarEntry.seriesDeactivated).toBe(true);
@@ -176,12 +236,26 @@ describe('GraphQL occurrences(from, to)', () => {
   });
 
   it('keeps computing a series whose base was cancelled on its own (the base is not listed)', async () => {
-    const base = await create(paris.apiKey, { kind: 'EVENT', name: 'Base cancelled', startTime: '2026-01-22T10:00:00Z', endTime: '2026-01-22T11:00:00Z', rrule: 'FREQ=WEEKLY' });
+    const base = await create(paris.apiKey, {
+      kind: 'EVENT',
+      name: 'Base cancelled',
+      startTime: '2026-01-22T10:00:00Z',
+      endTime: '2026-01-22T11:00:00Z',
+      rrule: 'FREQ=WEEKLY',
+    });
     const res = await server.graphql(paris.apiKey, `mutation { updateCalendarEntry(id: ${base}, input: {active: false}) { userErrors { message } } }`);
     expect(res.body.data.updateCalendarEntry.userErrors).toEqual([]);
     const filter = { name: { eq: 'Base cancelled' } };
-    expect((await occurrences(paris.apiKey, { from: '2026-01-20T00:00:00Z', to: '2026-02-01T00:00:00Z', filter })).map((o) => [o.start, o.fromRule])).toEqual([['2026-01-29T10:00:00.000Z', false]]);
-    expect((await occurrences(paris.apiKey, { from: '2028-03-06T00:00:00Z', to: '2028-03-14T00:00:00Z', filter })).map((o) => [o.start, o.fromRule, o.entry.databaseId])).toEqual([['2028-03-09T10:00:00.000Z', true, base]]);
+    expect((await occurrences(paris.apiKey, { from: '2026-01-20T00:00:00Z', to: '2026-02-01T00:00:00Z', filter })).map((o) => [o.start, o.fromRule])).toEqual([
+      ['2026-01-29T10:00:00.000Z', false],
+    ]);
+    expect(
+      (await occurrences(paris.apiKey, { from: '2028-03-06T00:00:00Z', to: '2028-03-14T00:00:00Z', filter })).map((o) => [
+        o.start,
+        o.fromRule,
+        o.entry.databaseId,
+      ]),
+    ).toEqual([['2028-03-09T10:00:00.000Z', true, base]]);
   });
 
   it('is charged like a page of `first` records, what is under each occurrence times `first`', async () => {

@@ -24,7 +24,21 @@ describe('CLI', () => {
   afterAll(() => server.close());
 
   it('bootstraps an account, users, key resets and apps with one JSON line each', async () => {
-    const account = crm('accounts:create', '--name', 'Cli Co', '--email', 'boss@cli.test', '--first-name', 'Bo', '--last-name', 'Ss', '--time-zone', 'Europe/Paris', '--currency', 'EUR');
+    const account = crm(
+      'accounts:create',
+      '--name',
+      'Cli Co',
+      '--email',
+      'boss@cli.test',
+      '--first-name',
+      'Bo',
+      '--last-name',
+      'Ss',
+      '--time-zone',
+      'Europe/Paris',
+      '--currency',
+      'EUR',
+    );
     expect(account.status).toBe(0);
     expect(account.json).toEqual({ account_id: expect.any(Number), user_id: expect.any(Number), api_key: expect.stringMatching(/^[0-9a-f]{64}$/) });
 
@@ -35,7 +49,19 @@ describe('CLI', () => {
     const list = await server.request('GET', '/api/v3/companies.json', { apiKey: account.json.api_key });
     expect(list.status).toBe(200);
 
-    const user = crm('users:create', '--account', String(account.json.account_id), '--email', 'own@cli.test', '--first-name', 'O', '--last-name', 'W', '--visibility', 'own');
+    const user = crm(
+      'users:create',
+      '--account',
+      String(account.json.account_id),
+      '--email',
+      'own@cli.test',
+      '--first-name',
+      'O',
+      '--last-name',
+      'W',
+      '--visibility',
+      'own',
+    );
     expect(user.status).toBe(0);
     expect(user.json).toEqual({ user_id: expect.any(Number), api_key: expect.stringMatching(/^[0-9a-f]{64}$/) });
 

@@ -26,13 +26,29 @@ describe('migration 20261202000002 (close-date tasks) on an existing database', 
     await migrator.up({ to: 'Migration20261201000001ListItemColours' });
     const conn = orm.em.getConnection();
     const one = async <T>(sql: string, params: unknown[] = []) => (await conn.execute<T[]>(sql, params))[0];
-    const account = async (zone: string) => (await one<{ id: number }>(`insert into accounts (name, time_zone, created_at) values ('Before', ?, now()) returning id`, [zone])).id;
+    const account = async (zone: string) =>
+      (await one<{ id: number }>(`insert into accounts (name, time_zone, created_at) values ('Before', ?, now()) returning id`, [zone])).id;
     const user = async (accountId: number, zone: string | null) =>
-      (await one<{ id: number }>(`insert into users (account_id, email, time_zone, api_key_hash, created_at, updated_at) values (?, ?, ?, ?, now(), now()) returning id`, [accountId, `${randomBytes(4).toString('hex')}@x.test`, zone, randomBytes(32).toString('hex')])).id;
+      (
+        await one<{ id: number }>(
+          `insert into users (account_id, email, time_zone, api_key_hash, created_at, updated_at) values (?, ?, ?, ?, now(), now()) returning id`,
+          [accountId, `${randomBytes(4).toString('hex')}@x.test`, zone, randomBytes(32).toString('hex')],
+        )
+      ).id;
     const deal = async (accountId: number, ownerId: number | null, date: string | null) =>
-      (await one<{ id: number }>(`insert into deals (account_id, owner_id, name, expected_close_date, created_at, updated_at) values (?, ?, 'D', ?, now(), now()) returning id`, [accountId, ownerId, date])).id;
+      (
+        await one<{ id: number }>(
+          `insert into deals (account_id, owner_id, name, expected_close_date, created_at, updated_at) values (?, ?, 'D', ?, now(), now()) returning id`,
+          [accountId, ownerId, date],
+        )
+      ).id;
     const category = async (accountId: number, categoryName: string, position: number) =>
-      (await one<{ id: number }>(`insert into list_items (account_id, kind, name, position, created_at, updated_at) values (?, 'event_category', ?, ?, now(), now()) returning id`, [accountId, categoryName, position])).id;
+      (
+        await one<{ id: number }>(
+          `insert into list_items (account_id, kind, name, position, created_at, updated_at) values (?, 'event_category', ?, ?, now(), now()) returning id`,
+          [accountId, categoryName, position],
+        )
+      ).id;
 
     const a = await account('UTC');
     const paris = await user(a, 'Europe/Paris');
@@ -48,9 +64,14 @@ describe('migration 20261202000002 (close-date tasks) on an existing database', 
 
     await migrator.up({ to: 'Migration20261202000002CloseDateTasks' });
 
-    const milestones = await conn.execute<Array<{ account_id: number; id: number; name: string; position: number }>>(`select account_id, id, name, position from list_items where kind = 'event_category' and lower(name) = 'milestone' order by account_id`);
+    const milestones = await conn.execute<Array<{ account_id: number; id: number; name: string; position: number }>>(
+      `select account_id, id, name, position from list_items where kind = 'event_category' and lower(name) = 'milestone' order by account_id`,
+    );
     const made = milestones.find((m) => m.account_id === a)!;
-    expect(milestones.map((m) => [m.account_id, m.name])).toEqual([[a, 'Milestone'], [b, 'milestone']]);
+    expect(milestones.map((m) => [m.account_id, m.name])).toEqual([
+      [a, 'Milestone'],
+      [b, 'milestone'],
+    ]);
     expect(made.position).toBe(5);
 
     const tasks = await conn.execute<Array<Record<string, unknown>>>(

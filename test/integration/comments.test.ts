@@ -9,7 +9,10 @@ describe('comments', () => {
   let colleague: { id: number; apiKey: string };
   let note: number;
 
-  const mails = () => server.sql(`select recipient_id, kind, subject_type, subject_id, payload from outbox_messages where account_id = ? and kind = 'note_comment' order by id`, [account.accountId]);
+  const mails = () =>
+    server.sql(`select recipient_id, kind, subject_type, subject_id, payload from outbox_messages where account_id = ? and kind = 'note_comment' order by id`, [
+      account.accountId,
+    ]);
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -26,8 +29,22 @@ describe('comments', () => {
     await server.sql(`update notes set updated_at = '2020-01-01T00:00:00Z' where id = ?`, [note]);
     const created = await admin.post(`/notes/${note}/comments.json`, { comment: { comment: 'First!' } });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ note_id: note, user_id: account.admin.id, comment: 'First!', edited_by_user_id: null, user: { id: account.admin.id, avatar_thumb_url: null } });
-    expect(await mails()).toEqual([{ recipient_id: colleague.id, kind: 'note_comment', subject_type: 'Note', subject_id: note, payload: { byUserId: account.admin.id, commentId: created.body.id } }]);
+    expect(created.body).toMatchObject({
+      note_id: note,
+      user_id: account.admin.id,
+      comment: 'First!',
+      edited_by_user_id: null,
+      user: { id: account.admin.id, avatar_thumb_url: null },
+    });
+    expect(await mails()).toEqual([
+      {
+        recipient_id: colleague.id,
+        kind: 'note_comment',
+        subject_type: 'Note',
+        subject_id: note,
+        payload: { byUserId: account.admin.id, commentId: created.body.id },
+      },
+    ]);
     const [row] = await server.sql(`select updated_at from notes where id = ?`, [note]);
     expect(new Date(row.updated_at).getFullYear()).toBeGreaterThan(2020);
     const shown = await admin.get(`/notes/${note}.json`);
@@ -59,13 +76,17 @@ describe('comments', () => {
     // the author (colleague) is not mailed; the admin is
     expect((await mails()).filter((m: { recipient_id: number }) => m.recipient_id === colleague.id)).toHaveLength(1);
     expect((await admin.get(`/notes/${note}/comments/${id}.json`)).body.id).toBe(id);
-    const upd = await admin.put(`/notes/${note}/comments/${id}.json`, { comment: { comment: 'edited', edited_by_person_id: account.admin.id, updated_at: '2030-01-02 03:04:05' } });
+    const upd = await admin.put(`/notes/${note}/comments/${id}.json`, {
+      comment: { comment: 'edited', edited_by_person_id: account.admin.id, updated_at: '2030-01-02 03:04:05' },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ comment: 'edited', edited_by_user_id: account.admin.id, updated_at: '2030/01/02 03:04:05 +0000' });
     const blank = await admin.put(`/notes/${note}/comments/${id}.json`, { comment: { comment: '' } });
     expect(blank.status).toBe(422);
     expect(Array.isArray(blank.body)).toBe(true);
-    const other = (await admin.post('/notes.json', { note: { content: 'other', person_id: (await admin.post('/people.json', { person: { last_name: 'X' } })).body.id } })).body.id;
+    const other = (
+      await admin.post('/notes.json', { note: { content: 'other', person_id: (await admin.post('/people.json', { person: { last_name: 'X' } })).body.id } })
+    ).body.id;
     expect((await admin.get(`/notes/${other}/comments/${id}.json`)).status).toBe(404);
     const del = await admin.del(`/notes/${note}/comments/${id}.json`);
     expect(del.status).toBe(200);
@@ -86,12 +107,23 @@ describe('comments', () => {
 
   it('GraphQL: Note.comments, Comment relations and mutations', async () => {
     const key = account.admin.apiKey;
-    const made = await server.graphql(key, 'mutation($n: Int!) { createComment(input: {noteId: $n, comment: "gql"}) { comment { databaseId note { databaseId } user { databaseId } editedBy { databaseId } } userErrors { field code } } }', { n: note });
+    const made = await server.graphql(
+      key,
+      'mutation($n: Int!) { createComment(input: {noteId: $n, comment: "gql"}) { comment { databaseId note { databaseId } user { databaseId } editedBy { databaseId } } userErrors { field code } } }',
+      { n: note },
+    );
     expect(made.body.data.createComment.comment).toMatchObject({ note: { databaseId: note }, user: { databaseId: account.admin.id }, editedBy: null });
-    const page = await server.graphql(key, 'query($n: Int!) { note(id: $n) { comments(first: 2) { nodes { comment } totalCount pageInfo { hasNextPage } } } }', { n: note });
+    const page = await server.graphql(
+      key,
+      'query($n: Int!) { note(id: $n) { comments(first: 2) { nodes { comment } totalCount pageInfo { hasNextPage } } } }',
+      { n: note },
+    );
     expect(page.body.data.note.comments.nodes).toHaveLength(2);
     expect(page.body.data.note.comments.pageInfo.hasNextPage).toBe(true);
-    const missing = await server.graphql(key, 'mutation { createComment(input: {noteId: 999999, comment: "x"}) { comment { databaseId } userErrors { field code } } }');
+    const missing = await server.graphql(
+      key,
+      'mutation { createComment(input: {noteId: 999999, comment: "x"}) { comment { databaseId } userErrors { field code } } }',
+    );
     expect(missing.body.data.createComment).toEqual({ comment: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] });
   });
 });

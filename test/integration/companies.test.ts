@@ -39,8 +39,29 @@ describe('companies (v3 §4.6)', () => {
       account = await server.createAccount({ timeZone: 'America/New_York' });
       key = account.admin.apiKey;
       const rows: Array<Record<string, unknown>> = [
-        { name: 'Acme Anvils', email: 'sales@acme.test', city: 'Phoenix', state: 'AZ', postal_code: '85001', country: 'USA', address_1: '1 Desert Rd', address_2: 'Suite 5', phone2: '+1 602 555 0100', fax: '+1 602 555 0199', description: 'Anvils and rockets', created_at: '2014-05-01 10:00' },
-        { name: 'acme rockets', email: 'info@rockets.test', city: 'phoenix', state: 'AZ', country: 'usa', phone1: '602-555-0101', created_at: '2014-05-31 23:30' },
+        {
+          name: 'Acme Anvils',
+          email: 'sales@acme.test',
+          city: 'Phoenix',
+          state: 'AZ',
+          postal_code: '85001',
+          country: 'USA',
+          address_1: '1 Desert Rd',
+          address_2: 'Suite 5',
+          phone2: '+1 602 555 0100',
+          fax: '+1 602 555 0199',
+          description: 'Anvils and rockets',
+          created_at: '2014-05-01 10:00',
+        },
+        {
+          name: 'acme rockets',
+          email: 'info@rockets.test',
+          city: 'phoenix',
+          state: 'AZ',
+          country: 'usa',
+          phone1: '602-555-0101',
+          created_at: '2014-05-31 23:30',
+        },
         { name: 'Bolt & Nut', email: 'bolt@nut.test', city: 'Portland', state: 'OR', postal_code: '97201', country: 'USA', created_at: '2014-06-01 00:30' },
         { name: '100% Pure', city: 'Lyon', country: 'France', created_at: '2013-01-01' },
         { name: '1000 Lakes', city: 'Helsinki', country: 'Finland', created_at: '2015-01-01' },
@@ -90,7 +111,10 @@ describe('companies (v3 §4.6)', () => {
       expect(names(arrayForm)).toEqual(['Acme Anvils', 'Bolt & Nut']);
       expect(names(await list({ company_id: b }))).toEqual(['Bolt & Nut']);
       const bad = await list({ 'conditions[company_id]': 'abc' });
-      expect({ status: bad.status, body: bad.body }).toEqual({ status: 422, body: [{ field: 'conditions[company_id]', humanized_field: expect.any(String), msg: expect.any(String) }] });
+      expect({ status: bad.status, body: bad.body }).toEqual({
+        status: 422,
+        body: [{ field: 'conditions[company_id]', humanized_field: expect.any(String), msg: expect.any(String) }],
+      });
     });
 
     it('company_created is a range in the user zone: from_date and/or to_date, a date-only to_date includes that day', async () => {
@@ -99,14 +123,28 @@ describe('companies (v3 §4.6)', () => {
       expect(names(await list({ 'conditions[company_created][from_date]': '2014-06-01' }))).toEqual(['1000 Lakes', 'Bolt & Nut']);
       expect(names(await list({ 'conditions[company_created][to_date]': '2013-12-31' }))).toEqual(['100% Pure']);
       // v3 output form with offset as a bound: 2014/06/01 00:30 New York is 04:30 UTC.
-      expect(names(await list({ 'conditions[company_created][from_date]': '2014/06/01 04:00:00 +0000', 'conditions[company_created][to_date]': '2014/06/01 05:00:00 +0000' }))).toEqual(['Bolt & Nut']);
+      expect(
+        names(
+          await list({
+            'conditions[company_created][from_date]': '2014/06/01 04:00:00 +0000',
+            'conditions[company_created][to_date]': '2014/06/01 05:00:00 +0000',
+          }),
+        ),
+      ).toEqual(['Bolt & Nut']);
       const modified = await list({ 'conditions[company_modified][from_date]': '2000-01-01' });
       expect(names(modified)).toHaveLength(6);
     });
 
     it('sorts by a whitelisted column, bare or table-qualified, `-` for descending; an unknown sort is a 422 naming sort', async () => {
       expect(names(await list({ sort: 'name' }))).toEqual(['100% Pure', '1000 Lakes', 'Acme Anvils', 'acme rockets', 'Bolt & Nut', 'The Acme Group']);
-      expect(names(await list({ sort: '-companies.created_at' }))).toEqual(['1000 Lakes', 'Bolt & Nut', 'acme rockets', 'The Acme Group', 'Acme Anvils', '100% Pure']);
+      expect(names(await list({ sort: '-companies.created_at' }))).toEqual([
+        '1000 Lakes',
+        'Bolt & Nut',
+        'acme rockets',
+        'The Acme Group',
+        'Acme Anvils',
+        '100% Pure',
+      ]);
       expect(names(await list({ sort: 'created_at' }))[0]).toBe('100% Pure');
       // Finland/Helsinki and France/Lyon: by city the order is the reverse of the default (name).
       expect(names(await list({ 'conditions[company_country]': 'f' }))).toEqual(['100% Pure', '1000 Lakes']);
@@ -114,7 +152,11 @@ describe('companies (v3 §4.6)', () => {
       expect(names(await list({ sort: '-name', 'conditions[company_country]': 'f' }))).toEqual(['1000 Lakes', '100% Pure']);
       for (const sort of ['password', 'people.last_name', 'name; drop table companies']) {
         const res = await list({ sort });
-        expect({ sort, status: res.status, body: res.body }).toEqual({ sort, status: 422, body: [{ field: 'sort', humanized_field: 'Sort', msg: expect.any(String) }] });
+        expect({ sort, status: res.status, body: res.body }).toEqual({
+          sort,
+          status: 422,
+          body: [{ field: 'sort', humanized_field: 'Sort', msg: expect.any(String) }],
+        });
       }
       // Default order: name.
       expect(names(await list({}))[0]).toBe('100% Pure');
@@ -128,7 +170,9 @@ describe('companies (v3 §4.6)', () => {
       const own = await account.addUser({ visibility: Visibility.OWN });
       const company = await create(key, { name: 'With People', owner_id: own.id });
       const person = async (apiKey: string, lastName: string) => {
-        const res = await server.graphql(apiKey, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', { input: { firstName: 'P', lastName, companyId: company.id } });
+        const res = await server.graphql(apiKey, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', {
+          input: { firstName: 'P', lastName, companyId: company.id },
+        });
         expect(res.body.errors).toBeUndefined();
         return res.body.data.createPerson.person.databaseId as number;
       };
@@ -172,7 +216,10 @@ describe('companies (v3 §4.6)', () => {
       const cleared = await api(key).put(`/companies/${theirs.id}.json`, { company: { owner_id: null } });
       expect(cleared.body).toEqual(expect.objectContaining({ owner_id: null, owner: null }));
       const missing = await api(key).put(`/companies/${theirs.id}.json`, { company: { owner_id: 2_147_483_000 } });
-      expect({ status: missing.status, body: missing.body }).toEqual({ status: 422, body: [{ field: 'owner_id', humanized_field: 'Owner', msg: expect.any(String) }] });
+      expect({ status: missing.status, body: missing.body }).toEqual({
+        status: 422,
+        body: [{ field: 'owner_id', humanized_field: 'Owner', msg: expect.any(String) }],
+      });
     });
 
     it('a changed owner gets a reassignment email unless deliver_reassignment_email is false (v3 §4.6)', async () => {
@@ -181,7 +228,11 @@ describe('companies (v3 §4.6)', () => {
       const olga = await account.addUser({ firstName: 'Olga' });
       const petra = await account.addUser({ firstName: 'Petra' });
       const company = await create(key, { name: 'Reassigned' });
-      const mails = () => sql<{ recipient_id: number; kind: string; subject_id: number }>('select recipient_id, kind, subject_id from outbox_messages where account_id = ? order by id', [account.accountId]);
+      const mails = () =>
+        sql<{ recipient_id: number; kind: string; subject_id: number }>(
+          'select recipient_id, kind, subject_id from outbox_messages where account_id = ? order by id',
+          [account.accountId],
+        );
 
       expect((await api(key).put(`/companies/${company.id}.json`, { company: { owner_id: olga.id } })).status).toBe(200);
       expect(await mails()).toEqual([{ recipient_id: olga.id, kind: 'company_reassignment', subject_id: company.id }]);
@@ -193,7 +244,10 @@ describe('companies (v3 §4.6)', () => {
       // The flag off, in the query string, the JSON body or a form body.
       await api(key).put(`/companies/${company.id}.json`, { company: { owner_id: petra.id } }, { deliver_reassignment_email: 'false' });
       await api(key).put(`/companies/${company.id}.json`, { company: { owner_id: olga.id }, deliver_reassignment_email: false });
-      await server.request('PUT', `/api/v3/companies/${company.id}.json`, { apiKey: key, body: formEncode({ company: { owner_id: petra.id }, deliver_reassignment_email: 0 }) });
+      await server.request('PUT', `/api/v3/companies/${company.id}.json`, {
+        apiKey: key,
+        body: formEncode({ company: { owner_id: petra.id }, deliver_reassignment_email: 0 }),
+      });
       expect(await mails()).toHaveLength(1);
       expect((await api(key).get(`/companies/${company.id}.json`)).body.owner_id).toBe(petra.id);
 
@@ -241,9 +295,22 @@ describe('companies (v3 §4.6)', () => {
     it('values come back typed: text string, numeric a decimal string, date YYYY/MM/DD, dropdown id, multi-select ids', async () => {
       const company = await create(key, {
         name: 'Typed Fields',
-        custom_fields: { [l(f.text)]: 'Onward', [l(f.number)]: '12.5', [l(f.date)]: '2010/10/09', [l(f.dropdown)]: String(tier[0]), [l(f.multi)]: [String(regions[1]), String(regions[0]), String(regions[1])], [l(f.other)]: 'ignored' },
+        custom_fields: {
+          [l(f.text)]: 'Onward',
+          [l(f.number)]: '12.5',
+          [l(f.date)]: '2010/10/09',
+          [l(f.dropdown)]: String(tier[0]),
+          [l(f.multi)]: [String(regions[1]), String(regions[0]), String(regions[1])],
+          [l(f.other)]: 'ignored',
+        },
       });
-      expect(company.custom_fields).toStrictEqual({ [l(f.text)]: 'Onward', [l(f.number)]: '12.5', [l(f.date)]: '2010/10/09', [l(f.dropdown)]: tier[0], [l(f.multi)]: [regions[1], regions[0]] });
+      expect(company.custom_fields).toStrictEqual({
+        [l(f.text)]: 'Onward',
+        [l(f.number)]: '12.5',
+        [l(f.date)]: '2010/10/09',
+        [l(f.dropdown)]: tier[0],
+        [l(f.multi)]: [regions[1], regions[0]],
+      });
       // A partial update touches only the labels it names.
       const res = await api(key).put(`/companies/${company.id}.json`, { company: { custom_fields: { [l(f.number)]: 13 } } });
       expect(res.body.custom_fields).toStrictEqual({ ...company.custom_fields, [l(f.number)]: '13.0' });
@@ -259,7 +326,11 @@ describe('companies (v3 §4.6)', () => {
       for (const [id, value] of cases) {
         const res = await api(key).post('/companies.json', { company: { name: 'Bad Field', custom_fields: { [l(id)]: value } } });
         // The facade's coercion names `custom_fields[custom_label_N]`, the core's check `custom_label_N`.
-        expect({ value, status: res.status, body: res.body }).toEqual({ value, status: 422, body: [{ field: expect.stringContaining(l(id)), humanized_field: expect.any(String), msg: expect.any(String) }] });
+        expect({ value, status: res.status, body: res.body }).toEqual({
+          value,
+          status: 422,
+          body: [{ field: expect.stringContaining(l(id)), humanized_field: expect.any(String), msg: expect.any(String) }],
+        });
       }
     });
   });
@@ -268,8 +339,20 @@ describe('companies (v3 §4.6)', () => {
     it('keeps unicode, strips NUL and imports created_at/updated_at on create', async () => {
       const account = await server.createAccount({ timeZone: 'Europe/Berlin' });
       const key = account.admin.apiKey;
-      const company = await create(key, { name: 'Zürich Straße 東京 🚀', description: 'a\u0000b', created_at: '2010-01-02 03:04:05', updated_at: '2011-02-03 04:05:06' });
-      expect(company).toEqual(expect.objectContaining({ name: 'Zürich Straße 東京 🚀', description: 'ab', created_at: '2010/01/02 03:04:05 +0100', updated_at: '2011/02/03 04:05:06 +0100' }));
+      const company = await create(key, {
+        name: 'Zürich Straße 東京 🚀',
+        description: 'a\u0000b',
+        created_at: '2010-01-02 03:04:05',
+        updated_at: '2011-02-03 04:05:06',
+      });
+      expect(company).toEqual(
+        expect.objectContaining({
+          name: 'Zürich Straße 東京 🚀',
+          description: 'ab',
+          created_at: '2010/01/02 03:04:05 +0100',
+          updated_at: '2011/02/03 04:05:06 +0100',
+        }),
+      );
       // On update, updated_at is the time of the update, whatever is sent.
       const updated = await api(key).put(`/companies/${company.id}.json`, { company: { updated_at: '2000-01-01', city: 'Bern' } });
       expect(updated.body.updated_at).not.toBe('2000/01/01 00:00:00 +0100');
@@ -280,7 +363,9 @@ describe('companies (v3 §4.6)', () => {
       const account = await server.createAccount();
       const key = account.admin.apiKey;
       const company = await create(key, { name: 'Going Away' });
-      const res = await server.graphql(key, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', { input: { lastName: 'Stays', companyId: company.id } });
+      const res = await server.graphql(key, 'mutation ($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } } }', {
+        input: { lastName: 'Stays', companyId: company.id },
+      });
       const personId = res.body.data.createPerson.person.databaseId;
       expect((await api(key).del(`/companies/${company.id}.json`)).status).toBe(200);
       const person = await api(key).get(`/people/${personId}.json`);

@@ -22,10 +22,13 @@ describe('company service edges (GraphQL)', () => {
     return res.body;
   }
 
-  const CREATE = 'mutation($input: CompanyCreateInput!) { createCompany(input: $input) { company { id: databaseId name createdAt updatedAt } userErrors { field code message } } }';
-  const UPDATE = 'mutation($id: Int!, $input: CompanyUpdateInput!) { updateCompany(id: $id, input: $input) { company { name ownerId } userErrors { field code message } } }';
+  const CREATE =
+    'mutation($input: CompanyCreateInput!) { createCompany(input: $input) { company { id: databaseId name createdAt updatedAt } userErrors { field code message } } }';
+  const UPDATE =
+    'mutation($id: Int!, $input: CompanyUpdateInput!) { updateCompany(id: $id, input: $input) { company { name ownerId } userErrors { field code message } } }';
   const LIST = 'query($filter: CompanyFilter) { companies(filter: $filter, first: 100) { nodes { name } } }';
-  const names = async (filter: Record<string, unknown>) => ((await gql(LIST, { filter })).data.companies.nodes as Array<{ name: string }>).map((c) => c.name).sort();
+  const names = async (filter: Record<string, unknown>) =>
+    ((await gql(LIST, { filter })).data.companies.nodes as Array<{ name: string }>).map((c) => c.name).sort();
 
   describe('list filters', () => {
     let olga: { id: number };
@@ -99,7 +102,12 @@ describe('company service edges (GraphQL)', () => {
     const { id } = (await gql(CREATE, { input: { name: 'Handed Over' } })).data.createCompany.company;
     const res = await gql(UPDATE, { id, input: { ownerId: petra.id } });
     expect(res.data.updateCompany).toEqual({ company: { name: 'Handed Over', ownerId: petra.id }, userErrors: [] });
-    const mails = await server.sql('select recipient_id, kind, subject_type, subject_id, payload from outbox_messages where account_id = ? and subject_id = ?', [account.accountId, id]);
-    expect(mails).toEqual([{ recipient_id: petra.id, kind: 'company_reassignment', subject_type: 'Company', subject_id: id, payload: { byUserId: account.admin.id } }]);
+    const mails = await server.sql(
+      'select recipient_id, kind, subject_type, subject_id, payload from outbox_messages where account_id = ? and subject_id = ?',
+      [account.accountId, id],
+    );
+    expect(mails).toEqual([
+      { recipient_id: petra.id, kind: 'company_reassignment', subject_type: 'Company', subject_id: id, payload: { byUserId: account.admin.id } },
+    ]);
   });
 });

@@ -72,7 +72,10 @@ describe('conversations', () => {
     });
 
     it('takes form-encoded bodies and a JSON body without the root key', async () => {
-      const form = await server.request('POST', '/api/v3/conversations.json', { apiKey: admin, body: formEncode({ conversation: { deal_id: String(adminDeal), sentence: 'Form sentence' } }) });
+      const form = await server.request('POST', '/api/v3/conversations.json', {
+        apiKey: admin,
+        body: formEncode({ conversation: { deal_id: String(adminDeal), sentence: 'Form sentence' } }),
+      });
       expect(form.status).toBe(200);
       expect(form.body).toMatchObject({ deal_id: adminDeal, sentence: 'Form sentence' });
       const bare = await server.v3(admin).post('/conversations.json', { deal_id: adminDeal, sentence: 'Bare JSON' });
@@ -82,9 +85,18 @@ describe('conversations', () => {
 
     it('a blank or missing sentence is a 422 bare array naming it; nothing is written', async () => {
       const before = await notes();
-      for (const attrs of [{ deal_id: ownDeal }, { deal_id: ownDeal, sentence: '' }, { deal_id: ownDeal, sentence: '   ' }, { deal_id: ownDeal, sentence: null }]) {
+      for (const attrs of [
+        { deal_id: ownDeal },
+        { deal_id: ownDeal, sentence: '' },
+        { deal_id: ownDeal, sentence: '   ' },
+        { deal_id: ownDeal, sentence: null },
+      ]) {
         const res = await create(own.apiKey, attrs);
-        expect({ attrs, status: res.status, body: res.body }).toEqual({ attrs, status: 422, body: [{ field: 'sentence', humanized_field: 'Sentence', msg: "can't be blank" }] });
+        expect({ attrs, status: res.status, body: res.body }).toEqual({
+          attrs,
+          status: 422,
+          body: [{ field: 'sentence', humanized_field: 'Sentence', msg: "can't be blank" }],
+        });
       }
       expect(await notes()).toBe(before);
     });
@@ -93,7 +105,11 @@ describe('conversations', () => {
       const before = await notes();
       for (const attrs of [{ sentence: 'x' }, { deal_id: '', sentence: 'x' }, { deal_id: null, sentence: 'x' }]) {
         const res = await create(own.apiKey, attrs);
-        expect({ attrs, status: res.status, body: res.body }).toEqual({ attrs, status: 422, body: [{ field: 'deal_id', humanized_field: 'Deal', msg: "can't be blank" }] });
+        expect({ attrs, status: res.status, body: res.body }).toEqual({
+          attrs,
+          status: 422,
+          body: [{ field: 'deal_id', humanized_field: 'Deal', msg: "can't be blank" }],
+        });
       }
       const bad = await create(own.apiKey, { deal_id: 'abc', sentence: 'x' });
       expect(bad.status).toBe(422);
@@ -101,12 +117,16 @@ describe('conversations', () => {
       expect(await notes()).toBe(before);
     });
 
-    it('a deal the user may not see (hidden, another account\'s, unknown) is a 422 naming deal_id, as a missing one; nothing is written', async () => {
+    it("a deal the user may not see (hidden, another account's, unknown) is a 422 naming deal_id, as a missing one; nothing is written", async () => {
       const foreignDeal = await fixtures.deal(server, foreign);
       const before = await notes();
       for (const dealId of [adminDeal, foreignDeal, 2_000_000_000]) {
         const res = await create(own.apiKey, { deal_id: dealId, sentence: 'Sneaky' });
-        expect({ dealId, status: res.status, body: res.body }).toEqual({ dealId, status: 422, body: [{ field: 'deal_id', humanized_field: 'Deal', msg: 'does not exist' }] });
+        expect({ dealId, status: res.status, body: res.body }).toEqual({
+          dealId,
+          status: 422,
+          body: [{ field: 'deal_id', humanized_field: 'Deal', msg: 'does not exist' }],
+        });
       }
       // Both problems at once when the deal is wrong and the sentence blank.
       const both = await create(own.apiKey, { deal_id: adminDeal, sentence: '' });
@@ -143,21 +163,35 @@ describe('conversations', () => {
       expect(res.body.preview).toBe(previewOf(words).preview);
     });
 
-    it('a conversation on a deal the user may not see, a note not on a deal, another account\'s and a missing one are 404 empty', async () => {
+    it("a conversation on a deal the user may not see, a note not on a deal, another account's and a missing one are 404 empty", async () => {
       const hidden = await seedNote({ dealId: adminDeal, content: 'Admin only' });
       const onPerson = await seedNote({ personId: person, content: 'About a person' });
       const foreignConversation = (await create(foreign, { deal_id: await fixtures.deal(server, foreign), sentence: 'Theirs' })).body.id;
-      for (const [key, id] of [[own.apiKey, hidden], [admin, onPerson], [admin, foreignConversation], [admin, 2_000_000_000]] as const) {
+      for (const [key, id] of [
+        [own.apiKey, hidden],
+        [admin, onPerson],
+        [admin, foreignConversation],
+        [admin, 2_000_000_000],
+      ] as const) {
         const res = await server.v3(key).get(`/conversations/${id}.json`);
         expect({ id, status: res.status, text: res.text }).toEqual({ id, status: 404, text: '' });
       }
       // The admin sees the deal, so its note is a conversation to them.
-      expect((await server.v3(admin).get(`/conversations/${hidden}.json`)).body).toMatchObject({ id: hidden, preview: 'Admin only', author: expect.stringMatching(/^Ada Admin/) });
+      expect((await server.v3(admin).get(`/conversations/${hidden}.json`)).body).toMatchObject({
+        id: hidden,
+        preview: 'Admin only',
+        author: expect.stringMatching(/^Ada Admin/),
+      });
     });
 
     it('a note on a deal written elsewhere (the notes API) is a conversation too; a deleted author reads as null', async () => {
       const seeded = await seedNote({ dealId: ownDeal, content: 'Seeded', userId: own.id });
-      expect((await server.v3(own.apiKey).get(`/conversations/${seeded}.json`)).body).toMatchObject({ id: seeded, author: 'Olga Own', preview: 'Seeded', has_more: false });
+      expect((await server.v3(own.apiKey).get(`/conversations/${seeded}.json`)).body).toMatchObject({
+        id: seeded,
+        author: 'Olga Own',
+        preview: 'Seeded',
+        has_more: false,
+      });
       const orphan = await seedNote({ dealId: adminDeal, content: 'Orphan' });
       await server.sql('update notes set user_id = null where id = ?', [orphan]);
       expect((await server.v3(admin).get(`/conversations/${orphan}.json`)).body).toMatchObject({ id: orphan, author: null });
@@ -172,7 +206,10 @@ describe('conversations', () => {
       expect(res.body).toEqual({ author: 'Olga Own', created_at: made.created_at, has_more: false, id: made.id, preview: 'After the call' });
       expect(await contentOf(made.id)).toBe('After the call');
       // Form-encoded too; read-only keys sent back (deal_id, preview) are ignored.
-      const form = await server.request('PUT', `/api/v3/conversations/${made.id}.json`, { apiKey: own.apiKey, body: formEncode({ conversation: { sentence: 'Third', deal_id: adminDeal, preview: 'x' } }) });
+      const form = await server.request('PUT', `/api/v3/conversations/${made.id}.json`, {
+        apiKey: own.apiKey,
+        body: formEncode({ conversation: { sentence: 'Third', deal_id: adminDeal, preview: 'x' } }),
+      });
       expect(form.status).toBe(200);
       expect(form.body.preview).toBe('Third');
       expect((await server.sql('select deal_id from notes where id = ?', [made.id]))[0].deal_id).toBe(ownDeal);
@@ -189,7 +226,11 @@ describe('conversations', () => {
       const { body: made } = await create(own.apiKey, { deal_id: ownDeal, sentence: 'Keep me' });
       for (const sentence of ['', '  ', null]) {
         const res = await server.v3(own.apiKey).put(`/conversations/${made.id}.json`, { conversation: { sentence } });
-        expect({ sentence, status: res.status, body: res.body }).toEqual({ sentence, status: 422, body: [{ field: 'sentence', humanized_field: 'Sentence', msg: "can't be blank" }] });
+        expect({ sentence, status: res.status, body: res.body }).toEqual({
+          sentence,
+          status: 422,
+          body: [{ field: 'sentence', humanized_field: 'Sentence', msg: "can't be blank" }],
+        });
       }
       const wrongType = await server.v3(own.apiKey).put(`/conversations/${made.id}.json`, { conversation: { sentence: { nested: true } } });
       expect(wrongType.status).toBe(422);
@@ -200,7 +241,11 @@ describe('conversations', () => {
     it('a hidden or missing conversation is 404 empty and is not changed', async () => {
       const hidden = await seedNote({ dealId: adminDeal, content: 'Admin only' });
       const onPerson = await seedNote({ personId: person, content: 'About a person' });
-      for (const [key, id] of [[own.apiKey, hidden], [admin, onPerson], [foreign, hidden]] as const) {
+      for (const [key, id] of [
+        [own.apiKey, hidden],
+        [admin, onPerson],
+        [foreign, hidden],
+      ] as const) {
         const res = await server.v3(key).put(`/conversations/${id}.json`, { conversation: { sentence: 'Hijack' } });
         expect({ id, status: res.status, text: res.text }).toEqual({ id, status: 404, text: '' });
       }
@@ -221,7 +266,11 @@ describe('conversations', () => {
     it('a hidden conversation or a note not on a deal is 404 empty and stays', async () => {
       const hidden = await seedNote({ dealId: adminDeal, content: 'Stays' });
       const onPerson = await seedNote({ personId: person, content: 'Stays too' });
-      for (const [key, id] of [[own.apiKey, hidden], [admin, onPerson], [foreign, hidden]] as const) {
+      for (const [key, id] of [
+        [own.apiKey, hidden],
+        [admin, onPerson],
+        [foreign, hidden],
+      ] as const) {
         const res = await server.v3(key).del(`/conversations/${id}.json`);
         expect({ id, status: res.status, text: res.text }).toEqual({ id, status: 404, text: '' });
       }
@@ -245,8 +294,20 @@ describe('conversations', () => {
       const { createConversation } = await gql(own.apiKey, CREATE, { input: { dealId: ownDeal, sentence } });
       expect(createConversation.userErrors).toEqual([]);
       const c = createConversation.conversation;
-      expect(c).toMatchObject({ dealId: ownDeal, userId: own.id, sentence, preview: 'a'.repeat(100), hasMore: true, author: 'Olga Own', user: { databaseId: own.id, fullName: 'Olga Own' } });
-      const read = await gql(own.apiKey, `query($id: Int!, $gid: ID!) { conversation(id: $id) { databaseId preview } node(id: $gid) { ... on Conversation { databaseId sentence } } }`, { id: c.databaseId, gid: c.id });
+      expect(c).toMatchObject({
+        dealId: ownDeal,
+        userId: own.id,
+        sentence,
+        preview: 'a'.repeat(100),
+        hasMore: true,
+        author: 'Olga Own',
+        user: { databaseId: own.id, fullName: 'Olga Own' },
+      });
+      const read = await gql(
+        own.apiKey,
+        `query($id: Int!, $gid: ID!) { conversation(id: $id) { databaseId preview } node(id: $gid) { ... on Conversation { databaseId sentence } } }`,
+        { id: c.databaseId, gid: c.id },
+      );
       expect(read).toEqual({ conversation: { databaseId: c.databaseId, preview: 'a'.repeat(100) }, node: { databaseId: c.databaseId, sentence } });
 
       const before = await notes();
@@ -261,13 +322,21 @@ describe('conversations', () => {
       const { updateConversation } = await gql(own.apiKey, UPDATE, { id: c.databaseId, input: { sentence: 'short' } });
       expect(updateConversation).toMatchObject({ conversation: { preview: 'short', hasMore: false, sentence: 'short' }, userErrors: [] });
       const blank = await gql(own.apiKey, UPDATE, { id: c.databaseId, input: { sentence: null } });
-      expect(blank.updateConversation).toEqual({ conversation: null, userErrors: [{ field: ['input', 'sentence'], code: 'BLANK', message: "can't be blank" }] });
+      expect(blank.updateConversation).toEqual({
+        conversation: null,
+        userErrors: [{ field: ['input', 'sentence'], code: 'BLANK', message: "can't be blank" }],
+      });
 
       const hidden = await gql(admin, CREATE, { input: { dealId: adminDeal, sentence: 'Admin' } });
       const hiddenId = hidden.createConversation.conversation.databaseId;
       expect((await gql(own.apiKey, 'query($id: Int!) { conversation(id: $id) { databaseId } }', { id: hiddenId })).conversation).toBeNull();
-      expect((await gql(own.apiKey, UPDATE, { id: hiddenId, input: { sentence: 'x' } })).updateConversation.userErrors).toEqual([{ field: ['id'], code: 'NOT_FOUND', message: `Conversation ${hiddenId} not found` }]);
-      expect((await gql(own.apiKey, DELETE, { id: hiddenId })).deleteConversation).toMatchObject({ deletedId: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] });
+      expect((await gql(own.apiKey, UPDATE, { id: hiddenId, input: { sentence: 'x' } })).updateConversation.userErrors).toEqual([
+        { field: ['id'], code: 'NOT_FOUND', message: `Conversation ${hiddenId} not found` },
+      ]);
+      expect((await gql(own.apiKey, DELETE, { id: hiddenId })).deleteConversation).toMatchObject({
+        deletedId: null,
+        userErrors: [{ field: ['id'], code: 'NOT_FOUND' }],
+      });
       expect(await contentOf(hiddenId)).toBe('Admin');
 
       const { deleteConversation } = await gql(own.apiKey, DELETE, { id: c.databaseId });

@@ -23,13 +23,21 @@ describe('custom field conditions and totals', () => {
     return res.body.data;
   };
   const ids = async (filter: unknown, key = admin): Promise<number[]> =>
-    ((await gql(key, 'query($f: DealFilter) { deals(filter: $f, perPage: 200) { nodes { databaseId } } }', { f: filter })).deals.nodes as Array<{ databaseId: number }>)
+    (
+      (await gql(key, 'query($f: DealFilter) { deals(filter: $f, perPage: 200) { nodes { databaseId } } }', { f: filter })).deals.nodes as Array<{
+        databaseId: number;
+      }>
+    )
       .map((n) => n.databaseId)
       .sort((a, b) => a - b);
   const on = (label: SeededField, condition: Record<string, unknown>) => ({ customFields: [{ label: label.label, ...condition }] });
   const named = (...names: string[]) => names.map((n) => deals[n]).sort((a, b) => a - b);
   const createDeal = async (key: string, name: string, customFields: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    const made = (await gql(key, 'mutation($i: DealCreateInput!) { createDeal(input: $i) { deal { databaseId } userErrors { field message } } }', { i: { name, customFields, ...extra } })).createDeal;
+    const made = (
+      await gql(key, 'mutation($i: DealCreateInput!) { createDeal(input: $i) { deal { databaseId } userErrors { field message } } }', {
+        i: { name, customFields, ...extra },
+      })
+    ).createDeal;
     expect(made.userErrors).toEqual([]);
     deals[name] = made.deal.databaseId;
     return made.deal.databaseId as number;
@@ -51,9 +59,32 @@ describe('custom field conditions and totals', () => {
     personScore = await seedCustomField(server, id, 'person', 'numeric', 'Score');
     const [gold, silver, bronze] = f.tier.entries;
     const [hot, cold, partner] = f.tags.entries;
-    await createDeal(admin, 'north', { [f.text.label]: 'North-East', [f.seats.label]: 10, [f.budget.label]: '1000.50', [f.signed.label]: '2026-01-15', [f.tier.label]: gold, [f.tags.label]: [hot, partner], [f.vip.label]: true });
-    await createDeal(admin, 'south', { [f.text.label]: 'south', [f.seats.label]: 25.5, [f.budget.label]: 99.99, [f.signed.label]: '2026-02-01', [f.tier.label]: silver, [f.tags.label]: [cold], [f.vip.label]: false });
-    await createDeal(admin, 'west', { [f.text.label]: 'West coast', [f.seats.label]: 100, [f.budget.label]: '0.01', [f.signed.label]: '2025-12-31', [f.tier.label]: bronze, [f.tags.label]: [] });
+    await createDeal(admin, 'north', {
+      [f.text.label]: 'North-East',
+      [f.seats.label]: 10,
+      [f.budget.label]: '1000.50',
+      [f.signed.label]: '2026-01-15',
+      [f.tier.label]: gold,
+      [f.tags.label]: [hot, partner],
+      [f.vip.label]: true,
+    });
+    await createDeal(admin, 'south', {
+      [f.text.label]: 'south',
+      [f.seats.label]: 25.5,
+      [f.budget.label]: 99.99,
+      [f.signed.label]: '2026-02-01',
+      [f.tier.label]: silver,
+      [f.tags.label]: [cold],
+      [f.vip.label]: false,
+    });
+    await createDeal(admin, 'west', {
+      [f.text.label]: 'West coast',
+      [f.seats.label]: 100,
+      [f.budget.label]: '0.01',
+      [f.signed.label]: '2025-12-31',
+      [f.tier.label]: bronze,
+      [f.tags.label]: [],
+    });
     await createDeal(admin, 'blank', {});
     // The restricted user's own deal, and one of the admin's shared with them.
     await createDeal(own.apiKey, 'mine', { [f.seats.label]: 7, [f.budget.label]: 10, [f.tier.label]: gold });
@@ -130,25 +161,39 @@ describe('custom field conditions and totals', () => {
       return res.body.errors.map((e: { message: string; extensions: Record<string, unknown> }) => ({ ...e.extensions, message: e.message }));
     };
 
-    it('a bound that does not parse for the field\'s kind', async () => {
-      expect(await refused(on(f.seats, { range: { from: 'ten' } }))).toEqual([{ code: 'BAD_USER_INPUT', argument: 'filter.customFields[0].range.from', message: expect.stringContaining('number') }]);
+    it("a bound that does not parse for the field's kind", async () => {
+      expect(await refused(on(f.seats, { range: { from: 'ten' } }))).toEqual([
+        { code: 'BAD_USER_INPUT', argument: 'filter.customFields[0].range.from', message: expect.stringContaining('number') },
+      ]);
       expect(await refused(on(f.budget, { range: { to: '1e5' } }))).toEqual([expect.objectContaining({ argument: 'filter.customFields[0].range.to' })]);
-      expect(await refused(on(f.signed, { range: { from: '2026-02-30' } }))).toEqual([expect.objectContaining({ argument: 'filter.customFields[0].range.from', message: expect.stringContaining('date') })]);
+      expect(await refused(on(f.signed, { range: { from: '2026-02-30' } }))).toEqual([
+        expect.objectContaining({ argument: 'filter.customFields[0].range.from', message: expect.stringContaining('date') }),
+      ]);
       expect(await refused(on(f.signed, { range: { from: '100' } }))).toEqual([expect.objectContaining({ argument: 'filter.customFields[0].range.from' })]);
     });
 
     it('a value of the wrong kind in matches, a range on a kind without order', async () => {
-      expect(await refused(on(f.tier, { matches: ['1', 'gold'] }))).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT', argument: 'filter.customFields[0].matches[1]' })]);
+      expect(await refused(on(f.tier, { matches: ['1', 'gold'] }))).toEqual([
+        expect.objectContaining({ code: 'BAD_USER_INPUT', argument: 'filter.customFields[0].matches[1]' }),
+      ]);
       expect(await refused(on(f.vip, { matches: ['yes'] }))).toEqual([expect.objectContaining({ argument: 'filter.customFields[0].matches[0]' })]);
       expect(await refused(on(f.seats, { matches: ['many'] }))).toEqual([expect.objectContaining({ argument: 'filter.customFields[0].matches[0]' })]);
-      expect(await refused(on(f.text, { range: { from: 'a' } }))).toEqual([expect.objectContaining({ argument: 'filter.customFields[0].range', message: expect.stringContaining('text field') })]);
+      expect(await refused(on(f.text, { range: { from: 'a' } }))).toEqual([
+        expect.objectContaining({ argument: 'filter.customFields[0].range', message: expect.stringContaining('text field') }),
+      ]);
     });
 
     it('an unknown field, or one of another resource, names the label', async () => {
       expect(await refused({ customFields: [{ label: 'custom_label_999999', range: { from: '1' } }] })).toEqual([
-        expect.objectContaining({ code: 'BAD_USER_INPUT', argument: 'filter.customFields[0].label', message: expect.stringContaining('not a custom field of deals') }),
+        expect.objectContaining({
+          code: 'BAD_USER_INPUT',
+          argument: 'filter.customFields[0].label',
+          message: expect.stringContaining('not a custom field of deals'),
+        }),
       ]);
-      expect(await refused({ and: [{}, on(personScore, { matches: ['1'] })] })).toEqual([expect.objectContaining({ argument: 'filter.and[1].customFields[0].label' })]);
+      expect(await refused({ and: [{}, on(personScore, { matches: ['1'] })] })).toEqual([
+        expect.objectContaining({ argument: 'filter.and[1].customFields[0].label' }),
+      ]);
       // Another account's field is unknown here.
       const other = await server.createAccount();
       const theirs = await seedCustomField(server, other.accountId, 'deal', 'numeric', 'Theirs');
@@ -156,52 +201,100 @@ describe('custom field conditions and totals', () => {
     });
 
     it('too many values', async () => {
-      expect(await refused(on(f.tier, { matches: Array.from({ length: 101 }, (_, i) => String(i + 1)) }))).toEqual([expect.objectContaining({ argument: 'filter.customFields[0].matches' })]);
+      expect(await refused(on(f.tier, { matches: Array.from({ length: 101 }, (_, i) => String(i + 1)) }))).toEqual([
+        expect.objectContaining({ argument: 'filter.customFields[0].matches' }),
+      ]);
     });
   });
 
-  it('a person field in a deal filter\'s people condition; a company\'s deals filtered and totalled', async () => {
-    const person = (await gql(admin, 'mutation($i: PersonCreateInput!) { createPerson(input: $i) { person { databaseId } userErrors { message } } }', { i: { firstName: 'Sco', lastName: 'Rer', customFields: { [personScore.label]: 42 } } })).createPerson.person.databaseId;
-    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', { id: deals.west, i: { personIds: [person] } });
+  it("a person field in a deal filter's people condition; a company's deals filtered and totalled", async () => {
+    const person = (
+      await gql(admin, 'mutation($i: PersonCreateInput!) { createPerson(input: $i) { person { databaseId } userErrors { message } } }', {
+        i: { firstName: 'Sco', lastName: 'Rer', customFields: { [personScore.label]: 42 } },
+      })
+    ).createPerson.person.databaseId;
+    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', {
+      id: deals.west,
+      i: { personIds: [person] },
+    });
     expect(await ids({ people: { some: on(personScore, { range: { from: '40', to: '50' } }) } })).toEqual(named('west'));
     expect(await ids({ people: { some: on(personScore, { range: { from: '43' } }) } })).toEqual([]);
     // A company's deals (a nested connection with its own filter and totals).
-    const company = (await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { deal { companyId } } }', { id: deals.north, i: { companyName: 'Range Co' } })).updateDeal.deal.companyId;
-    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', { id: deals.south, i: { companyId: company } });
-    const nested = await gql(admin, 'query($id: Int!, $f: DealFilter) { company(id: $id) { deals(filter: $f) { nodes { databaseId } totals { customFields { label value } } } } }', {
-      id: company,
-      f: on(f.seats, { range: { to: '20' } }),
+    const company = (
+      await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { deal { companyId } } }', {
+        id: deals.north,
+        i: { companyName: 'Range Co' },
+      })
+    ).updateDeal.deal.companyId;
+    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', {
+      id: deals.south,
+      i: { companyId: company },
     });
+    const nested = await gql(
+      admin,
+      'query($id: Int!, $f: DealFilter) { company(id: $id) { deals(filter: $f) { nodes { databaseId } totals { customFields { label value } } } } }',
+      {
+        id: company,
+        f: on(f.seats, { range: { to: '20' } }),
+      },
+    );
     expect(nested.company.deals.nodes).toEqual([{ databaseId: deals.north }]);
-    expect(nested.company.deals.totals.customFields).toEqual([{ label: f.seats.label, value: '10' }, { label: f.budget.label, value: '1000.50' }]);
+    expect(nested.company.deals.totals.customFields).toEqual([
+      { label: f.seats.label, value: '10' },
+      { label: f.budget.label, value: '1000.50' },
+    ]);
     // Two appearances of one page (the same arguments), one asking for the custom field sums.
-    const twice = await gql(admin, 'query($id: Int!) { company(id: $id) { plain: deals { totals { count } } full: deals { totals { count customFields { value } } } } }', { id: company });
+    const twice = await gql(
+      admin,
+      'query($id: Int!) { company(id: $id) { plain: deals { totals { count } } full: deals { totals { count customFields { value } } } } }',
+      { id: company },
+    );
     expect(twice.company).toEqual({ plain: { totals: { count: 2 } }, full: { totals: { count: 2, customFields: [{ value: '35.5' }, { value: '1100.49' }] } } });
   });
 
   it('people and companies lists take the same conditions', async () => {
     const size = await seedCustomField(server, account.accountId, 'company', 'dropdown', 'Size', ['Small', 'Large']);
     const make = async (name: string, entry: number) =>
-      (await gql(admin, 'mutation($i: CompanyCreateInput!) { createCompany(input: $i) { company { databaseId } userErrors { message } } }', { i: { name, customFields: { [size.label]: entry } } })).createCompany.company.databaseId;
+      (
+        await gql(admin, 'mutation($i: CompanyCreateInput!) { createCompany(input: $i) { company { databaseId } userErrors { message } } }', {
+          i: { name, customFields: { [size.label]: entry } },
+        })
+      ).createCompany.company.databaseId;
     const small = await make('Small Co', size.entries[0]);
     await make('Large Co', size.entries[1]);
-    const companies = await gql(admin, 'query($f: CompanyFilter) { companies(filter: $f) { nodes { databaseId } } }', { f: on(size, { matches: [String(size.entries[0])] }) });
+    const companies = await gql(admin, 'query($f: CompanyFilter) { companies(filter: $f) { nodes { databaseId } } }', {
+      f: on(size, { matches: [String(size.entries[0])] }),
+    });
     expect(companies.companies.nodes).toEqual([{ databaseId: small }]);
-    const person = (await gql(admin, 'mutation($i: PersonCreateInput!) { createPerson(input: $i) { person { databaseId } } }', { i: { firstName: 'Top', lastName: 'Scorer', customFields: { [personScore.label]: 99 } } })).createPerson.person.databaseId;
-    const people = await gql(admin, 'query($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', { f: on(personScore, { range: { from: '90', to: '99' } }) });
+    const person = (
+      await gql(admin, 'mutation($i: PersonCreateInput!) { createPerson(input: $i) { person { databaseId } } }', {
+        i: { firstName: 'Top', lastName: 'Scorer', customFields: { [personScore.label]: 99 } },
+      })
+    ).createPerson.person.databaseId;
+    const people = await gql(admin, 'query($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', {
+      f: on(personScore, { range: { from: '90', to: '99' } }),
+    });
     expect(people.people.nodes).toEqual([{ databaseId: person }]);
     // A deal field is not one of people.
-    const wrong = await server.graphql(admin, 'query($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', { f: on(f.seats, { range: { from: '1' } }) });
+    const wrong = await server.graphql(admin, 'query($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', {
+      f: on(f.seats, { range: { from: '1' } }),
+    });
     expect(wrong.body.errors.map((e: { extensions: unknown }) => e.extensions)).toEqual([{ code: 'BAD_USER_INPUT', argument: 'filter.customFields[0].label' }]);
   });
 
   it('the searchable values follow every write: update, clear, delete', async () => {
     const id = await createDeal(admin, 'moving', { [f.seats.label]: 500, [f.tags.label]: [f.tags.entries[2]] });
     expect(await ids(on(f.seats, { range: { from: '500' } }))).toEqual([id]);
-    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', { id, i: { customFields: { [f.seats.label]: 501 } } });
+    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', {
+      id,
+      i: { customFields: { [f.seats.label]: 501 } },
+    });
     expect(await ids(on(f.seats, { range: { from: '500', to: '500' } }))).toEqual([]);
     expect(await ids(on(f.seats, { range: { from: '501', to: '501' } }))).toEqual([id]);
-    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', { id, i: { customFields: { [f.seats.label]: null } } });
+    await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', {
+      id,
+      i: { customFields: { [f.seats.label]: null } },
+    });
     expect(await ids(on(f.seats, { range: { from: '500' } }))).toEqual([]);
     // A write that does not touch custom fields leaves their values; an SQL write (not through the service) is followed too.
     await gql(admin, 'mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { userErrors { message } } }', { id, i: { name: 'moved' } });
@@ -209,16 +302,27 @@ describe('custom field conditions and totals', () => {
     await server.sql(`update deals set custom_fields = custom_fields || jsonb_build_object(?::text, 777) where id = ?`, [f.seats.label, id]);
     expect(await ids(on(f.seats, { range: { from: '777' } }))).toEqual([id]);
     // Record ids repeat across people, companies and deals: the deal's rows are those of deal fields.
-    expect(await server.sql('select s.field_id, s.value::text as value from custom_field_search_values s join custom_fields f on f.id = s.field_id where s.record_id = ? and f.resource = ? order by s.field_id', [id, 'deal'])).toEqual([
+    expect(
+      await server.sql(
+        'select s.field_id, s.value::text as value from custom_field_search_values s join custom_fields f on f.id = s.field_id where s.record_id = ? and f.resource = ? order by s.field_id',
+        [id, 'deal'],
+      ),
+    ).toEqual([
       { field_id: f.seats.id, value: '777' },
       { field_id: f.tags.id, value: String(f.tags.entries[2]) },
     ]);
     await gql(admin, 'mutation($id: Int!) { deleteDeal(id: $id) { userErrors { message } } }', { id });
-    expect(await server.sql('select 1 from custom_field_search_values s join custom_fields f on f.id = s.field_id where s.record_id = ? and f.resource = ?', [id, 'deal'])).toEqual([]);
+    expect(
+      await server.sql('select 1 from custom_field_search_values s join custom_fields f on f.id = s.field_id where s.record_id = ? and f.resource = ?', [
+        id,
+        'deal',
+      ]),
+    ).toEqual([]);
   });
 
   describe('totals of numeric and currency fields', () => {
-    const TOTALS = 'query($f: DealFilter) { deals(filter: $f, perPage: 1) { nodes { databaseId } totals { value count customFields { fieldId label name value } } } }';
+    const TOTALS =
+      'query($f: DealFilter) { deals(filter: $f, perPage: 1) { nodes { databaseId } totals { value count customFields { fieldId label name value } } } }';
 
     it('sums over every matching deal, not the page, as decimal strings', async () => {
       const { deals: page } = await gql(admin, TOTALS, { f: { name: { in: ['north', 'south', 'west', 'blank', 'mine', 'shared'] } } });
@@ -231,10 +335,14 @@ describe('custom field conditions and totals', () => {
       const filtered = await gql(admin, TOTALS, { f: on(f.tier, { matches: [String(f.tier.entries[0])] }) });
       expect(filtered.deals.totals.customFields.map((t: { value: string }) => t.value)).toEqual(['20', '1012.75']);
       const none = await gql(admin, TOTALS, { f: on(f.seats, { range: { from: '1000000' } }) });
-      expect(none.deals.totals).toEqual({ value: '0.00', count: 0, customFields: [expect.objectContaining({ value: '0' }), expect.objectContaining({ value: '0.00' })] });
+      expect(none.deals.totals).toEqual({
+        value: '0.00',
+        count: 0,
+        customFields: [expect.objectContaining({ value: '0' }), expect.objectContaining({ value: '0.00' })],
+      });
     });
 
-    it('a restricted user\'s totals count only the deals they may see', async () => {
+    it("a restricted user's totals count only the deals they may see", async () => {
       const { deals: page } = await gql(own.apiKey, TOTALS, { f: on(f.tier, { matches: [String(f.tier.entries[0])] }) });
       expect(page.totals.count).toBe(2);
       expect(page.totals.customFields.map((t: { value: string }) => t.value)).toEqual(['10', '12.25']);
@@ -258,7 +366,10 @@ describe('custom field conditions and totals', () => {
     expect(res.body.entries.map((d: { id: number }) => d.id).sort((a: number, b: number) => a - b)).toEqual(named('north', 'south'));
     const bad = await server.v3(admin).get('/deals.json', { [`conditions[${f.signed.label}][from]`]: '12.5' });
     // v3: a condition's bad value is a 422 naming the condition (DECISIONS: Paths and requests).
-    expect({ status: bad.status, body: bad.body }).toEqual({ status: 422, body: [expect.objectContaining({ field: `conditions[${f.signed.label}]`, msg: expect.stringContaining('date') })] });
+    expect({ status: bad.status, body: bad.body }).toEqual({
+      status: 422,
+      body: [expect.objectContaining({ field: `conditions[${f.signed.label}]`, msg: expect.stringContaining('date') })],
+    });
   });
 
   it(`beyond ${MATCH_LIST_MAX} matching values the other SQL shape answers the same`, async () => {

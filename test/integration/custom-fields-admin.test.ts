@@ -11,7 +11,17 @@ import { formEncode, startTestServer, type TestAccount, type TestServer } from '
  */
 
 const LABEL_KEYS = [
-  'id', 'name', 'field_type', 'output_type', 'is_required', 'position', 'type', 'custom_field_group_id', 'custom_field_label_dropdown_entries', 'created_at', 'updated_at',
+  'id',
+  'name',
+  'field_type',
+  'output_type',
+  'is_required',
+  'position',
+  'type',
+  'custom_field_group_id',
+  'custom_field_label_dropdown_entries',
+  'created_at',
+  'updated_at',
 ];
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
 
@@ -41,7 +51,9 @@ describe('custom field labels, groups and entries (admin surface)', () => {
   }
 
   async function createEntry(labelId: number, name: string): Promise<any> {
-    const res = await v3(admin).post('/admin/custom_field_label_dropdown_entries.json', { custom_field_label_dropdown_entry: { name, custom_field_label_id: labelId } });
+    const res = await v3(admin).post('/admin/custom_field_label_dropdown_entries.json', {
+      custom_field_label_dropdown_entry: { name, custom_field_label_id: labelId },
+    });
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: expect.objectContaining({ id: expect.any(Number), name }) });
     return res.body;
   }
@@ -76,9 +88,19 @@ describe('custom field labels, groups and entries (admin surface)', () => {
       expect(list.body.entries.every((e: { type: string }) => e.type === type)).toBe(true);
       expect((await v3(member).get(`/admin/${path}/${created.id}.json`)).body).toEqual(created);
 
-      const updated = await v3(admin).put(`/admin/${path}/${created.id}.json`, { [root]: { name: `${name} 2`, is_required: true, position: 42, field_type: 'currency' } });
+      const updated = await v3(admin).put(`/admin/${path}/${created.id}.json`, {
+        [root]: { name: `${name} 2`, is_required: true, position: 42, field_type: 'currency' },
+      });
       expect(updated.status).toBe(200);
-      expect(updated.body).toEqual({ ...created, name: `${name} 2`, is_required: true, position: 42, field_type: 'currency', output_type: 'currency', updated_at: expect.stringMatching(V3_DATETIME) });
+      expect(updated.body).toEqual({
+        ...created,
+        name: `${name} 2`,
+        is_required: true,
+        position: 42,
+        field_type: 'currency',
+        output_type: 'currency',
+        updated_at: expect.stringMatching(V3_DATETIME),
+      });
 
       const deleted = await v3(admin).del(`/admin/${path}/${created.id}.json`);
       expect({ status: deleted.status, text: deleted.text }).toEqual({ status: 200, text: '' });
@@ -122,8 +144,12 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     }
   });
 
-  it('a per-resource route fixes its resource: type in the body is ignored; another resource\'s label is answered 404', async () => {
-    const label = await createLabel('deal_custom_field_labels', { name: unique('Fixed'), field_type: 'text', type: 'PersonCustomFieldLabel' }, 'deal_custom_field_label');
+  it("a per-resource route fixes its resource: type in the body is ignored; another resource's label is answered 404", async () => {
+    const label = await createLabel(
+      'deal_custom_field_labels',
+      { name: unique('Fixed'), field_type: 'text', type: 'PersonCustomFieldLabel' },
+      'deal_custom_field_label',
+    );
     expect(label.type).toBe('DealCustomFieldLabel');
     for (const other of ['person_custom_field_labels', 'company_custom_field_labels']) {
       expect((await v3(admin).get(`/admin/${other}/${label.id}.json`)).status).toBe(404);
@@ -136,9 +162,21 @@ describe('custom field labels, groups and entries (admin surface)', () => {
   });
 
   it('the generic /admin/custom_field_labels lists every resource with its type; conditions[type] narrows it; create needs type', async () => {
-    const deal = await createLabel('custom_field_labels', { name: unique('Generic deal'), field_type: 'date', type: 'DealCustomFieldLabel' }, 'custom_field_label');
-    const person = await createLabel('custom_field_labels', { name: unique('Generic person'), field_type: 'boolean', type: 'PersonCustomFieldLabel' }, 'custom_field_label');
-    const company = await createLabel('custom_field_labels', { name: unique('Generic company'), field_type: 'multi_select', type: 'CompanyCustomFieldLabel' }, 'custom_field_label');
+    const deal = await createLabel(
+      'custom_field_labels',
+      { name: unique('Generic deal'), field_type: 'date', type: 'DealCustomFieldLabel' },
+      'custom_field_label',
+    );
+    const person = await createLabel(
+      'custom_field_labels',
+      { name: unique('Generic person'), field_type: 'boolean', type: 'PersonCustomFieldLabel' },
+      'custom_field_label',
+    );
+    const company = await createLabel(
+      'custom_field_labels',
+      { name: unique('Generic company'), field_type: 'multi_select', type: 'CompanyCustomFieldLabel' },
+      'custom_field_label',
+    );
     expect([deal.type, person.type, company.type]).toEqual(['DealCustomFieldLabel', 'PersonCustomFieldLabel', 'CompanyCustomFieldLabel']);
     expect((await v3(admin).get(`/admin/person_custom_field_labels/${person.id}.json`)).body).toEqual(person);
 
@@ -193,11 +231,22 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     const groupRes = await v3(admin).post('/admin/custom_field_groups.json', { custom_field_group: { name: unique('Finance'), type: 'DealCustomFieldGroup' } });
     expect(groupRes.status).toBe(200);
     const group = groupRes.body;
-    expect(group).toEqual({ id: expect.any(Number), name: expect.stringMatching(/^Finance/), position: expect.any(Number), type: 'DealCustomFieldGroup', created_at: expect.stringMatching(V3_DATETIME), updated_at: expect.stringMatching(V3_DATETIME) });
-    const personGroup = (await v3(admin).post('/admin/custom_field_groups.json', { custom_field_group: { name: unique('Personal'), type: 'PersonCustomFieldGroup' } })).body;
+    expect(group).toEqual({
+      id: expect.any(Number),
+      name: expect.stringMatching(/^Finance/),
+      position: expect.any(Number),
+      type: 'DealCustomFieldGroup',
+      created_at: expect.stringMatching(V3_DATETIME),
+      updated_at: expect.stringMatching(V3_DATETIME),
+    });
+    const personGroup = (
+      await v3(admin).post('/admin/custom_field_groups.json', { custom_field_group: { name: unique('Personal'), type: 'PersonCustomFieldGroup' } })
+    ).body;
     const noType = await v3(admin).post('/admin/custom_field_groups.json', { custom_field_group: { name: unique('Typeless') } });
     expect({ status: noType.status, field: noType.body[0].field }).toEqual({ status: 422, field: 'type' });
-    expect((await v3(member).post('/admin/custom_field_groups.json', { custom_field_group: { name: unique('Nope'), type: 'DealCustomFieldGroup' } })).status).toBe(403);
+    expect(
+      (await v3(member).post('/admin/custom_field_groups.json', { custom_field_group: { name: unique('Nope'), type: 'DealCustomFieldGroup' } })).status,
+    ).toBe(403);
 
     const deals = await v3(member).get('/admin/custom_field_groups.json', { 'conditions[type]': 'DealCustomFieldGroup' });
     const ids = deals.body.entries.map((e: { id: number }) => e.id);
@@ -207,10 +256,20 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     const renamed = await v3(admin).put(`/admin/custom_field_groups/${group.id}.json`, { custom_field_group: { name: unique('Money'), position: 5 } });
     expect(renamed.body).toEqual(expect.objectContaining({ id: group.id, position: 5, type: 'DealCustomFieldGroup' }));
 
-    const label = await createLabel('deal_custom_field_labels', { name: unique('Grouped'), field_type: 'currency', custom_field_group_id: group.id }, 'deal_custom_field_label');
+    const label = await createLabel(
+      'deal_custom_field_labels',
+      { name: unique('Grouped'), field_type: 'currency', custom_field_group_id: group.id },
+      'deal_custom_field_label',
+    );
     expect(label.custom_field_group_id).toBe(group.id);
-    const wrong = await v3(admin).put(`/admin/deal_custom_field_labels/${label.id}.json`, { deal_custom_field_label: { custom_field_group_id: personGroup.id } });
-    expect({ status: wrong.status, field: wrong.body[0].field, msg: wrong.body[0].msg }).toEqual({ status: 422, field: 'custom_field_group_id', msg: expect.stringMatching(/group of person fields/) });
+    const wrong = await v3(admin).put(`/admin/deal_custom_field_labels/${label.id}.json`, {
+      deal_custom_field_label: { custom_field_group_id: personGroup.id },
+    });
+    expect({ status: wrong.status, field: wrong.body[0].field, msg: wrong.body[0].msg }).toEqual({
+      status: 422,
+      field: 'custom_field_group_id',
+      msg: expect.stringMatching(/group of person fields/),
+    });
 
     expect((await v3(admin).del(`/admin/custom_field_groups/${group.id}.json`)).status).toBe(200);
     expect((await v3(admin).get(`/admin/deal_custom_field_labels/${label.id}.json`)).body.custom_field_group_id).toBeNull();
@@ -222,11 +281,21 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     const gold = await createEntry(tier.id, 'Gold');
     const silver = await createEntry(tier.id, 'Silver');
     const eu = await createEntry(other.id, 'EU');
-    expect(gold).toEqual({ id: expect.any(Number), name: 'Gold', position: 0, custom_field_label_id: tier.id, created_at: expect.stringMatching(V3_DATETIME), updated_at: expect.stringMatching(V3_DATETIME) });
+    expect(gold).toEqual({
+      id: expect.any(Number),
+      name: 'Gold',
+      position: 0,
+      custom_field_label_id: tier.id,
+      created_at: expect.stringMatching(V3_DATETIME),
+      updated_at: expect.stringMatching(V3_DATETIME),
+    });
     expect(silver.position).toBe(1);
 
     const shown = await v3(member).get(`/admin/deal_custom_field_labels/${tier.id}.json`);
-    expect(shown.body.custom_field_label_dropdown_entries).toEqual([{ id: gold.id, name: 'Gold', position: 0 }, { id: silver.id, name: 'Silver', position: 1 }]);
+    expect(shown.body.custom_field_label_dropdown_entries).toEqual([
+      { id: gold.id, name: 'Gold', position: 0 },
+      { id: silver.id, name: 'Silver', position: 1 },
+    ]);
 
     const narrowed = await v3(member).get('/admin/custom_field_label_dropdown_entries.json', { 'conditions[custom_field_label_id]': tier.id });
     expect(narrowed.body.entries.map((e: { id: number }) => e.id)).toEqual([gold.id, silver.id]);
@@ -235,7 +304,9 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     expect(plain.body.entries.map((e: { id: number }) => e.id)).toEqual([eu.id]);
     expect((await v3(member).get(`/admin/custom_field_label_dropdown_entries/${gold.id}.json`)).body).toEqual(gold);
 
-    const renamed = await v3(admin).put(`/admin/custom_field_label_dropdown_entries/${gold.id}.json`, { custom_field_label_dropdown_entry: { ...gold, name: 'Golden', position: 4 } });
+    const renamed = await v3(admin).put(`/admin/custom_field_label_dropdown_entries/${gold.id}.json`, {
+      custom_field_label_dropdown_entry: { ...gold, name: 'Golden', position: 4 },
+    });
     expect(renamed.body).toEqual({ ...gold, name: 'Golden', position: 4, updated_at: expect.stringMatching(V3_DATETIME) });
 
     const text = await createLabel('deal_custom_field_labels', { name: unique('Plain'), field_type: 'text' }, 'deal_custom_field_label');
@@ -251,10 +322,14 @@ describe('custom field labels, groups and entries (admin surface)', () => {
       expect({ attrs, status: res.status, field: res.body?.[0]?.field }).toEqual({ attrs, status: 422, field });
       expect(res.body[0].msg).toMatch(msg);
     }
-    const move = await v3(admin).put(`/admin/custom_field_label_dropdown_entries/${silver.id}.json`, { custom_field_label_dropdown_entry: { custom_field_label_id: other.id } });
+    const move = await v3(admin).put(`/admin/custom_field_label_dropdown_entries/${silver.id}.json`, {
+      custom_field_label_dropdown_entry: { custom_field_label_id: other.id },
+    });
     expect({ status: move.status, field: move.body[0].field }).toEqual({ status: 422, field: 'custom_field_label_id' });
     for (const res of [
-      await v3(member).post('/admin/custom_field_label_dropdown_entries.json', { custom_field_label_dropdown_entry: { name: 'Member', custom_field_label_id: tier.id } }),
+      await v3(member).post('/admin/custom_field_label_dropdown_entries.json', {
+        custom_field_label_dropdown_entry: { name: 'Member', custom_field_label_id: tier.id },
+      }),
       await v3(member).put(`/admin/custom_field_label_dropdown_entries/${silver.id}.json`, { custom_field_label_dropdown_entry: { name: 'Member' } }),
       await v3(member).del(`/admin/custom_field_label_dropdown_entries/${silver.id}.json`),
     ]) {
@@ -280,7 +355,9 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     // Stored as no value, not as a dangling id.
     const [row] = await server.sql('select custom_fields from deals where id = ?', [one.id]);
     expect(row.custom_fields).toEqual({ [keyM]: [c.id, a.id] });
-    expect((await v3(admin).get(`/admin/deal_custom_field_labels/${tier.id}.json`)).body.custom_field_label_dropdown_entries).toEqual([{ id: gold.id, name: 'Gold', position: 0 }]);
+    expect((await v3(admin).get(`/admin/deal_custom_field_labels/${tier.id}.json`)).body.custom_field_label_dropdown_entries).toEqual([
+      { id: gold.id, name: 'Gold', position: 0 },
+    ]);
   });
 
   it('deleting a label removes its key from every record of its resource, in the same request', async () => {
@@ -289,7 +366,8 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     const dk = `custom_label_${doomed.id}`;
     const kk = `custom_label_${kept.id}`;
     const people = [];
-    for (const last of ['Alpha', 'Beta']) people.push((await v3(admin).post('/people.json', { person: { last_name: last, custom_fields: { [dk]: `gone ${last}`, [kk]: `stays ${last}` } } })).body);
+    for (const last of ['Alpha', 'Beta'])
+      people.push((await v3(admin).post('/people.json', { person: { last_name: last, custom_fields: { [dk]: `gone ${last}`, [kk]: `stays ${last}` } } })).body);
     expect(people[0].custom_fields).toEqual(expect.objectContaining({ [dk]: 'gone Alpha', [kk]: 'stays Alpha' }));
     expect((await v3(admin).del(`/admin/person_custom_field_labels/${doomed.id}.json`)).status).toBe(200);
     const rows = await server.sql('select custom_fields from people where id = any(?::int[]) order by id', [`{${people.map((p) => p.id).join(',')}}`]);
@@ -304,26 +382,49 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     expect((await v3(admin).get(`/admin/custom_field_label_dropdown_entries/${entry.id}.json`)).status).toBe(404);
   });
 
-  it('refuses to change a label\'s kind while a record has a value for it, and says so; allows it once the values are gone', async () => {
+  it("refuses to change a label's kind while a record has a value for it, and says so; allows it once the values are gone", async () => {
     const label = await createLabel('company_custom_field_labels', { name: unique('Headcount'), field_type: 'text' }, 'company_custom_field_label');
     const key = `custom_label_${label.id}`;
     // Without values the kind may change (and back).
-    expect((await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, { company_custom_field_label: { field_type: 'numeric' } })).body.field_type).toBe('numeric');
+    expect(
+      (await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, { company_custom_field_label: { field_type: 'numeric' } })).body.field_type,
+    ).toBe('numeric');
     const created = await v3(admin).post('/companies.json', { company: { name: 'Valued', custom_fields: { [key]: 12 } } });
     expect(created.status).toBe(200);
     const company = created.body;
-    const refused = await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, { company_custom_field_label: { field_type: 'text', name: unique('Renamed') } });
+    const refused = await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, {
+      company_custom_field_label: { field_type: 'text', name: unique('Renamed') },
+    });
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual([{ field: 'field_type', humanized_field: 'Field type', msg: expect.stringMatching(/can't be changed from numeric to text while records have a value for the field ".*Headcount.*": clear those values first/) }]);
-    expect((await v3(admin).get(`/admin/company_custom_field_labels/${label.id}.json`)).body).toEqual(expect.objectContaining({ field_type: 'numeric', name: label.name }));
+    expect(refused.body).toEqual([
+      {
+        field: 'field_type',
+        humanized_field: 'Field type',
+        msg: expect.stringMatching(/can't be changed from numeric to text while records have a value for the field ".*Headcount.*": clear those values first/),
+      },
+    ]);
+    expect((await v3(admin).get(`/admin/company_custom_field_labels/${label.id}.json`)).body).toEqual(
+      expect.objectContaining({ field_type: 'numeric', name: label.name }),
+    );
     // GraphQL says the same, as a user error on kind.
-    const gql = await server.graphql(admin, 'mutation($id: Int!) { updateCustomFieldLabel(id: $id, input: { kind: DATE }) { customFieldLabel { kind } userErrors { field code message } } }', { id: label.id });
-    expect(gql.body.data.updateCustomFieldLabel).toEqual({ customFieldLabel: null, userErrors: [{ field: ['input', 'kind'], code: 'INVALID', message: expect.stringMatching(/while records have a value/) }] });
+    const gql = await server.graphql(
+      admin,
+      'mutation($id: Int!) { updateCustomFieldLabel(id: $id, input: { kind: DATE }) { customFieldLabel { kind } userErrors { field code message } } }',
+      { id: label.id },
+    );
+    expect(gql.body.data.updateCustomFieldLabel).toEqual({
+      customFieldLabel: null,
+      userErrors: [{ field: ['input', 'kind'], code: 'INVALID', message: expect.stringMatching(/while records have a value/) }],
+    });
     // Sending the same kind back (a label PUT back whole) is no change.
-    const same = await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, { company_custom_field_label: { ...refused.body, field_type: 'numeric', position: 8 } });
+    const same = await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, {
+      company_custom_field_label: { ...refused.body, field_type: 'numeric', position: 8 },
+    });
     expect(same.status).toBe(200);
     await v3(admin).put(`/companies/${company.id}.json`, { company: { custom_fields: { [key]: null } } });
-    expect((await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, { company_custom_field_label: { field_type: 'date' } })).body.field_type).toBe('date');
+    expect(
+      (await v3(admin).put(`/admin/company_custom_field_labels/${label.id}.json`, { company_custom_field_label: { field_type: 'date' } })).body.field_type,
+    ).toBe('date');
   });
 
   it('GraphQL: labels by resource and by id, groups, entries, and the same rules (FORBIDDEN for others, userErrors)', async () => {
@@ -336,11 +437,29 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     );
     expect(create.body.errors).toBeUndefined();
     const label = create.body.data.createCustomFieldLabel.customFieldLabel;
-    expect(label).toEqual(expect.objectContaining({ id: expect.any(String), resource: 'PERSON', kind: 'MULTI_SELECT', isRequired: true, label: `custom_label_${label.databaseId}`, groupId: null, group: null, entries: [] }));
-    const entry = await server.graphql(admin, 'mutation($input: CustomFieldEntryCreateInput!) { createCustomFieldEntry(input: $input) { customFieldEntry { databaseId name position customFieldLabelId } userErrors { field message } } }', {
-      input: { customFieldLabelId: label.databaseId, name: 'Chess' },
+    expect(label).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        resource: 'PERSON',
+        kind: 'MULTI_SELECT',
+        isRequired: true,
+        label: `custom_label_${label.databaseId}`,
+        groupId: null,
+        group: null,
+        entries: [],
+      }),
+    );
+    const entry = await server.graphql(
+      admin,
+      'mutation($input: CustomFieldEntryCreateInput!) { createCustomFieldEntry(input: $input) { customFieldEntry { databaseId name position customFieldLabelId } userErrors { field message } } }',
+      {
+        input: { customFieldLabelId: label.databaseId, name: 'Chess' },
+      },
+    );
+    expect(entry.body.data.createCustomFieldEntry).toEqual({
+      customFieldEntry: { databaseId: expect.any(Number), name: 'Chess', position: 0, customFieldLabelId: label.databaseId },
+      userErrors: [],
     });
-    expect(entry.body.data.createCustomFieldEntry).toEqual({ customFieldEntry: { databaseId: expect.any(Number), name: 'Chess', position: 0, customFieldLabelId: label.databaseId }, userErrors: [] });
 
     const read = await server.graphql(
       member,
@@ -358,24 +477,40 @@ describe('custom field labels, groups and entries (admin surface)', () => {
     const data = read.body.data;
     expect(data.people.nodes.map((n: { databaseId: number }) => n.databaseId)).toContain(label.databaseId);
     expect(data.deals.nodes.map((n: { databaseId: number }) => n.databaseId)).not.toContain(label.databaseId);
-    expect(data.one).toEqual({ name: label.name, entries: [{ databaseId: entry.body.data.createCustomFieldEntry.customFieldEntry.databaseId, name: 'Chess' }] });
+    expect(data.one).toEqual({
+      name: label.name,
+      entries: [{ databaseId: entry.body.data.createCustomFieldEntry.customFieldEntry.databaseId, name: 'Chess' }],
+    });
     expect(data.wrongResource).toBeNull();
     expect(data.entries.nodes).toEqual([{ name: 'Chess' }]);
     expect(data.node).toEqual({ databaseId: label.databaseId });
 
     const forbidden = await server.graphql(member, 'mutation { createCustomFieldGroup(input: { resource: DEAL, name: "Nope" }) { customFieldGroup { id } } }');
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    const invalid = await server.graphql(admin, 'mutation { createCustomFieldLabel(input: { resource: DEAL, kind: TEXT, name: "" }) { customFieldLabel { id } userErrors { field code } } }');
+    const invalid = await server.graphql(
+      admin,
+      'mutation { createCustomFieldLabel(input: { resource: DEAL, kind: TEXT, name: "" }) { customFieldLabel { id } userErrors { field code } } }',
+    );
     expect(invalid.body.data.createCustomFieldLabel).toEqual({ customFieldLabel: null, userErrors: [{ field: ['input', 'name'], code: 'BLANK' }] });
     const missing = await server.graphql(admin, 'mutation { deleteCustomFieldLabel(id: 2000000000) { deletedId userErrors { field code } } }');
     expect(missing.body.data.deleteCustomFieldLabel).toEqual({ deletedId: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] });
   });
 
-  it('another account\'s labels, groups and entries are invisible and untouchable', async () => {
+  it("another account's labels, groups and entries are invisible and untouchable", async () => {
     const other = await server.createAccount();
-    const theirs = (await server.v3(other.admin.apiKey).post('/admin/deal_custom_field_labels.json', { deal_custom_field_label: { name: 'Theirs', field_type: 'dropdown' } })).body;
-    const theirEntry = (await server.v3(other.admin.apiKey).post('/admin/custom_field_label_dropdown_entries.json', { custom_field_label_dropdown_entry: { name: 'Secret', custom_field_label_id: theirs.id } })).body;
-    const theirGroup = (await server.v3(other.admin.apiKey).post('/admin/custom_field_groups.json', { custom_field_group: { name: 'Secret group', type: 'DealCustomFieldGroup' } })).body;
+    const theirs = (
+      await server.v3(other.admin.apiKey).post('/admin/deal_custom_field_labels.json', { deal_custom_field_label: { name: 'Theirs', field_type: 'dropdown' } })
+    ).body;
+    const theirEntry = (
+      await server
+        .v3(other.admin.apiKey)
+        .post('/admin/custom_field_label_dropdown_entries.json', { custom_field_label_dropdown_entry: { name: 'Secret', custom_field_label_id: theirs.id } })
+    ).body;
+    const theirGroup = (
+      await server
+        .v3(other.admin.apiKey)
+        .post('/admin/custom_field_groups.json', { custom_field_group: { name: 'Secret group', type: 'DealCustomFieldGroup' } })
+    ).body;
 
     const listed: Array<[string, number]> = [
       ['/admin/deal_custom_field_labels.json', theirs.id],
@@ -388,19 +523,28 @@ describe('custom field labels, groups and entries (admin surface)', () => {
       expect(res.status).toBe(200);
       expect(res.body.entries.map((e: { id: number }) => e.id)).not.toContain(id);
     }
-    expect((await v3(admin).get('/admin/custom_field_label_dropdown_entries.json', { 'conditions[custom_field_label_id]': theirs.id })).body.entries).toEqual([]);
+    expect((await v3(admin).get('/admin/custom_field_label_dropdown_entries.json', { 'conditions[custom_field_label_id]': theirs.id })).body.entries).toEqual(
+      [],
+    );
     expect((await v3(admin).get(`/admin/deal_custom_field_labels/${theirs.id}.json`)).status).toBe(404);
     expect((await v3(admin).put(`/admin/custom_field_labels/${theirs.id}.json`, { custom_field_label: { name: 'Mine now' } })).status).toBe(404);
     expect((await v3(admin).del(`/admin/custom_field_label_dropdown_entries/${theirEntry.id}.json`)).status).toBe(404);
     // Their label cannot take my entries, nor my labels their group; their values key is unknown to my records.
-    const entry = await v3(admin).post('/admin/custom_field_label_dropdown_entries.json', { custom_field_label_dropdown_entry: { name: 'Intruder', custom_field_label_id: theirs.id } });
+    const entry = await v3(admin).post('/admin/custom_field_label_dropdown_entries.json', {
+      custom_field_label_dropdown_entry: { name: 'Intruder', custom_field_label_id: theirs.id },
+    });
     expect({ status: entry.status, field: entry.body[0].field }).toEqual({ status: 422, field: 'custom_field_label_id' });
-    const grouped = await v3(admin).post('/admin/deal_custom_field_labels.json', { deal_custom_field_label: { name: unique('Intruder'), field_type: 'text', custom_field_group_id: theirGroup.id } });
+    const grouped = await v3(admin).post('/admin/deal_custom_field_labels.json', {
+      deal_custom_field_label: { name: unique('Intruder'), field_type: 'text', custom_field_group_id: theirGroup.id },
+    });
     expect({ status: grouped.status, field: grouped.body[0].field }).toEqual({ status: 422, field: 'custom_field_group_id' });
     const deal = await v3(admin).post('/deals.json', { deal: { name: 'Mine', custom_fields: { [`custom_label_${theirs.id}`]: theirEntry.id } } });
     expect(deal.status).toBe(200);
     expect(deal.body.custom_fields).not.toHaveProperty(`custom_label_${theirs.id}`);
-    const gql = await server.graphql(admin, `query { customFieldLabel(id: ${theirs.id}) { id } customFieldEntry(id: ${theirEntry.id}) { id } customFieldGroup(id: ${theirGroup.id}) { id } }`);
+    const gql = await server.graphql(
+      admin,
+      `query { customFieldLabel(id: ${theirs.id}) { id } customFieldEntry(id: ${theirEntry.id}) { id } customFieldGroup(id: ${theirGroup.id}) { id } }`,
+    );
     expect(gql.body.data).toEqual({ customFieldLabel: null, customFieldEntry: null, customFieldGroup: null });
   });
 });

@@ -39,7 +39,9 @@ describe('custom field values', () => {
   }
 
   async function entry(labelId: number, name: string): Promise<number> {
-    const res = await server.v3(admin).post('/admin/custom_field_label_dropdown_entries.json', { custom_field_label_dropdown_entry: { name, custom_field_label_id: labelId } });
+    const res = await server
+      .v3(admin)
+      .post('/admin/custom_field_label_dropdown_entries.json', { custom_field_label_dropdown_entry: { name, custom_field_label_id: labelId } });
     expect(res.status).toBe(200);
     return res.body.id;
   }
@@ -87,12 +89,18 @@ describe('custom field values', () => {
     [key(l.boolean)]: true,
   });
 
-  it('every label of the resource is shown, null when unset and [] for an unset multi-select; other resources\' labels are not', async () => {
+  it("every label of the resource is shown, null when unset and [] for an unset multi-select; other resources' labels are not", async () => {
     const personLabel = await label('person_custom_field_labels', 'person_custom_field_label', 'Person only', 'text');
     const res = await v3().post('/deals.json', { deal: { name: 'Blank', custom_fields: { [key(personLabel)]: 'ignored' } } });
     expect(res.status).toBe(200);
     expect(res.body.custom_fields).toStrictEqual({
-      [key(l.text)]: null, [key(l.numeric)]: null, [key(l.currency)]: null, [key(l.date)]: null, [key(l.dropdown)]: null, [key(l.multi)]: [], [key(l.boolean)]: null,
+      [key(l.text)]: null,
+      [key(l.numeric)]: null,
+      [key(l.currency)]: null,
+      [key(l.date)]: null,
+      [key(l.dropdown)]: null,
+      [key(l.multi)]: [],
+      [key(l.boolean)]: null,
     });
     const person = await v3().post('/people.json', { person: { last_name: 'Labels' } });
     expect(person.body.custom_fields).toStrictEqual({ [key(personLabel)]: null });
@@ -100,7 +108,7 @@ describe('custom field values', () => {
     expect(list.body.entries[0].custom_fields).toStrictEqual(res.body.custom_fields);
   });
 
-  it('values come back in their kind\'s shape (JSON body): text, numeric and currency as decimal strings, date YYYY/MM/DD, entry ids, boolean', async () => {
+  it("values come back in their kind's shape (JSON body): text, numeric and currency as decimal strings, date YYYY/MM/DD, entry ids, boolean", async () => {
     const res = await v3().post('/deals.json', { deal: { name: 'Typed', custom_fields: sent() } });
     expect(res.status).toBe(200);
     expect(res.body.custom_fields).toStrictEqual(shown());
@@ -138,8 +146,17 @@ describe('custom field values', () => {
     expect(cleared.body.custom_fields).toStrictEqual({ ...shown(), [key(l.multi)]: [], [key(l.text)]: null, [key(l.boolean)]: false });
   });
 
-  it('booleans accept true/false/1/0 (strings too); currency is rounded to the account currency\'s places', async () => {
-    for (const [value, expected] of [[true, true], ['true', true], [1, true], ['1', true], [false, false], ['FALSE', false], [0, false], ['0', false]] as const) {
+  it("booleans accept true/false/1/0 (strings too); currency is rounded to the account currency's places", async () => {
+    for (const [value, expected] of [
+      [true, true],
+      ['true', true],
+      [1, true],
+      ['1', true],
+      [false, false],
+      ['FALSE', false],
+      [0, false],
+      ['0', false],
+    ] as const) {
       const res = await v3().post('/deals.json', { deal: { name: `Bool ${String(value)}`, custom_fields: { [key(l.boolean)]: value } } });
       expect({ value, status: res.status, shown: res.body.custom_fields?.[key(l.boolean)] }).toEqual({ value, status: 200, shown: expected });
     }
@@ -168,14 +185,21 @@ describe('custom field values', () => {
     ];
     for (const [id, value, msg] of cases) {
       const res = await v3().post('/deals.json', { deal: { name: 'Bad value', custom_fields: { [key(id)]: value } } });
-      expect({ value, status: res.status, field: res.body?.[0]?.field, humanized: res.body?.[0]?.humanized_field }).toEqual({ value, status: 422, field: key(id), humanized: `Custom label ${id}` });
+      expect({ value, status: res.status, field: res.body?.[0]?.field, humanized: res.body?.[0]?.humanized_field }).toEqual({
+        value,
+        status: 422,
+        field: key(id),
+        humanized: `Custom label ${id}`,
+      });
       expect(res.body[0].msg).toMatch(msg);
     }
     expect(await deals()).toBe(before);
 
     // Every problem of the record at once; an update refused leaves every value as it was.
     const good = (await v3().post('/deals.json', { deal: { name: 'Keeps', custom_fields: sent() } })).body;
-    const bad = await v3().put(`/deals/${good.id}.json`, { deal: { name: 'Renamed', custom_fields: { [key(l.text)]: 'changed', [key(l.numeric)]: 'x', [key(l.date)]: '2026-13-01' } } });
+    const bad = await v3().put(`/deals/${good.id}.json`, {
+      deal: { name: 'Renamed', custom_fields: { [key(l.text)]: 'changed', [key(l.numeric)]: 'x', [key(l.date)]: '2026-13-01' } },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.map((e: { field: string }) => e.field).sort()).toEqual([key(l.date), key(l.numeric)].sort());
     const after = (await v3().get(`/deals/${good.id}.json`)).body;
@@ -195,24 +219,39 @@ describe('custom field values', () => {
     const [row] = await server.sql('select custom_fields from deals where id = ?', [created.id]);
     expect(row.custom_fields).toStrictEqual({ ...sent(), [key(l.currency)]: 1234.5 });
     // A partial update touches only the labels it names; null, "" and [] clear.
-    const partial = await v3().put(`/deals/${created.id}.json`, { deal: { custom_fields: { [key(l.numeric)]: 7, [key(l.text)]: null, [key(l.multi)]: [], [key(l.dropdown)]: '' } } });
+    const partial = await v3().put(`/deals/${created.id}.json`, {
+      deal: { custom_fields: { [key(l.numeric)]: 7, [key(l.text)]: null, [key(l.multi)]: [], [key(l.dropdown)]: '' } },
+    });
     expect(partial.body.custom_fields).toStrictEqual({ ...shown(), [key(l.numeric)]: '7.0', [key(l.text)]: null, [key(l.multi)]: [], [key(l.dropdown)]: null });
   });
 
   it('required labels: a value on create (422 "can\'t be blank" naming the label), never cleared; records sent back whole pass', async () => {
     const other = await server.createAccount();
     const key2 = other.admin.apiKey;
-    const created = await server.v3(key2).post('/admin/person_custom_field_labels.json', { person_custom_field_label: { name: 'Employee number', field_type: 'numeric', is_required: true } });
+    const created = await server
+      .v3(key2)
+      .post('/admin/person_custom_field_labels.json', { person_custom_field_label: { name: 'Employee number', field_type: 'numeric', is_required: true } });
     const req = created.body.id;
-    const optional = (await server.v3(key2).post('/admin/person_custom_field_labels.json', { person_custom_field_label: { name: 'Notes', field_type: 'text' } })).body.id;
+    const optional = (
+      await server.v3(key2).post('/admin/person_custom_field_labels.json', { person_custom_field_label: { name: 'Notes', field_type: 'text' } })
+    ).body.id;
     const count = async () => Number((await server.sql('select count(*) as n from people where account_id = ?', [other.accountId]))[0].n);
 
     for (const customFields of [undefined, {}, { [key(req)]: null }, { [key(req)]: '' }, { [key(optional)]: 'x' }]) {
-      const res = await server.v3(key2).post('/people.json', { person: { last_name: 'Needs number', ...(customFields ? { custom_fields: customFields } : {}) } });
-      expect({ customFields, status: res.status, body: res.body }).toEqual({ customFields, status: 422, body: [{ field: key(req), humanized_field: `Custom label ${req}`, msg: "can't be blank" }] });
+      const res = await server
+        .v3(key2)
+        .post('/people.json', { person: { last_name: 'Needs number', ...(customFields ? { custom_fields: customFields } : {}) } });
+      expect({ customFields, status: res.status, body: res.body }).toEqual({
+        customFields,
+        status: 422,
+        body: [{ field: key(req), humanized_field: `Custom label ${req}`, msg: "can't be blank" }],
+      });
     }
     const gql = await server.graphql(key2, 'mutation { createPerson(input: { lastName: "Typed" }) { person { id } userErrors { field code message } } }');
-    expect(gql.body.data.createPerson).toEqual({ person: null, userErrors: [{ field: ['input', 'customFields', key(req)], code: 'BLANK', message: "can't be blank" }] });
+    expect(gql.body.data.createPerson).toEqual({
+      person: null,
+      userErrors: [{ field: ['input', 'customFields', key(req)], code: 'BLANK', message: "can't be blank" }],
+    });
     expect(await count()).toBe(0);
 
     const person = await server.v3(key2).post('/people.json', { person: { last_name: 'Numbered', custom_fields: { [key(req)]: 1001 } } });
@@ -220,13 +259,20 @@ describe('custom field values', () => {
     const id = person.body.id;
     expect((await server.v3(key2).put(`/people/${id}.json`, { person: { first_name: 'Untouched' } })).status).toBe(200);
     const clear = await server.v3(key2).put(`/people/${id}.json`, { person: { custom_fields: { [key(req)]: null } } });
-    expect({ status: clear.status, body: clear.body }).toEqual({ status: 422, body: [{ field: key(req), humanized_field: `Custom label ${req}`, msg: "can't be blank" }] });
+    expect({ status: clear.status, body: clear.body }).toEqual({
+      status: 422,
+      body: [{ field: key(req), humanized_field: `Custom label ${req}`, msg: "can't be blank" }],
+    });
     const show = (await server.v3(key2).get(`/people/${id}.json`)).body;
     expect(show.custom_fields[key(req)]).toBe('1001.0'); // numeric as a decimal string (DECISIONS: Responses), accepted back below
     expect((await server.v3(key2).put(`/people/${id}.json`, { person: { ...show, first_name: 'Whole' } })).status).toBe(200);
 
     // A label made required after records exist: they may still be updated (and sent back whole) without one.
-    const later = (await server.v3(key2).post('/admin/person_custom_field_labels.json', { person_custom_field_label: { name: 'Badge', field_type: 'text', is_required: true } })).body.id;
+    const later = (
+      await server
+        .v3(key2)
+        .post('/admin/person_custom_field_labels.json', { person_custom_field_label: { name: 'Badge', field_type: 'text', is_required: true } })
+    ).body.id;
     const again = (await server.v3(key2).get(`/people/${id}.json`)).body;
     expect(again.custom_fields[key(later)]).toBeNull();
     const whole = await server.v3(key2).put(`/people/${id}.json`, { person: { ...again, first_name: 'Later' } });
@@ -247,33 +293,72 @@ describe('custom field values', () => {
         { labelId: l.multi, entryIds: [green, red] },
       ],
     };
-    const res = await server.graphql(admin, `mutation($input: DealCreateInput!) { createDeal(input: $input) { deal { databaseId ${fields} } userErrors { field code message } } }`, { input });
+    const res = await server.graphql(
+      admin,
+      `mutation($input: DealCreateInput!) { createDeal(input: $input) { deal { databaseId ${fields} } userErrors { field code message } } }`,
+      { input },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.createDeal.userErrors).toEqual([]);
     const byLabel = Object.fromEntries(res.body.data.createDeal.deal.customFields.map((v: { label: string }) => [v.label, v]));
     const none = { textValue: null, numberValue: null, decimalValue: null, dateValue: null, booleanValue: null, entryIds: null, entries: null };
-    expect(byLabel[key(l.text)]).toEqual({ ...none, label: key(l.text), kind: 'TEXT', value: 'Typed', textValue: 'Typed', field: { id: expect.any(String), databaseId: l.text, name: 'Nickname', kind: 'TEXT' } });
+    expect(byLabel[key(l.text)]).toEqual({
+      ...none,
+      label: key(l.text),
+      kind: 'TEXT',
+      value: 'Typed',
+      textValue: 'Typed',
+      field: { id: expect.any(String), databaseId: l.text, name: 'Nickname', kind: 'TEXT' },
+    });
     expect(byLabel[key(l.numeric)]).toEqual(expect.objectContaining({ ...none, kind: 'NUMERIC', value: 3, numberValue: 3 }));
     expect(byLabel[key(l.currency)]).toEqual(expect.objectContaining({ ...none, kind: 'CURRENCY', value: '99.90', decimalValue: '99.90' }));
     expect(byLabel[key(l.date)]).toEqual(expect.objectContaining({ ...none, kind: 'DATE', value: '2026-02-01', dateValue: '2026-02-01' }));
     expect(byLabel[key(l.boolean)]).toEqual(expect.objectContaining({ ...none, kind: 'BOOLEAN', value: false, booleanValue: false }));
-    expect(byLabel[key(l.dropdown)]).toEqual(expect.objectContaining({ ...none, kind: 'DROPDOWN', value: gold, entryIds: [gold], entries: [{ databaseId: gold, name: 'Gold' }] }));
+    expect(byLabel[key(l.dropdown)]).toEqual(
+      expect.objectContaining({ ...none, kind: 'DROPDOWN', value: gold, entryIds: [gold], entries: [{ databaseId: gold, name: 'Gold' }] }),
+    );
     // Entries in the field's order; ids in the order stored.
-    expect(byLabel[key(l.multi)]).toEqual(expect.objectContaining({ ...none, kind: 'MULTI_SELECT', value: [green, red], entryIds: [green, red], entries: [{ databaseId: red, name: 'Red' }, { databaseId: green, name: 'Green' }] }));
+    expect(byLabel[key(l.multi)]).toEqual(
+      expect.objectContaining({
+        ...none,
+        kind: 'MULTI_SELECT',
+        value: [green, red],
+        entryIds: [green, red],
+        entries: [
+          { databaseId: red, name: 'Red' },
+          { databaseId: green, name: 'Green' },
+        ],
+      }),
+    );
     const id = res.body.data.createDeal.deal.databaseId;
     // The same record over v3.
     expect((await v3().get(`/deals/${id}.json`)).body.custom_fields).toStrictEqual({
-      [key(l.text)]: 'Typed', [key(l.numeric)]: '3.0', [key(l.currency)]: '99.90', [key(l.date)]: '2026/02/01', [key(l.boolean)]: false, [key(l.dropdown)]: gold, [key(l.multi)]: [green, red],
+      [key(l.text)]: 'Typed',
+      [key(l.numeric)]: '3.0',
+      [key(l.currency)]: '99.90',
+      [key(l.date)]: '2026/02/01',
+      [key(l.boolean)]: false,
+      [key(l.dropdown)]: gold,
+      [key(l.multi)]: [green, red],
     });
 
     const update = (input: Record<string, unknown>) =>
-      server.graphql(admin, `mutation($id: Int!, $input: DealUpdateInput!) { updateDeal(id: $id, input: $input) { deal { ${fields} } userErrors { field code message } } }`, { id, input });
+      server.graphql(
+        admin,
+        `mutation($id: Int!, $input: DealUpdateInput!) { updateDeal(id: $id, input: $input) { deal { ${fields} } userErrors { field code message } } }`,
+        { id, input },
+      );
     // No value (or null) clears; a field of another kind, an unknown label or a bad value is a user error naming it, and nothing changes.
     const cleared = await update({ customFieldValues: [{ labelId: l.text }, { labelId: l.multi, entryIds: null }] });
     const after = Object.fromEntries(cleared.body.data.updateDeal.deal.customFields.map((v: { label: string }) => [v.label, v]));
     expect([after[key(l.text)].value, after[key(l.multi)].value, after[key(l.multi)].entryIds]).toEqual([null, [], []]);
     const refused = await update({
-      customFieldValues: [{ labelId: l.numeric, text: 'three' }, { labelId: 2_000_000_000, text: 'x' }, { labelId: l.dropdown, entryIds: [red] }, { labelId: l.date, date: '01/02/2026' }],
+      customFieldValues: [
+        { labelId: l.numeric, text: 'three' },
+        { labelId: 2_000_000_000, text: 'x' },
+        { labelId: l.dropdown, entryIds: [red] },
+        { labelId: l.date, date: '01/02/2026' },
+      ],
       customFields: { [key(l.boolean)]: 'perhaps' },
     });
     expect(refused.body.data.updateDeal.deal).toBeNull();
@@ -285,17 +370,30 @@ describe('custom field values', () => {
       { field: ['input', 'customFieldValues', '3'], code: 'INVALID', message: 'must be a date like 2026-01-31 (custom field "Kickoff")' },
     ]);
     const [row] = await server.sql('select custom_fields from deals where id = ?', [id]);
-    expect(row.custom_fields).toStrictEqual({ [key(l.numeric)]: 3, [key(l.currency)]: 99.9, [key(l.date)]: '2026-02-01', [key(l.boolean)]: false, [key(l.dropdown)]: gold });
+    expect(row.custom_fields).toStrictEqual({
+      [key(l.numeric)]: 3,
+      [key(l.currency)]: 99.9,
+      [key(l.date)]: '2026-02-01',
+      [key(l.boolean)]: false,
+      [key(l.dropdown)]: gold,
+    });
   });
 
   it('people and companies check their values the same way', async () => {
     const personLabel = await label('person_custom_field_labels', 'person_custom_field_label', 'Shoe size', 'numeric');
     const companyLabel = await label('company_custom_field_labels', 'company_custom_field_label', 'Founded on', 'date');
     const person = await v3().post('/people.json', { person: { last_name: 'Sized', custom_fields: { [key(personLabel)]: 'large' } } });
-    expect({ status: person.status, field: person.body[0].field, msg: person.body[0].msg }).toEqual({ status: 422, field: key(personLabel), msg: 'must be a number (custom field "Shoe size")' });
+    expect({ status: person.status, field: person.body[0].field, msg: person.body[0].msg }).toEqual({
+      status: 422,
+      field: key(personLabel),
+      msg: 'must be a number (custom field "Shoe size")',
+    });
     const company = await v3().post('/companies.json', { company: { name: 'Dated', custom_fields: { [key(companyLabel)]: '1999/12/31' } } });
     expect(company.body.custom_fields).toEqual(expect.objectContaining({ [key(companyLabel)]: '1999/12/31' }));
-    const gql = await server.graphql(admin, `mutation { createCompany(input: { name: "Typed Co", customFieldValues: [{ labelId: ${companyLabel}, date: "2000-02-29" }] }) { company { customFields { label dateValue } } userErrors { message } } }`);
+    const gql = await server.graphql(
+      admin,
+      `mutation { createCompany(input: { name: "Typed Co", customFieldValues: [{ labelId: ${companyLabel}, date: "2000-02-29" }] }) { company { customFields { label dateValue } } userErrors { message } } }`,
+    );
     expect(gql.body.data.createCompany.company.customFields).toEqual(expect.arrayContaining([{ label: key(companyLabel), dateValue: '2000-02-29' }]));
   });
 });

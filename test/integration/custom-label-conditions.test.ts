@@ -34,9 +34,18 @@ describe('conditions[custom_label_N] on the v3 lists', () => {
       expect({ status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ status: 200, body: 'ok' });
       return res.body.id as number;
     };
-    deal.north = await made('/deals.json', 'deal', { name: 'north', custom_fields: { [field.seats.label]: 10, [field.signed.label]: '2026/01/15', [field.tier.label]: gold, [field.region.label]: 'North-East' } });
-    deal.south = await made('/deals.json', 'deal', { name: 'south', custom_fields: { [field.seats.label]: 25.5, [field.signed.label]: '2026/02/01', [field.tier.label]: silver, [field.region.label]: 'south' } });
-    deal.west = await made('/deals.json', 'deal', { name: 'west', custom_fields: { [field.seats.label]: 100, [field.signed.label]: '2025/12/31', [field.tier.label]: bronze, [field.region.label]: 'West coast' } });
+    deal.north = await made('/deals.json', 'deal', {
+      name: 'north',
+      custom_fields: { [field.seats.label]: 10, [field.signed.label]: '2026/01/15', [field.tier.label]: gold, [field.region.label]: 'North-East' },
+    });
+    deal.south = await made('/deals.json', 'deal', {
+      name: 'south',
+      custom_fields: { [field.seats.label]: 25.5, [field.signed.label]: '2026/02/01', [field.tier.label]: silver, [field.region.label]: 'south' },
+    });
+    deal.west = await made('/deals.json', 'deal', {
+      name: 'west',
+      custom_fields: { [field.seats.label]: 100, [field.signed.label]: '2025/12/31', [field.tier.label]: bronze, [field.region.label]: 'West coast' },
+    });
     deal.blank = await made('/deals.json', 'deal', { name: 'blank' });
     person.high = await made('/people.json', 'person', { last_name: 'High', custom_fields: { [field.score.label]: 90 } });
     person.low = await made('/people.json', 'person', { last_name: 'Low', custom_fields: { [field.score.label]: 5 } });
@@ -49,12 +58,16 @@ describe('conditions[custom_label_N] on the v3 lists', () => {
   const sorted = (...values: number[]) => [...values].sort((a, b) => a - b);
   const list = (path: string, query: Record<string, string | number>) => server.v3(admin).get(path, query);
 
-  it('[from]/[to] ranges on numeric and date fields (the service\'s own date form too), either bound alone', async () => {
+  it("[from]/[to] ranges on numeric and date fields (the service's own date form too), either bound alone", async () => {
     const seats = field.seats.label;
-    expect(ids(await list('/deals.json', { [`conditions[${seats}][from]`]: 10, [`conditions[${seats}][to]`]: '25.5' }))).toEqual(sorted(deal.north, deal.south));
+    expect(ids(await list('/deals.json', { [`conditions[${seats}][from]`]: 10, [`conditions[${seats}][to]`]: '25.5' }))).toEqual(
+      sorted(deal.north, deal.south),
+    );
     expect(ids(await list('/deals.json', { [`conditions[${seats}][from]`]: 26 }))).toEqual([deal.west]);
     const signed = field.signed.label;
-    expect(ids(await list('/deals.json', { [`conditions[${signed}][from]`]: '2026/01/01', [`conditions[${signed}][to]`]: '2026-01-31' }))).toEqual([deal.north]);
+    expect(ids(await list('/deals.json', { [`conditions[${signed}][from]`]: '2026/01/01', [`conditions[${signed}][to]`]: '2026-01-31' }))).toEqual([
+      deal.north,
+    ]);
     expect(ids(await list('/deals.json', { [`conditions[${signed}][to_date]`]: '2025-12-31' }))).toEqual([deal.west]);
     expect(ids(await list('/people.json', { [`conditions[${field.score.label}][from]`]: 50 }))).toEqual([person.high]);
   });
@@ -72,7 +85,7 @@ describe('conditions[custom_label_N] on the v3 lists', () => {
     expect(ids(await list('/deals.json', { [`conditions[${tier}]`]: `${gold},${silver}`, 'conditions[deal_name]': 'sou' }))).toEqual([deal.south]);
   });
 
-  it('the facade\'s checks and the core\'s both answer a 422 naming conditions[custom_label_N]', async () => {
+  it("the facade's checks and the core's both answer a 422 naming conditions[custom_label_N]", async () => {
     const expect422 = async (path: string, query: Record<string, string | number>, field: string, msg: RegExp) => {
       const res = await list(path, query);
       expect({ status: res.status, field: res.body?.[0]?.field }).toEqual({ status: 422, field });
@@ -92,7 +105,13 @@ describe('conditions[custom_label_N] on the v3 lists', () => {
 
   it('saved searches store custom field conditions, refuse an unknown field when saved, and run them as the list would', async () => {
     const save = async (input: Record<string, unknown>) =>
-      (await server.graphql(admin, 'mutation($i: SavedSearchCreateInput!) { createSearch(input: $i) { search { databaseId query } userErrors { field code message } } }', { i: { name: 'Custom', searchType: 'DEALS', ...input } })).body.data.createSearch;
+      (
+        await server.graphql(
+          admin,
+          'mutation($i: SavedSearchCreateInput!) { createSearch(input: $i) { search { databaseId query } userErrors { field code message } } }',
+          { i: { name: 'Custom', searchType: 'DEALS', ...input } },
+        )
+      ).body.data.createSearch;
     const [gold, silver] = field.tier.entries;
     const made = await save({ query: { [field.seats.label]: [{ from: '10', to: '30' }], [field.tier.label]: [gold, silver] }, order: '-deals.name' });
     expect(made.userErrors).toEqual([]);

@@ -13,9 +13,18 @@ describe('SQL statements per deals page', () => {
     for (let i = 0; i < 3; i++) users.push((await account.addUser({ firstName: `Rep${i}`, lastName: 'Count' })).id);
     const sql = (text: string, params: unknown[] = []) => server.orm.em.fork().getConnection().execute(text, params);
     const a = account.accountId;
-    await sql(`insert into companies (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'Co ' || g, now(), now() from generate_series(1, 20) g`, [a, users[0]]);
-    await sql(`insert into people (account_id, owner_id, last_name, created_at, updated_at) select ?, ?, 'P ' || g, now(), now() from generate_series(1, 40) g`, [a, users[0]]);
-    await sql(`insert into list_items (account_id, kind, name, position, created_at, updated_at) select ?, k, k || ' ' || g, g, now(), now() from generate_series(1, 3) g, unnest(array['lead_source', 'deal_loss_reason']) k`, [a]);
+    await sql(
+      `insert into companies (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'Co ' || g, now(), now() from generate_series(1, 20) g`,
+      [a, users[0]],
+    );
+    await sql(
+      `insert into people (account_id, owner_id, last_name, created_at, updated_at) select ?, ?, 'P ' || g, now(), now() from generate_series(1, 40) g`,
+      [a, users[0]],
+    );
+    await sql(
+      `insert into list_items (account_id, kind, name, position, created_at, updated_at) select ?, k, k || ' ' || g, g, now(), now() from generate_series(1, 3) g, unnest(array['lead_source', 'deal_loss_reason']) k`,
+      [a],
+    );
     await sql(
       `insert into deals (account_id, owner_id, company_id, primary_contact_id, stage_id, source_id, loss_reason_id, name, value, probability, created_at, updated_at)
        select ?, (?::int[])[1 + g % 4],
@@ -28,14 +37,18 @@ describe('SQL statements per deals page', () => {
          from generate_series(1, 200) g`,
       [a, `{${users.join(',')}}`, a, a, a, a, a],
     );
-    await sql(`insert into deal_people (deal_id, person_id) select d.id, p.id from deals d join people p on p.account_id = d.account_id and p.id % 7 = d.id % 7 where d.account_id = ?`, [a]);
+    await sql(
+      `insert into deal_people (deal_id, person_id) select d.id, p.id from deals d join people p on p.account_id = d.account_id and p.id % 7 = d.id % 7 where d.account_id = ?`,
+      [a],
+    );
     await sql(`insert into deal_collaborators (deal_id, user_id) select d.id, ? from deals d where d.account_id = ? and d.id % 3 = 0`, [users[1], a]);
     const other = await server.createAccount();
     await server.request('GET', '/api/v3/deals.json', { apiKey: other.admin.apiKey });
   }, 60_000);
   afterAll(() => server.close());
 
-  const list = (perPage: number) => countStatements(() => server.request('GET', '/api/v3/deals.json', { apiKey: account.admin.apiKey, query: { per_page: perPage } }));
+  const list = (perPage: number) =>
+    countStatements(() => server.request('GET', '/api/v3/deals.json', { apiKey: account.admin.apiKey, query: { per_page: perPage } }));
 
   it('GET /deals.json?per_page=200 with every convenience object: a fixed count, whatever the page size', async () => {
     const large = await list(200);

@@ -26,15 +26,29 @@ describe('deals', () => {
     return res.body.data;
   };
   const create = async (key: string, input: Record<string, unknown>) =>
-    (await gql(key, `mutation($i: DealCreateInput!) { createDeal(input: $i) { deal { ${DEAL} } userErrors { field code message } } }`, { i: input })).createDeal;
+    (await gql(key, `mutation($i: DealCreateInput!) { createDeal(input: $i) { deal { ${DEAL} } userErrors { field code message } } }`, { i: input }))
+      .createDeal;
   const update = async (key: string, id: number, input: Record<string, unknown>) =>
-    (await gql(key, `mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { deal { ${DEAL} } userErrors { field code message } } }`, { id, i: input })).updateDeal;
-  const stages = async () => (await gql(admin, '{ dealStages { nodes { databaseId name percent } } }')).dealStages.nodes as Array<{ databaseId: number; name: string; percent: number }>;
+    (
+      await gql(key, `mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { deal { ${DEAL} } userErrors { field code message } } }`, {
+        id,
+        i: input,
+      })
+    ).updateDeal;
+  const stages = async () =>
+    (await gql(admin, '{ dealStages { nodes { databaseId name percent } } }')).dealStages.nodes as Array<{ databaseId: number; name: string; percent: number }>;
 
   it('stores money exactly with the currency places; value_in_cents follows both ways', async () => {
     const made = await create(admin, { name: 'Big one', value: '123456789012345.675', bonus: 10.5, commission: '0.1', commissionRate: '12.5' });
     expect(made.userErrors).toEqual([]);
-    expect(made.deal).toMatchObject({ name: 'Big one', value: '123456789012345.68', bonus: '10.50', commission: '0.10', commissionRate: '12.5', currencyCode: 'USD' });
+    expect(made.deal).toMatchObject({
+      name: 'Big one',
+      value: '123456789012345.68',
+      bonus: '10.50',
+      commission: '0.10',
+      commissionRate: '12.5',
+      currencyCode: 'USD',
+    });
     expect(made.deal.valueInCents).toBe(12345678901234568);
     const [{ value }] = await server.sql('select value::text from deals where id = ?', [made.deal.databaseId]);
     expect(value).toBe('123456789012345.6800');
@@ -77,7 +91,15 @@ describe('deals', () => {
     const colleague = await account.addUser();
     const deal = await create(admin, { name: 'Linked', companyId, primaryContactId: p1, personIds: [p1, p2, 999999], sharedUserIds: [colleague.id, 999999] });
     expect(deal.userErrors).toEqual([]);
-    expect(deal.deal).toMatchObject({ companyId, companyName: 'Initech', company: { name: 'Initech' }, primaryContactId: p1, personIds: [p1, p2].sort((a, b) => a - b), sharedUserIds: [colleague.id], isShared: true });
+    expect(deal.deal).toMatchObject({
+      companyId,
+      companyName: 'Initech',
+      company: { name: 'Initech' },
+      primaryContactId: p1,
+      personIds: [p1, p2].sort((a, b) => a - b),
+      sharedUserIds: [colleague.id],
+      isShared: true,
+    });
     expect(deal.deal.lastModifiedByUserId).toBe(account.admin.id);
     const renamed = await update(admin, deal.deal.databaseId, { companyName: 'Brand New Co', personIds: [p2] });
     expect(renamed.deal.companyName).toBe('Brand New Co');
@@ -101,7 +123,9 @@ describe('deals', () => {
     expect(list.deals.totalCount).toBe(ids.length);
     expect(list.deals.totals.count).toBe(ids.length);
     expect((await gql(own.apiKey, 'query($id: Int!) { deal(id: $id) { databaseId } }', { id: hidden })).deal).toBeNull();
-    expect((await gql(own.apiKey, 'query($id: Int!) { deal(id: $id) { databaseId possibleNotifyUserIds } }', { id: shared })).deal.possibleNotifyUserIds).toContain(own.id);
+    expect(
+      (await gql(own.apiKey, 'query($id: Int!) { deal(id: $id) { databaseId possibleNotifyUserIds } }', { id: shared })).deal.possibleNotifyUserIds,
+    ).toContain(own.id);
     const globalId = Buffer.from(`Deal:${hidden}`).toString('base64url');
     expect((await gql(own.apiKey, 'query($id: ID!) { node(id: $id) { id } }', { id: globalId })).node).toBeNull();
     expect((await update(own.apiKey, hidden, { name: 'x' })).userErrors[0].code).toBe('NOT_FOUND');
@@ -120,20 +144,42 @@ describe('deals', () => {
     expect(byCompany.deals).toMatchObject({ totalCount: 2, totals: { value: '300.30', bonus: '5.00', count: 2 } });
     const byPeople = await gql(admin, '{ deals(filter: { people: { some: { anyEmail: { contains: "@coyote" } } } }) { nodes { name } } }');
     expect(byPeople.deals.nodes).toEqual([{ name: 'Rocket skates' }]);
-    const none = await gql(admin, '{ deals(filter: { company: { name: { eq: "Acme Rockets" } }, people: { none: { anyEmail: { contains: "@coyote" } } } }) { nodes { name } } }');
+    const none = await gql(
+      admin,
+      '{ deals(filter: { company: { name: { eq: "Acme Rockets" } }, people: { none: { anyEmail: { contains: "@coyote" } } } }) { nodes { name } } }',
+    );
     expect(none.deals.nodes).toEqual([{ name: 'Anvil' }]);
-    const company = await gql(admin, 'query($id: Int!) { company(id: $id) { deals(orderBy: [{ field: NAME }]) { nodes { name } totals { value } } } }', { id: acme });
+    const company = await gql(admin, 'query($id: Int!) { company(id: $id) { deals(orderBy: [{ field: NAME }]) { nodes { name } totals { value } } } }', {
+      id: acme,
+    });
     expect(company.company.deals).toEqual({ nodes: [{ name: 'Anvil' }, { name: 'Rocket skates' }], totals: { value: '300.30' } });
   });
 
   it('sorts by value and expected close date with cursors', async () => {
     const co = await fixtures.company(server, admin, { name: 'Sorted Co' });
-    for (const [v, d] of [['3', '2027-03-01'], ['1', '2027-01-01'], ['2', null]]) await create(admin, { name: `S${v}`, value: v, expectedCloseDate: d, companyId: co });
-    const page = await gql(admin, 'query($co: Int!) { deals(first: 2, filter: { companyId: { eq: $co } }, orderBy: [{ field: EXPECTED_CLOSE_DATE }]) { nodes { name } pageInfo { endCursor } } }', { co });
+    for (const [v, d] of [
+      ['3', '2027-03-01'],
+      ['1', '2027-01-01'],
+      ['2', null],
+    ])
+      await create(admin, { name: `S${v}`, value: v, expectedCloseDate: d, companyId: co });
+    const page = await gql(
+      admin,
+      'query($co: Int!) { deals(first: 2, filter: { companyId: { eq: $co } }, orderBy: [{ field: EXPECTED_CLOSE_DATE }]) { nodes { name } pageInfo { endCursor } } }',
+      { co },
+    );
     expect(page.deals.nodes.map((d: { name: string }) => d.name)).toEqual(['S1', 'S3']);
-    const next = await gql(admin, 'query($co: Int!, $after: String) { deals(first: 2, after: $after, filter: { companyId: { eq: $co } }, orderBy: [{ field: EXPECTED_CLOSE_DATE }]) { nodes { name } } }', { co, after: page.deals.pageInfo.endCursor });
+    const next = await gql(
+      admin,
+      'query($co: Int!, $after: String) { deals(first: 2, after: $after, filter: { companyId: { eq: $co } }, orderBy: [{ field: EXPECTED_CLOSE_DATE }]) { nodes { name } } }',
+      { co, after: page.deals.pageInfo.endCursor },
+    );
     expect(next.deals.nodes).toEqual([{ name: 'S2' }]);
-    const byValue = await gql(admin, 'query($co: Int!) { deals(filter: { companyId: { eq: $co }, value: { gte: 2 } }, orderBy: [{ field: VALUE, direction: DESC }]) { nodes { name } } }', { co });
+    const byValue = await gql(
+      admin,
+      'query($co: Int!) { deals(filter: { companyId: { eq: $co }, value: { gte: 2 } }, orderBy: [{ field: VALUE, direction: DESC }]) { nodes { name } } }',
+      { co },
+    );
     expect(byValue.deals.nodes).toEqual([{ name: 'S3' }, { name: 'S2' }]);
   });
 });

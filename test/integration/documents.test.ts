@@ -28,8 +28,26 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 
 /** The v3 §2.7 keys, in order (company_id beside deal_id; url never shown). */
 const KEYS = [
-  'id', 'title', 'created_at', 'updated_at', 'owner_id', 'person_id', 'deal_id', 'company_id', 'public_link', 'size_in_k', 'owner', 'person', 'deal', 'company',
-  'etag', 'upload_status', 'upload_status_error_message', 'upload_state', 'document_tag_ids', 'document_tags',
+  'id',
+  'title',
+  'created_at',
+  'updated_at',
+  'owner_id',
+  'person_id',
+  'deal_id',
+  'company_id',
+  'public_link',
+  'size_in_k',
+  'owner',
+  'person',
+  'deal',
+  'company',
+  'etag',
+  'upload_status',
+  'upload_status_error_message',
+  'upload_state',
+  'document_tag_ids',
+  'document_tags',
 ];
 
 describe('documents', () => {
@@ -132,7 +150,13 @@ describe('documents', () => {
     key = account.admin.apiKey;
     admin = server.v3(key);
     own = await account.addUser({ isAdmin: false, visibility: Visibility.OWN, firstName: 'Olga', lastName: 'Own' });
-    deps = { orm: server.orm, storage, fetch: { allowAddress: (address) => address === '127.0.0.1', timeoutMs: 5000, idleTimeoutMs: 3000 }, leaseSeconds: 60, maxAttempts: 3 };
+    deps = {
+      orm: server.orm,
+      storage,
+      fetch: { allowAddress: (address) => address === '127.0.0.1', timeoutMs: 5000, idleTimeoutMs: 3000 },
+      leaseSeconds: 60,
+      maxAttempts: 3,
+    };
     linkBase = server.url;
   }, 60_000);
 
@@ -176,23 +200,54 @@ describe('documents', () => {
     expect(await dueDocumentIds(server.orm.em.fork(), 10_000)).toContain(created.id);
 
     const outcome = await fetchDocument(deps, created.id);
-    expect(outcome).toEqual({ status: 'complete', sizeBytes: PDF.length, sizeInK: Math.ceil(PDF.length / 1024), etag: sha256(PDF), contentType: 'application/pdf', attempts: 1 });
+    expect(outcome).toEqual({
+      status: 'complete',
+      sizeBytes: PDF.length,
+      sizeInK: Math.ceil(PDF.length / 1024),
+      etag: sha256(PDF),
+      contentType: 'application/pdf',
+      attempts: 1,
+    });
     // Idempotent: a second run finds it complete and does nothing.
     expect(await fetchDocument(deps, created.id)).toEqual({ status: 'skipped' });
     expect(await dueDocumentIds(server.orm.em.fork(), 10_000)).not.toContain(created.id);
 
     const shown = await admin.get(`/documents/${created.id}.json`);
-    expect(shown.body).toMatchObject({ title: 'report.pdf', size_in_k: 3, etag: sha256(PDF), upload_status: 2, upload_state: 'complete', upload_status_error_message: null, updated_at: '2014/05/19 12:54:59 +0000' });
+    expect(shown.body).toMatchObject({
+      title: 'report.pdf',
+      size_in_k: 3,
+      etag: sha256(PDF),
+      upload_status: 2,
+      upload_state: 'complete',
+      upload_status_error_message: null,
+      updated_at: '2014/05/19 12:54:59 +0000',
+    });
     expect(shown.body).not.toHaveProperty('url');
     expect(shown.text).not.toContain('/files/report.pdf');
     const stored = await row(created.id);
-    expect(stored).toMatchObject({ upload_status: 2, size_bytes: PDF.length, content_type: 'application/pdf', kind: 'pdf', fetch_lease_until: null, fetch_attempts: 1 });
+    expect(stored).toMatchObject({
+      upload_status: 2,
+      size_bytes: PDF.length,
+      content_type: 'application/pdf',
+      kind: 'pdf',
+      fetch_lease_until: null,
+      fetch_attempts: 1,
+    });
     expect(stored.uploaded_at).not.toBeNull();
     expect(stored.public_token_digest).toBe(sha256(Buffer.from(new URL(created.public_link).pathname.split('/').pop()!)));
     expect(filesOf(account.accountId)).toEqual([expect.stringMatching(new RegExp(`^${created.id}-[0-9a-f]{24}$`))]);
 
-    const gq = await gql(key, 'query($id: Int!) { document(id: $id) { title kind contentType sizeBytes uploadedAt uploadState publicLink } }', { id: created.id });
-    expect(gq.document).toMatchObject({ title: 'report.pdf', kind: 'PDF', contentType: 'application/pdf', sizeBytes: PDF.length, uploadState: 'COMPLETE', publicLink: created.public_link });
+    const gq = await gql(key, 'query($id: Int!) { document(id: $id) { title kind contentType sizeBytes uploadedAt uploadState publicLink } }', {
+      id: created.id,
+    });
+    expect(gq.document).toMatchObject({
+      title: 'report.pdf',
+      kind: 'PDF',
+      contentType: 'application/pdf',
+      sizeBytes: PDF.length,
+      uploadState: 'COMPLETE',
+      publicLink: created.public_link,
+    });
   });
 
   it('serves the bytes at the public link without a key, with safe headers; 304 on If-None-Match', async () => {
@@ -242,7 +297,10 @@ describe('documents', () => {
   it('takes the type from the extension when the server says nothing, and the kind from the type', async () => {
     const xlsx = await create({ url: `${base}/files/numbers.xlsx` });
     const csv = await create({ url: `${base}/export`, title: 'Export' });
-    expect(await fetchDocument(deps, xlsx.id)).toMatchObject({ status: 'complete', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    expect(await fetchDocument(deps, xlsx.id)).toMatchObject({
+      status: 'complete',
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
     expect(await fetchDocument(deps, csv.id)).toMatchObject({ status: 'complete', contentType: 'text/csv' });
     const data = await gql(key, '{ documents(filter: {kind: {eq: SPREADSHEET}}, first: 100) { nodes { databaseId kind } } }');
     expect(data.documents.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(expect.arrayContaining([xlsx.id, csv.id]));
@@ -294,7 +352,10 @@ describe('documents', () => {
     // An own user may not link a document to a person they cannot see.
     const hidden = await fixtures.person(server, key);
     const refused = await server.v3(own.apiKey).post('/documents.json', { document: { url: 'https://example.com/a.pdf', person_id: hidden } });
-    expect({ status: refused.status, body: refused.body }).toEqual({ status: 422, body: [{ field: 'person_id', humanized_field: 'Person', msg: 'does not exist' }] });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 422,
+      body: [{ field: 'person_id', humanized_field: 'Person', msg: 'does not exist' }],
+    });
     // GraphQL: user errors naming the input field.
     const gq = await gql(key, 'mutation { createDocument(input: {url: "file:///etc/passwd"}) { document { databaseId } userErrors { field code message } } }');
     expect(gq.createDocument).toEqual({ document: null, userErrors: [{ field: ['input', 'url'], code: 'INVALID', message: 'must be an http or https URL' }] });
@@ -359,7 +420,10 @@ describe('documents', () => {
     const doomed = await create({ url: `${base}/files/report.pdf` });
     await server.sql(`update documents set fetch_attempts = 3, fetch_lease_until = now() - interval '1 second' where id = ?`, [doomed.id]);
     expect(await fetchDocument(deps, doomed.id)).toEqual({ status: 'error', reason: 'the fetch did not finish (tried 3 times)' });
-    expect((await admin.get(`/documents/${doomed.id}.json`)).body).toMatchObject({ upload_status: 3, upload_status_error_message: 'the fetch did not finish (tried 3 times)' });
+    expect((await admin.get(`/documents/${doomed.id}.json`)).body).toMatchObject({
+      upload_status: 3,
+      upload_status_error_message: 'the fetch did not finish (tried 3 times)',
+    });
     expect(await fetchDocument(deps, doomed.id)).toEqual({ status: 'skipped' });
 
     // A worker shutting down gives its claim back: still pending, the attempt not counted.
@@ -380,7 +444,10 @@ describe('documents', () => {
     const contactTag = await fixtures.contactTag(server, key);
     const doc = await create({ url: 'https://example.com/tagged.pdf', document_tag_ids: [t2, contactTag, 999999] });
     expect(doc.document_tag_ids).toEqual([t2]);
-    const form = await server.request('PUT', `/api/v3/documents/${doc.id}.json`, { apiKey: key, body: formEncode({ document: { document_tag_ids: [t1, t2, contactTag] } }) });
+    const form = await server.request('PUT', `/api/v3/documents/${doc.id}.json`, {
+      apiKey: key,
+      body: formEncode({ document: { document_tag_ids: [t1, t2, contactTag] } }),
+    });
     expect(form.status).toBe(200);
     expect(form.body.document_tag_ids).toEqual([t1, t2].sort((a, b) => a - b));
     expect(form.body.document_tags).toEqual([t1, t2].sort((a, b) => a - b).map((id) => ({ id, name: expect.stringMatching(/^Fixture DOCUMENT_TAG/) })));
@@ -390,7 +457,10 @@ describe('documents', () => {
     expect(tagged.documents.nodes).toEqual([{ databaseId: doc.id, tags: [t1, t2].sort((a, b) => a - b).map((databaseId) => ({ databaseId })) }]);
     // Other fields of the PUT leave the tags alone; an empty list clears them.
     expect((await admin.put(`/documents/${doc.id}.json`, { document: { title: 'Renamed' } })).body.document_tag_ids).toHaveLength(2);
-    expect((await admin.put(`/documents/${doc.id}.json`, { document: { document_tag_ids: [] } })).body).toMatchObject({ document_tag_ids: [], document_tags: [] });
+    expect((await admin.put(`/documents/${doc.id}.json`, { document: { document_tag_ids: [] } })).body).toMatchObject({
+      document_tag_ids: [],
+      document_tags: [],
+    });
   });
 
   describe('lists', () => {
@@ -480,7 +550,10 @@ describe('documents', () => {
       }
       expect((await list({})).body.pagination).toMatchObject({ page: 1, per_page: 30, total: 5, pages: 1 });
       expect((await list({ per_page: 500 })).body.pagination.per_page).toBe(100);
-      expect((await list({ ...all, per_page: 2, page: 3, sort: 'title' })).body).toMatchObject({ entries: [{ title: 'zz loose notes' }], pagination: { page: 3, per_page: 2, total: 5, pages: 3 } });
+      expect((await list({ ...all, per_page: 2, page: 3, sort: 'title' })).body).toMatchObject({
+        entries: [{ title: 'zz loose notes' }],
+        pagination: { page: 3, per_page: 2, total: 5, pages: 3 },
+      });
     });
 
     it('lists the documents of a deal, a person, a company (a parent the viewer cannot see is a 404)', async () => {
@@ -492,7 +565,11 @@ describe('documents', () => {
       expect((await v3.get('/deals/999999/documents.json')).status).toBe(404);
       const other = await server.v3(key).get(`/deals/${deal}/documents.json`);
       expect({ status: other.status, text: other.text }).toEqual({ status: 404, text: '' });
-      const nested = await gql(lkey, 'query($id: Int!) { deal(id: $id) { documents { totalCount nodes { databaseId deal { databaseId } owner { databaseId } } } } }', { id: deal });
+      const nested = await gql(
+        lkey,
+        'query($id: Int!) { deal(id: $id) { documents { totalCount nodes { databaseId deal { databaseId } owner { databaseId } } } } }',
+        { id: deal },
+      );
       expect(nested.deal.documents.totalCount).toBe(2);
     });
   });
@@ -512,13 +589,22 @@ describe('documents', () => {
     expect(ids(await ownClient.get('/documents.json', { 'conditions[document_owner]': own.id }))).toEqual([mine.id]);
     expect((await ownClient.get(`/documents/${throughLink.id}.json`)).status).toBe(200);
 
-    for (const res of [await ownClient.get(`/documents/${hidden.id}.json`), await ownClient.put(`/documents/${hidden.id}.json`, { document: { title: 'hack', url: 'https://example.com/x' } }), await ownClient.del(`/documents/${hidden.id}.json`)]) {
+    for (const res of [
+      await ownClient.get(`/documents/${hidden.id}.json`),
+      await ownClient.put(`/documents/${hidden.id}.json`, { document: { title: 'hack', url: 'https://example.com/x' } }),
+      await ownClient.del(`/documents/${hidden.id}.json`),
+    ]) {
       expect({ status: res.status, text: res.text }).toEqual({ status: 404, text: '' });
     }
     const nodeId = (await gql(key, 'query($id: Int!) { document(id: $id) { id } }', { id: hidden.id })).document.id;
-    const seen = await gql(own.apiKey, 'query($id: ID!, $db: Int!) { node(id: $id) { id } nodes(ids: [$id]) { id } document(id: $db) { id } }', { id: nodeId, db: hidden.id });
+    const seen = await gql(own.apiKey, 'query($id: ID!, $db: Int!) { node(id: $id) { id } nodes(ids: [$id]) { id } document(id: $db) { id } }', {
+      id: nodeId,
+      db: hidden.id,
+    });
     expect(seen).toEqual({ node: null, nodes: [null], document: null });
-    const reset = await gql(own.apiKey, 'mutation($id: Int!) { resetDocumentPublicLink(id: $id) { document { publicLink } userErrors { field code } } }', { id: hidden.id });
+    const reset = await gql(own.apiKey, 'mutation($id: Int!) { resetDocumentPublicLink(id: $id) { document { publicLink } userErrors { field code } } }', {
+      id: hidden.id,
+    });
     expect(reset.resetDocumentPublicLink).toEqual({ document: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] });
     const adminSees = await gql(key, 'query($id: ID!) { node(id: $id) { ... on Document { databaseId title } } }', { id: nodeId });
     expect(adminSees.node).toEqual({ databaseId: hidden.id, title: 'report.pdf' });
@@ -526,7 +612,9 @@ describe('documents', () => {
     expect(await row(hidden.id)).toMatchObject({ title: 'report.pdf', upload_status: 2 });
 
     // The owner resets the link: the old one stops working, the new one serves the bytes.
-    const fresh = await gql(key, 'mutation($id: Int!) { resetDocumentPublicLink(id: $id) { document { publicLink } userErrors { field } } }', { id: hidden.id });
+    const fresh = await gql(key, 'mutation($id: Int!) { resetDocumentPublicLink(id: $id) { document { publicLink } userErrors { field } } }', {
+      id: hidden.id,
+    });
     const newLink = fresh.resetDocumentPublicLink.document.publicLink;
     expect(newLink).not.toBe(hidden.public_link);
     expect((await fetch(linkPath(hidden.public_link))).status).toBe(404);
@@ -589,12 +677,33 @@ describe('documents', () => {
     );
     expect(made.createDocument.userErrors).toEqual([]);
     const doc = made.createDocument.document;
-    expect(doc).toMatchObject({ title: 'a deck.pptx', kind: 'PRESENTATION', uploadStatus: 1, uploadState: 'PENDING', ownerId: account.admin.id, owner: { databaseId: account.admin.id }, dealId: deal, deal: { name: 'Docs deal' }, tagIds: [tag], tags: [{ databaseId: tag }] });
-    const listed = await gql(key, 'query($d: Int!) { documents(filter: {dealId: {eq: $d}, uploadState: {eq: PENDING}, associatedWith: {in: [DEALS]}}) { totalCount nodes { databaseId } } }', { d: deal });
+    expect(doc).toMatchObject({
+      title: 'a deck.pptx',
+      kind: 'PRESENTATION',
+      uploadStatus: 1,
+      uploadState: 'PENDING',
+      ownerId: account.admin.id,
+      owner: { databaseId: account.admin.id },
+      dealId: deal,
+      deal: { name: 'Docs deal' },
+      tagIds: [tag],
+      tags: [{ databaseId: tag }],
+    });
+    const listed = await gql(
+      key,
+      'query($d: Int!) { documents(filter: {dealId: {eq: $d}, uploadState: {eq: PENDING}, associatedWith: {in: [DEALS]}}) { totalCount nodes { databaseId } } }',
+      { d: deal },
+    );
     expect(listed.documents).toEqual({ totalCount: 1, nodes: [{ databaseId: doc.databaseId }] });
-    const updated = await gql(key, 'mutation($id: Int!) { updateDocument(id: $id, input: {title: "Deck", dealId: null}) { document { title dealId uploadState } userErrors { field } } }', { id: doc.databaseId });
+    const updated = await gql(
+      key,
+      'mutation($id: Int!) { updateDocument(id: $id, input: {title: "Deck", dealId: null}) { document { title dealId uploadState } userErrors { field } } }',
+      { id: doc.databaseId },
+    );
     expect(updated.updateDocument).toEqual({ document: { title: 'Deck', dealId: null, uploadState: 'PENDING' }, userErrors: [] });
-    const blank = await gql(key, 'mutation($id: Int!) { updateDocument(id: $id, input: {title: " "}) { document { title } userErrors { field code } } }', { id: doc.databaseId });
+    const blank = await gql(key, 'mutation($id: Int!) { updateDocument(id: $id, input: {title: " "}) { document { title } userErrors { field code } } }', {
+      id: doc.databaseId,
+    });
     expect(blank.updateDocument).toEqual({ document: null, userErrors: [{ field: ['input', 'title'], code: 'BLANK' }] });
     const deleted = await gql(key, 'mutation($id: Int!) { deleteDocument(id: $id) { deletedDatabaseId userErrors { field } } }', { id: doc.databaseId });
     expect(deleted.deleteDocument).toEqual({ deletedDatabaseId: doc.databaseId, userErrors: [] });

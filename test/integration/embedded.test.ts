@@ -72,9 +72,10 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     apps.push(app);
     return app;
   };
-  const listening = (app: App) => until('the server to listen', () => /Embedded PostgreSQL: .+\n/.test(app.stdout) || app.child.exitCode !== null).then(() => {
-    if (app.child.exitCode !== null) throw new Error(`the server exited: ${app.stderr}`);
-  });
+  const listening = (app: App) =>
+    until('the server to listen', () => /Embedded PostgreSQL: .+\n/.test(app.stdout) || app.child.exitCode !== null).then(() => {
+      if (app.child.exitCode !== null) throw new Error(`the server exited: ${app.stderr}`);
+    });
   const healthz = async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status;
   /** The status /healthz answers, or null while nothing listens. */
   const healthStatus = () => healthz().catch(() => null);
@@ -114,7 +115,9 @@ describe('embedded PostgreSQL default (npm start without DATABASE_URL)', () => {
     const app = start({ NODE_ENV: 'production', DATA_DIR: prodDataDir, PORT: String(prodPort), EMBEDDED_PG_PORT: String(prodPgPort) });
     expect(await app.exit).toBe(1);
     apps.splice(apps.indexOf(app), 1); // the tests below count the servers they start from apps[0]
-    expect(app.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^DATABASE_URL is not set: with NODE_ENV=production the server needs DATABASE_URL=postgres:\/\/\S+ /)]);
+    expect(app.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^DATABASE_URL is not set: with NODE_ENV=production the server needs DATABASE_URL=postgres:\/\/\S+ /),
+    ]);
     expect(app.stdout).toBe('');
     // Nothing was created: no data folder (so no pg/, demo-api-key or server.pid), no relocated cluster, no postmaster.
     expect(existsSync(prodDataDir)).toBe(false);

@@ -88,7 +88,11 @@ describe('the field kit', () => {
   it('people and companies state the case rule of every text sort', () => {
     for (const resource of [PERSON, COMPANY]) {
       for (const [name, def] of Object.entries(resource.table)) {
-        if (def.sort && (def.kind === 'text' || def.kind === 'enum')) expect([name, typeof def.sort === 'string' ? def.sort : def.sort === true ? undefined : def.sort.case]).toEqual([name, expect.stringMatching(/^c[is]$/)]);
+        if (def.sort && (def.kind === 'text' || def.kind === 'enum'))
+          expect([name, typeof def.sort === 'string' ? def.sort : def.sort === true ? undefined : def.sort.case]).toEqual([
+            name,
+            expect.stringMatching(/^c[is]$/),
+          ]);
       }
     }
   });

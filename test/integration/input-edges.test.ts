@@ -8,7 +8,7 @@ describe('input edges', () => {
   beforeAll(async () => ({ server, account, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
   afterAll(() => server.close());
 
-  it("finds a record by its own printed created_at as both range bounds (stored times keep milliseconds)", async () => {
+  it('finds a record by its own printed created_at as both range bounds (stored times keep milliseconds)', async () => {
     const created = await server.request('POST', '/api/v3/people.json', { apiKey: key, body: { person: { last_name: 'Exactly' } } });
     const at = created.body.created_at as string;
     const list = await server.request('GET', '/api/v3/people.json', {
@@ -29,9 +29,15 @@ describe('input edges', () => {
   });
 
   it('keeps a company created_at on update (honoured on create only, like people)', async () => {
-    const created = await server.request('POST', '/api/v3/companies.json', { apiKey: key, body: { company: { name: 'Dated', created_at: '2010-01-02 03:04:05' } } });
+    const created = await server.request('POST', '/api/v3/companies.json', {
+      apiKey: key,
+      body: { company: { name: 'Dated', created_at: '2010-01-02 03:04:05' } },
+    });
     expect(created.body.created_at).toBe('2010/01/02 03:04:05 -0500');
-    const updated = await server.request('PUT', `/api/v3/companies/${created.body.id}.json`, { apiKey: key, body: { company: { ...created.body, name: 'Dated too', created_at: '2020-01-01 00:00:00' } } });
+    const updated = await server.request('PUT', `/api/v3/companies/${created.body.id}.json`, {
+      apiKey: key,
+      body: { company: { ...created.body, name: 'Dated too', created_at: '2020-01-01 00:00:00' } },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Dated too', created_at: '2010/01/02 03:04:05 -0500' });
   });
@@ -40,12 +46,19 @@ describe('input edges', () => {
     const dropdown = await seedCustomField(server, account.accountId, 'person', 'dropdown', 'Tier', ['Gold', 'Silver']);
     const text = await seedCustomField(server, account.accountId, 'person', 'text', 'Note');
     const [, silver] = dropdown.entries;
-    const gql = await server.graphql(key, `mutation($cf: JSONObject) { createPerson(input: { lastName: "Custom", customFields: $cf }) { person { databaseId customFields { label value } } } }`, {
-      cf: { [dropdown.label]: silver, [text.label]: 'a\u0000b' },
-    });
+    const gql = await server.graphql(
+      key,
+      `mutation($cf: JSONObject) { createPerson(input: { lastName: "Custom", customFields: $cf }) { person { databaseId customFields { label value } } } }`,
+      {
+        cf: { [dropdown.label]: silver, [text.label]: 'a\u0000b' },
+      },
+    );
     expect(gql.body.errors).toBeUndefined();
     const id = gql.body.data.createPerson.person.databaseId;
-    expect(gql.body.data.createPerson.person.customFields).toEqual([{ label: dropdown.label, value: silver }, { label: text.label, value: 'ab' }]);
+    expect(gql.body.data.createPerson.person.customFields).toEqual([
+      { label: dropdown.label, value: silver },
+      { label: text.label, value: 'ab' },
+    ]);
 
     // Deleting the entry clears it from the person; the record read afterwards goes back whole.
     expect((await server.request('DELETE', `/api/v3/admin/custom_field_label_dropdown_entries/${silver}.json`, { apiKey: key })).status).toBe(200);
@@ -54,7 +67,10 @@ describe('input edges', () => {
     const back = await server.request('PUT', `/api/v3/people/${id}.json`, { apiKey: key, body: { person: { ...shown.body, first_name: 'Still' } } });
     expect(back.status).toBe(200);
     expect(back.body.custom_fields).toEqual({ [dropdown.label]: null, [text.label]: 'ab' });
-    const changed = await server.request('PUT', `/api/v3/people/${id}.json`, { apiKey: key, body: { person: { custom_fields: { [dropdown.label]: silver } } } });
+    const changed = await server.request('PUT', `/api/v3/people/${id}.json`, {
+      apiKey: key,
+      body: { person: { custom_fields: { [dropdown.label]: silver } } },
+    });
     expect(changed.status).toBe(422);
     expect(changed.body[0]).toMatchObject({ field: dropdown.label, msg: 'must be one of the field\'s entries (custom field "Tier")' });
   });
@@ -68,7 +84,11 @@ describe('input edges', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ first_name: 'Multi', last_name: 'Part' });
 
-    const broken = await fetch(new URL(`/api/v3/people.json?api_key=${key}`, server.url), { method: 'POST', body: 'x', headers: { 'content-type': 'multipart/form-data' } });
+    const broken = await fetch(new URL(`/api/v3/people.json?api_key=${key}`, server.url), {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-type': 'multipart/form-data' },
+    });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toEqual({ error: expect.stringContaining('multipart/form-data') });
   });

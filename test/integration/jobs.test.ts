@@ -19,17 +19,20 @@ describe('jobs: the in-process worker', () => {
     // files left pending neither delays these rows nor gets sent here.
     database = await ownDatabase('jobs');
     smtp = await startSmtp();
-    worker = await startTestServer({
-      RUN_WORKER: 'true',
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-      MAIL_FROM: 'CRM <crm@example.test>',
-      JOB_POLL_INTERVAL_MS: '200',
-      JOB_SWEEP_INTERVAL_MS: '1000',
-      // Agenda checks a running job's lock every lockLifetime/2 on a timer it never clears: short, so
-      // the test process is not held open long after the worker stopped.
-      JOB_LOCK_LIFETIME_MS: '6000',
-      DOCUMENT_FETCH_TIMEOUT_MS: '1000',
-    }, { databaseUrl: database.url });
+    worker = await startTestServer(
+      {
+        RUN_WORKER: 'true',
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: 'CRM <crm@example.test>',
+        JOB_POLL_INTERVAL_MS: '200',
+        JOB_SWEEP_INTERVAL_MS: '1000',
+        // Agenda checks a running job's lock every lockLifetime/2 on a timer it never clears: short, so
+        // the test process is not held open long after the worker stopped.
+        JOB_LOCK_LIFETIME_MS: '6000',
+        DOCUMENT_FETCH_TIMEOUT_MS: '1000',
+      },
+      { databaseUrl: database.url },
+    );
     account = await worker.createAccount();
     rita = await account.addUser({ firstName: 'Rita', lastName: 'Levi', email: 'rita@example.test' });
   });
@@ -41,7 +44,12 @@ describe('jobs: the in-process worker', () => {
   });
 
   const outboxRow = async (subjectId: number) =>
-    (await worker.sql<{ id: number; status: string; attempts: number }>(`select id, status, attempts from outbox_messages where subject_type = 'Person' and subject_id = ?`, [subjectId]))[0];
+    (
+      await worker.sql<{ id: number; status: string; attempts: number }>(
+        `select id, status, attempts from outbox_messages where subject_type = 'Person' and subject_id = ?`,
+        [subjectId],
+      )
+    )[0];
 
   it('delivers the mail a committed change owes, once, through the worker', async () => {
     const person = (await worker.v3(account.admin.apiKey).post('/people.json', { person: { last_name: 'Queued', user_id: rita.id } })).body;
@@ -53,14 +61,19 @@ describe('jobs: the in-process worker', () => {
     });
     expect(row.attempts).toBe(1);
     // Done means the job is gone too (removed on success), and no second mail follows.
-    await eventually(async () => Number((await worker.sql(`select count(*)::int as n from agenda_jobs where data->>'key' = ?`, [`mail:${row.id}`]))[0].n) === 0);
+    await eventually(
+      async () => Number((await worker.sql(`select count(*)::int as n from agenda_jobs where data->>'key' = ?`, [`mail:${row.id}`]))[0].n) === 0,
+    );
     expect(smtp.received.filter((m) => m.mail.text?.includes('Queued'))).toHaveLength(1);
   });
 
   it('the sweep finds a due row whose job was lost after its commit', async () => {
     // An API process that enqueues nothing stands in for one that died between commit and enqueue.
     await worker.sql(`delete from agenda_jobs where name = 'deliver-mail'`);
-    const [{ id: personId }] = await worker.sql<{ id: number }>(`insert into people (account_id, owner_id, last_name, created_at, updated_at) values (?, ?, 'Orphan', now(), now()) returning id`, [account.accountId, account.admin.id]);
+    const [{ id: personId }] = await worker.sql<{ id: number }>(
+      `insert into people (account_id, owner_id, last_name, created_at, updated_at) values (?, ?, 'Orphan', now(), now()) returning id`,
+      [account.accountId, account.admin.id],
+    );
     await worker.sql(
       `insert into outbox_messages (account_id, recipient_id, kind, subject_type, subject_id, payload, status, created_at) values (?, ?, 'person_assignment', 'Person', ?, ?, 'pending', now())`,
       [account.accountId, rita.id, personId, JSON.stringify({ byUserId: account.admin.id })],

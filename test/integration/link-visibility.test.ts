@@ -25,7 +25,8 @@ describe('linking a company the viewer cannot see', () => {
   }, 60_000);
   afterAll(() => server.close());
 
-  const companiesNamed = (name: string) => server.sql<{ id: number; owner_id: number }>('select id, owner_id from companies where account_id = ? and name = ? order by id', [account.accountId, name]);
+  const companiesNamed = (name: string) =>
+    server.sql<{ id: number; owner_id: number }>('select id, owner_id from companies where account_id = ? and name = ? order by id', [account.accountId, name]);
 
   it('v3: company_id of a hidden company is 422 on company_id, on create and update', async () => {
     const created = await server.v3(own.apiKey).post('/people.json', { person: { last_name: 'Linker', company_id: hidden.id } });
@@ -104,7 +105,9 @@ describe('linking a company the viewer cannot see', () => {
     // The convenience object is shown whatever the viewer may see (existing decision).
     const shown = await server.v3(own.apiKey).get(`/people/${given.body.id}.json`);
     expect(shown.body.company).toEqual({ id: hidden.id, name: hidden.name });
-    const back = await server.v3(own.apiKey).put(`/people/${given.body.id}.json`, { person: { first_name: 'Kept', company_id: hidden.id, company_name: hidden.name } });
+    const back = await server
+      .v3(own.apiKey)
+      .put(`/people/${given.body.id}.json`, { person: { first_name: 'Kept', company_id: hidden.id, company_name: hidden.name } });
     expect(back.status).toBe(200);
     expect(back.body).toEqual(expect.objectContaining({ first_name: 'Kept', company_id: hidden.id }));
   });

@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { BigIntType, Collection, DecimalType, Embeddable, Embedded, Entity, Formula, ManyToMany, ManyToOne, OneToMany, OneToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import {
+  BigIntType,
+  Collection,
+  DecimalType,
+  Embeddable,
+  Embedded,
+  Entity,
+  Formula,
+  ManyToMany,
+  ManyToOne,
+  OneToMany,
+  OneToOne,
+  PrimaryKey,
+  Property,
+} from '@mikro-orm/core';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { dropDatabase, ensureDatabase } from '../../src/db/embedded';
 import { checkReadableEntities, findOneRow, hydrate, tableOf, unreadableProperties, UnreadableEntityError } from '../../src/db/list-query';
@@ -60,7 +74,11 @@ describe('the read path refuses what it cannot read', () => {
   afterAll(() => orm.close());
 
   it('names every entity.property of a kind a row cannot fill, and nothing else', () => {
-    expect(unreadableProperties(orm.getMetadata(), orm.em.getPlatform()).map((p) => p.split(':')[0]).sort()).toEqual([
+    expect(
+      unreadableProperties(orm.getMetadata(), orm.em.getPlatform())
+        .map((p) => p.split(':')[0])
+        .sort(),
+    ).toEqual([
       'TestGadget.pal', // inverse one-to-one
       'TestGadget.widgets', // one-to-many
       'TestWidget.address', // embedded
@@ -77,7 +95,13 @@ describe('the read path refuses what it cannot read', () => {
   });
 
   it('accepts them once listed as read elsewhere', () => {
-    const elsewhere = { 'TestWidget.address': 'test', 'TestWidget.gadgets': 'test', 'TestWidget.twice': 'test', 'TestGadget.widgets': 'test', 'TestGadget.pal': 'test' };
+    const elsewhere = {
+      'TestWidget.address': 'test',
+      'TestWidget.gadgets': 'test',
+      'TestWidget.twice': 'test',
+      'TestGadget.widgets': 'test',
+      'TestGadget.pal': 'test',
+    };
     expect(() => checkReadableEntities(orm.getMetadata(), orm.em.getPlatform(), elsewhere)).not.toThrow();
   });
 
@@ -90,7 +114,17 @@ describe('the read path refuses what it cannot read', () => {
   it('converts mapped types as the ORM does, and stubs owning references', () => {
     const em = orm.em.fork();
     const [price, empty] = hydrate(em, TestPrice, [
-      { id: 1, amount: '12.50', cents: '9007199254740993', day: '2024-02-29', at: '2024-02-29 23:59:58.5+00', data: { a: [1] }, gadget_id: 7, buddy_id: 8, gadget_id_id: 9 },
+      {
+        id: 1,
+        amount: '12.50',
+        cents: '9007199254740993',
+        day: '2024-02-29',
+        at: '2024-02-29 23:59:58.5+00',
+        data: { a: [1] },
+        gadget_id: 7,
+        buddy_id: 8,
+        gadget_id_id: 9,
+      },
       { id: 2, amount: '0.00', cents: '0', day: null, at: null, data: 'a json string', gadget_id: null, buddy_id: null, gadget_id_id: null },
     ]);
     expect(price).toBeInstanceOf(TestPrice);
@@ -129,21 +163,32 @@ describe('the read path on the app entities', () => {
 
   it('finds nothing unreadable in any app entity', () => {
     expect(unreadableProperties(orm.getMetadata(), orm.em.getPlatform())).toEqual([]);
-    expect(Object.keys(orm.getMetadata().getAll())).toEqual(expect.arrayContaining(['Person', 'Company', 'User', 'CustomField', 'ListItem', 'OutboxMessage', 'Account', 'ApiApp']));
+    expect(Object.keys(orm.getMetadata().getAll())).toEqual(
+      expect.arrayContaining(['Person', 'Company', 'User', 'CustomField', 'ListItem', 'OutboxMessage', 'Account', 'ApiApp']),
+    );
   });
 
   it('maps dates, json, nulls and many-to-one stubs from real rows', async () => {
     const em = orm.em.fork();
     const one = async <T>(sql: string, params: unknown[] = []) => (await em.execute<T[]>(sql, params, 'all'))[0];
     const { id: accountId } = await one<{ id: number }>(`insert into accounts (name, created_at) values ('A', now()) returning id`);
-    const { id: userId } = await one<{ id: number }>(`insert into users (account_id, email, api_key_hash, created_at, updated_at) values (?, 'u@a.test', 'h', now(), now()) returning id`, [accountId]);
-    const { id: companyId } = await one<{ id: number }>(`insert into companies (account_id, name, created_at, updated_at) values (?, 'C', now(), now()) returning id`, [accountId]);
+    const { id: userId } = await one<{ id: number }>(
+      `insert into users (account_id, email, api_key_hash, created_at, updated_at) values (?, 'u@a.test', 'h', now(), now()) returning id`,
+      [accountId],
+    );
+    const { id: companyId } = await one<{ id: number }>(
+      `insert into companies (account_id, name, created_at, updated_at) values (?, 'C', now(), now()) returning id`,
+      [accountId],
+    );
     const { id: personId } = await one<{ id: number }>(
       `insert into people (account_id, owner_id, company_id, type, last_name, tag_ids, custom_fields, converted_at, created_at, updated_at)
        values (?, ?, ?, 'Lead', 'Doe', '[3, 5]', '{"custom_label_1": "x", "custom_label_2": {"n": [1, null]}}', null, '2024-02-29 23:59:58.123+00', '2024-03-01T01:00:00+02:00') returning id`,
       [accountId, userId, companyId],
     );
-    await em.execute(`insert into custom_fields (account_id, resource, kind, name, is_required, created_at, updated_at) values (?, 'person', 'dropdown', 'F', true, '2024-01-02 03:04:05+00', now())`, [accountId]);
+    await em.execute(
+      `insert into custom_fields (account_id, resource, kind, name, is_required, created_at, updated_at) values (?, 'person', 'dropdown', 'F', true, '2024-01-02 03:04:05+00', now())`,
+      [accountId],
+    );
 
     const [person] = hydrate(em, Person, await em.execute(`select * from people where id = ?`, [personId], 'all'));
     expect(person).toBeInstanceOf(Person);

@@ -46,7 +46,10 @@ describe('outbox mail: rendering and SMTP delivery', () => {
   let seen = 0;
 
   const rows = (sql = '', params: unknown[] = []) =>
-    server.sql<Row>(`select id, kind, recipient_id, status, attempts, next_attempt_at, last_error, sent_at, created_at from outbox_messages where account_id = ? ${sql} order by id`, [account.accountId, ...params]);
+    server.sql<Row>(
+      `select id, kind, recipient_id, status, attempts, next_attempt_at, last_error, sent_at, created_at from outbox_messages where account_id = ? ${sql} order by id`,
+      [account.accountId, ...params],
+    );
   /** The rows written since the last call. */
   const newRows = async () => {
     const fresh = await rows('and id > ?', [seen]);
@@ -83,7 +86,11 @@ describe('outbox mail: rendering and SMTP delivery', () => {
     const company = (await api.post('/companies.json', { company: { name: 'Acme <Widgets> & Sons' } })).body;
     expect((await api.put(`/companies/${company.id}.json`, { company: { owner_id: rita.id } })).status).toBe(200);
     const admin = server.v3(account.admin.apiKey);
-    const note = (await admin.post('/notes.json', { note: { title: 'Q3 <plan>', content: 'Long text', person_id: person.id, company_id: company.id, notify_user_ids: [rita.id, actor.id] } })).body;
+    const note = (
+      await admin.post('/notes.json', {
+        note: { title: 'Q3 <plan>', content: 'Long text', person_id: person.id, company_id: company.id, notify_user_ids: [rita.id, actor.id] },
+      })
+    ).body;
     const comment = (await api.post(`/notes/${note.id}/comments.json`, { comment: { comment: 'Looks <b>good</b> & done\nSecond line' } })).body;
     expect(comment.id).toEqual(expect.any(Number));
 
@@ -115,9 +122,13 @@ describe('outbox mail: rendering and SMTP delivery', () => {
     expect(assigned.mail.from).toMatchObject({ value: [{ address: 'crm@mail.example.test', name: 'CRM Test' }] });
     expect(assigned.mail.subject).toBe(`${actorText} assigned Grace <i> Hopper & "Co" to you`);
     expect(assigned.mail.text).toContain('Hello Rita,');
-    expect(assigned.mail.text).toContain(`${actorText} assigned the person Grace <i> Hopper & "Co" to you on ${formatInZone(assigned.createdAt, 'America/New_York')}.`);
+    expect(assigned.mail.text).toContain(
+      `${actorText} assigned the person Grace <i> Hopper & "Co" to you on ${formatInZone(assigned.createdAt, 'America/New_York')}.`,
+    );
     expect(assigned.mail.text).toContain('(America/New_York)');
-    expect(assigned.mail.html).toContain(`<strong>${actorHtml}</strong> assigned the person <strong>Grace &lt;i&gt; Hopper &amp; &quot;Co&quot;</strong> to you on`);
+    expect(assigned.mail.html).toContain(
+      `<strong>${actorHtml}</strong> assigned the person <strong>Grace &lt;i&gt; Hopper &amp; &quot;Co&quot;</strong> to you on`,
+    );
     expect(assigned.mail.html).not.toMatch(/<script|<i>/);
     expect(assigned.mail.headers.get('auto-submitted')).toBe('auto-generated');
 
@@ -131,17 +142,23 @@ describe('outbox mail: rendering and SMTP delivery', () => {
     const companyMail = mailOf(2);
     expect(companyMail.rcptTo).toEqual(['rita@example.test']);
     expect(companyMail.mail.subject).toBe(`${actorText} reassigned Acme <Widgets> & Sons to you`);
-    expect(companyMail.mail.text).toContain(`reassigned the company Acme <Widgets> & Sons to you on ${formatInZone(companyMail.createdAt, 'America/New_York')}.`);
+    expect(companyMail.mail.text).toContain(
+      `reassigned the company Acme <Widgets> & Sons to you on ${formatInZone(companyMail.createdAt, 'America/New_York')}.`,
+    );
     expect(companyMail.mail.html).toContain('<strong>Acme &lt;Widgets&gt; &amp; Sons</strong>');
 
     const commented = mailOf(3);
     expect(commented.rcptTo).toEqual(['rita@example.test']);
     expect(commented.mail.subject).toBe(`${actorText} commented on "Q3 <plan>"`);
-    expect(commented.mail.text).toContain(`${actorText} commented on the note Q3 <plan> about the person Grace <i> Hopper & "Co" and the company Acme <Widgets> & Sons on `);
+    expect(commented.mail.text).toContain(
+      `${actorText} commented on the note Q3 <plan> about the person Grace <i> Hopper & "Co" and the company Acme <Widgets> & Sons on `,
+    );
     expect(commented.mail.text).toContain('(America/New_York):');
     expect(commented.mail.text).toContain('> Looks <b>good</b> & done\n> Second line');
     expect(commented.mail.html).toContain('Looks &lt;b&gt;good&lt;/b&gt; &amp; done<br>Second line');
-    expect(commented.mail.html).toContain('<strong>Q3 &lt;plan&gt;</strong> about the person Grace &lt;i&gt; Hopper &amp; &quot;Co&quot; and the company Acme &lt;Widgets&gt; &amp; Sons');
+    expect(commented.mail.html).toContain(
+      '<strong>Q3 &lt;plan&gt;</strong> about the person Grace &lt;i&gt; Hopper &amp; &quot;Co&quot; and the company Acme &lt;Widgets&gt; &amp; Sons',
+    );
     expect(commented.mail.html).not.toMatch(/<b>good|<script/);
 
     // The author of the comment (also a notify user) is not mailed.
@@ -150,7 +167,9 @@ describe('outbox mail: rendering and SMTP delivery', () => {
 
   it('puts no credential in any mail: no API key, no key hash', async () => {
     expect(smtp.received.length).toBeGreaterThan(0);
-    const hashes = (await server.sql<{ api_key_hash: string }>('select api_key_hash from users where account_id = ?', [account.accountId])).map((u) => u.api_key_hash);
+    const hashes = (await server.sql<{ api_key_hash: string }>('select api_key_hash from users where account_id = ?', [account.accountId])).map(
+      (u) => u.api_key_hash,
+    );
     const secrets = [account.admin.apiKey, actor.apiKey, rita.apiKey, tom.apiKey, ...hashes];
     expect(secrets.every((s) => typeof s === 'string' && s.length >= 16)).toBe(true);
     for (const { raw, mail } of smtp.received) {
@@ -169,7 +188,9 @@ describe('outbox mail: rendering and SMTP delivery', () => {
     expect(result.status).toBe('sent');
     const [got] = byMessageId((result as { messageId: string }).messageId);
     expect(got!.mail.subject).toBe('A person assigned to you has been deleted');
-    expect(got!.mail.text).toContain(`${`Eve <script>alert(1)</script> O'Hara & "Sons"`} assigned a person to you on ${formatInZone(new Date(row!.created_at), 'America/New_York')}, but it has since been deleted.`);
+    expect(got!.mail.text).toContain(
+      `${`Eve <script>alert(1)</script> O'Hara & "Sons"`} assigned a person to you on ${formatInZone(new Date(row!.created_at), 'America/New_York')}, but it has since been deleted.`,
+    );
     expect(got!.mail.text).not.toContain('Ephemeral');
   });
 
@@ -235,7 +256,10 @@ describe('outbox mail: rendering and SMTP delivery', () => {
       await due(row!.id);
       const second = await deliver(row!.id, policy);
       expect(second).toMatchObject({ status: 'retry', attempts: 2 });
-      const [{ wait }] = await server.sql<{ wait: number }>(`select extract(epoch from next_attempt_at - now())::float as wait from outbox_messages where id = ?`, [row!.id]);
+      const [{ wait }] = await server.sql<{ wait: number }>(
+        `select extract(epoch from next_attempt_at - now())::float as wait from outbox_messages where id = ?`,
+        [row!.id],
+      );
       expect(wait).toBeGreaterThan(110);
       expect(wait).toBeLessThanOrEqual(120);
 

@@ -12,7 +12,7 @@ import { startTestServer, type TestAccount, type TestServer } from '../support/t
  * recipient is never named (subject, text, HTML, preview); a mail about a record they may no longer
  * see is not sent at all (`failed` at once, with a reason that names nothing).
  */
-describe('outbox mail in the recipient\'s visibility', () => {
+describe("outbox mail in the recipient's visibility", () => {
   let server: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let transport: MailTransport;
@@ -39,11 +39,15 @@ describe('outbox mail in the recipient\'s visibility', () => {
   }
   /** The rows written since the last call. */
   const newRows = async () => {
-    const fresh = await server.sql<Row>('select id, kind, recipient_id, status, attempts, last_error from outbox_messages where account_id = ? and id > ? order by id', [account.accountId, seen]);
+    const fresh = await server.sql<Row>(
+      'select id, kind, recipient_id, status, attempts, last_error from outbox_messages where account_id = ? and id > ? order by id',
+      [account.accountId, seen],
+    );
     if (fresh.length) seen = fresh[fresh.length - 1]!.id;
     return fresh;
   };
-  const rowOf = async (id: number) => (await server.sql<Row>('select id, kind, recipient_id, status, attempts, last_error from outbox_messages where id = ?', [id]))[0]!;
+  const rowOf = async (id: number) =>
+    (await server.sql<Row>('select id, kind, recipient_id, status, attempts, last_error from outbox_messages where id = ?', [id]))[0]!;
   const deliver = (id: number): Promise<DeliveryResult> => deliverOutboxMessage(server.orm.em.fork(), transport, id);
   /** The one mail a delivery sent, as received: subject, text and HTML together. */
   const sentMail = (result: DeliveryResult) => {
@@ -56,7 +60,11 @@ describe('outbox mail in the recipient\'s visibility', () => {
   };
   /** The row's preview as an admin reads it: the recipient's mail, not the admin's view. */
   const preview = async (id: number): Promise<{ subject: string; text: string } | null> => {
-    const body = (await server.graphql(account.admin.apiKey, 'query($id: ID!) { node(id: $id) { ... on OutboxMessage { preview { subject text } } } }', { id: toGlobalId('OutboxMessage', id) })).body;
+    const body = (
+      await server.graphql(account.admin.apiKey, 'query($id: ID!) { node(id: $id) { ... on OutboxMessage { preview { subject text } } } }', {
+        id: toGlobalId('OutboxMessage', id),
+      })
+    ).body;
     expect(body.errors).toBeUndefined();
     return body.data.node.preview;
   };
@@ -93,7 +101,9 @@ describe('outbox mail in the recipient\'s visibility', () => {
   it('note_comment: a note on a hidden deal and company, seen through her person, names only the person', async () => {
     const vera = (await admin.post('/people.json', { person: { first_name: 'Vera', last_name: 'Visible', user_id: olive.id } })).body.id;
     await oneRowFor('person_assignment');
-    const note = await admin.post('/notes.json', { note: { title: 'Plan', content: 'x', deal_id: hiddenDeal, person_id: vera, company_id: hiddenCompany, notify_user_ids: [olive.id] } });
+    const note = await admin.post('/notes.json', {
+      note: { title: 'Plan', content: 'x', deal_id: hiddenDeal, person_id: vera, company_id: hiddenCompany, notify_user_ids: [olive.id] },
+    });
     expect(note.status).toBe(200);
     expect((await admin.post(`/notes/${note.body.id}/comments.json`, { comment: { comment: 'Done' } })).status).toBe(200);
     const row = await oneRowFor('note_comment');
@@ -110,7 +120,9 @@ describe('outbox mail in the recipient\'s visibility', () => {
 
   it('note_comment: a note on her deal and a hidden person names only the deal', async () => {
     const deal = (await admin.post('/deals.json', { deal: { name: 'Delta Hers', user_id: olive.id } })).body.id;
-    const note = await admin.post('/notes.json', { note: { title: 'Call', content: 'x', deal_id: deal, person_id: hiddenPerson, notify_user_ids: [olive.id] } });
+    const note = await admin.post('/notes.json', {
+      note: { title: 'Call', content: 'x', deal_id: deal, person_id: hiddenPerson, notify_user_ids: [olive.id] },
+    });
     expect(note.status).toBe(200);
     await admin.post(`/notes/${note.body.id}/comments.json`, { comment: { comment: 'Called' } });
     const row = await oneRowFor('note_comment');
@@ -119,7 +131,7 @@ describe('outbox mail in the recipient\'s visibility', () => {
     namesNothingHidden(mail.subject, mail.text, mail.html);
   });
 
-  it('person_assignment and person_reassignment: the person\'s hidden company is not named', async () => {
+  it("person_assignment and person_reassignment: the person's hidden company is not named", async () => {
     const assigned = await admin.post('/people.json', { person: { first_name: 'Pia', last_name: 'Assigned', company_id: hiddenCompany, user_id: olive.id } });
     expect(assigned.body.company_id).toBe(hiddenCompany);
     const first = await oneRowFor('person_assignment');
@@ -127,7 +139,10 @@ describe('outbox mail in the recipient\'s visibility', () => {
     await admin.put(`/people/${reassigned}.json`, { person: { user_id: olive.id } });
     const second = await oneRowFor('person_reassignment');
 
-    for (const [row, name] of [[first, 'Pia Assigned'], [second, 'Ron Reassigned']] as const) {
+    for (const [row, name] of [
+      [first, 'Pia Assigned'],
+      [second, 'Ron Reassigned'],
+    ] as const) {
       const shown = await preview(row.id);
       expect(shown!.subject).toMatch(new RegExp(`assigned ${name} to you$`));
       namesNothingHidden(shown!.subject, shown!.text);
@@ -180,7 +195,9 @@ describe('outbox mail in the recipient\'s visibility', () => {
   it('note_comment: a note she may no longer see (its person handed on) is not mailed about', async () => {
     const person = (await admin.post('/people.json', { person: { first_name: 'Nadia', last_name: 'Nolonger', user_id: olive.id } })).body.id;
     await oneRowFor('person_assignment');
-    const note = (await admin.post('/notes.json', { note: { title: 'Private plan', content: 'x', person_id: person, deal_id: hiddenDeal, notify_user_ids: [olive.id] } })).body.id;
+    const note = (
+      await admin.post('/notes.json', { note: { title: 'Private plan', content: 'x', person_id: person, deal_id: hiddenDeal, notify_user_ids: [olive.id] } })
+    ).body.id;
     await admin.post(`/notes/${note}/comments.json`, { comment: { comment: 'Soon' } });
     const row = await oneRowFor('note_comment');
     await admin.put(`/people/${person}.json`, { person: { user_id: account.admin.id } });

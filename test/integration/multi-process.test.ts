@@ -101,7 +101,12 @@ describeWithRedis('several processes on one database and one Redis', () => {
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
   const documentRow = async (id: number) =>
-    (await admin.sql<{ upload_status: number; fetch_attempts: number; upload_status_error_message: string | null }>(`select upload_status, fetch_attempts, upload_status_error_message from documents where id = ?`, [id]))[0];
+    (
+      await admin.sql<{ upload_status: number; fetch_attempts: number; upload_status_error_message: string | null }>(
+        `select upload_status, fetch_attempts, upload_status_error_message from documents where id = ?`,
+        [id],
+      )
+    )[0];
 
   beforeAll(async () => {
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
@@ -115,7 +120,10 @@ describeWithRedis('several processes on one database and one Redis', () => {
     admin = await startTestServer({}, { databaseUrl: database.url });
     account = await admin.createAccount();
     rita = await account.addUser({ firstName: 'Rita', lastName: 'Levi', email: 'rita@example.test' });
-    [api1, api2] = await Promise.all([startApi({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '60' }), startApi({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '60' })]);
+    [api1, api2] = await Promise.all([
+      startApi({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '60' }),
+      startApi({ RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '60' }),
+    ]);
     worker = await startWorker();
   }, 300_000);
 
@@ -142,19 +150,31 @@ describeWithRedis('several processes on one database and one Redis', () => {
       expect(person.status).toBe(200);
       people.push(person.body.id);
     }
-    await eventually(async () => {
-      const rows = await admin.sql<{ n: number }>(`select count(*)::int as n from documents where id in (${documents.join(',')}) and upload_status = 2`);
-      return rows[0].n === documents.length;
-    }, 30_000, 'every document complete');
-    await eventually(async () => {
-      const rows = await admin.sql<{ n: number }>(`select count(*)::int as n from outbox_messages where subject_type = 'Person' and subject_id in (${people.join(',')}) and status = 'sent'`);
-      return rows[0].n === people.length;
-    }, 30_000, 'every mail sent');
+    await eventually(
+      async () => {
+        const rows = await admin.sql<{ n: number }>(`select count(*)::int as n from documents where id in (${documents.join(',')}) and upload_status = 2`);
+        return rows[0].n === documents.length;
+      },
+      30_000,
+      'every document complete',
+    );
+    await eventually(
+      async () => {
+        const rows = await admin.sql<{ n: number }>(
+          `select count(*)::int as n from outbox_messages where subject_type = 'Person' and subject_id in (${people.join(',')}) and status = 'sent'`,
+        );
+        return rows[0].n === people.length;
+      },
+      30_000,
+      'every mail sent',
+    );
     // Once each: one fetch per URL, one claim per row, one mail per Message-ID.
     for (let i = 0; i < 8; i += 1) expect(target.hits.get(`/doc/${i}.txt`)).toBe(1);
     const attempts = await admin.sql<{ a: number }>(`select fetch_attempts as a from documents where id in (${documents.join(',')})`);
     expect(attempts.every((r) => r.a === 1)).toBe(true);
-    const mailAttempts = await admin.sql<{ a: number }>(`select attempts as a from outbox_messages where subject_type = 'Person' and subject_id in (${people.join(',')})`);
+    const mailAttempts = await admin.sql<{ a: number }>(
+      `select attempts as a from outbox_messages where subject_type = 'Person' and subject_id in (${people.join(',')})`,
+    );
     expect(mailAttempts.every((r) => r.a === 1)).toBe(true);
     const ids = smtp.received.filter((m) => /Parallel\d/.test(m.mail.text ?? '')).map((m) => m.mail.messageId);
     expect(ids).toHaveLength(people.length);
@@ -194,7 +214,12 @@ describeWithRedis('several processes on one database and one Redis', () => {
     worker.process.kill('SIGKILL');
     await worker.exited;
     smtp.setMode('accept');
-    const row = async () => (await admin.sql<{ status: string; attempts: number }>(`select status, attempts from outbox_messages where subject_type = 'Person' and subject_id = ?`, [person.id]))[0];
+    const row = async () =>
+      (
+        await admin.sql<{ status: string; attempts: number }>(`select status, attempts from outbox_messages where subject_type = 'Person' and subject_id = ?`, [
+          person.id,
+        ])
+      )[0];
     expect((await row()).status).toBe('pending');
     worker = await startWorker();
     await eventually(async () => (await row()).status === 'sent', 40_000, 'the mail sent after the restart');

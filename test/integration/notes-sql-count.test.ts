@@ -12,9 +12,18 @@ describe('SQL statements per notes page', () => {
     const a = account.accountId;
     const u = account.admin.id;
     const sql = (text: string, params: unknown[] = []) => server.sql(text, params);
-    await sql(`insert into companies (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'Co ' || g, now(), now() from generate_series(1, 10) g`, [a, u]);
-    await sql(`insert into people (account_id, owner_id, first_name, last_name, created_at, updated_at) select ?, ?, 'F', 'P ' || g, now(), now() from generate_series(1, 10) g`, [a, u]);
-    await sql(`insert into deals (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'D ' || g, now(), now() from generate_series(1, 10) g`, [a, u]);
+    await sql(
+      `insert into companies (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'Co ' || g, now(), now() from generate_series(1, 10) g`,
+      [a, u],
+    );
+    await sql(
+      `insert into people (account_id, owner_id, first_name, last_name, created_at, updated_at) select ?, ?, 'F', 'P ' || g, now(), now() from generate_series(1, 10) g`,
+      [a, u],
+    );
+    await sql(`insert into deals (account_id, owner_id, name, created_at, updated_at) select ?, ?, 'D ' || g, now(), now() from generate_series(1, 10) g`, [
+      a,
+      u,
+    ]);
     await sql(
       `insert into notes (account_id, user_id, deal_id, person_id, company_id, note_category_id, content, notify_user_ids, created_at, updated_at)
        select ?, ?, (select id from deals where account_id = ? order by id offset g % 10 limit 1), (select id from people where account_id = ? order by id offset g % 10 limit 1),
@@ -22,7 +31,10 @@ describe('SQL statements per notes page', () => {
               'Note ' || g, '[]', now(), now() from generate_series(1, 100) g`,
       [a, u, a, a, a, a],
     );
-    await sql(`insert into comments (account_id, note_id, user_id, comment, created_at, updated_at) select ?, n.id, ?, 'c', now(), now() from notes n, generate_series(1, 3) where n.account_id = ?`, [a, u, a]);
+    await sql(
+      `insert into comments (account_id, note_id, user_id, comment, created_at, updated_at) select ?, n.id, ?, 'c', now(), now() from notes n, generate_series(1, 3) where n.account_id = ?`,
+      [a, u, a],
+    );
   }, 60_000);
   afterAll(() => server.close());
 
@@ -33,7 +45,12 @@ describe('SQL statements per notes page', () => {
     const small = await countStatements(() => server.graphql(account.admin.apiKey, query, { n: 5 }));
     const large = await countStatements(() => server.graphql(account.admin.apiKey, query, { n: 100 }));
     expect(large.result.body.data.notes.nodes).toHaveLength(100);
-    expect(large.result.body.data.notes.nodes[0]).toMatchObject({ deal: { name: expect.any(String) }, person: { lastName: expect.any(String) }, company: { name: expect.any(String) }, comments: { totalCount: 3 } });
+    expect(large.result.body.data.notes.nodes[0]).toMatchObject({
+      deal: { name: expect.any(String) },
+      person: { lastName: expect.any(String) },
+      company: { name: expect.any(String) },
+      comments: { totalCount: 3 },
+    });
     expect(large.statements.length).toBe(small.statements.length);
     expect(large.statements.length <= 12 ? 'at most 12' : large.statements).toBe('at most 12');
     const v3small = await countStatements(() => server.v3(account.admin.apiKey).get('/notes.json', { per_page: 5 }));
@@ -42,7 +59,7 @@ describe('SQL statements per notes page', () => {
     expect(v3large.statements.length).toBe(v3small.statements.length);
   });
 
-  it('v3 list entries carry their comments (issue 22 §2): one batched read of every note\'s first page, whatever the page size', async () => {
+  it("v3 list entries carry their comments (issue 22 §2): one batched read of every note's first page, whatever the page size", async () => {
     const v3 = server.v3(account.admin.apiKey);
     const commentReads = (statements: string[]) => statements.filter((s) => /from "comments"/i.test(s));
     const small = await countStatements(() => v3.get('/notes.json', { per_page: 5 }));

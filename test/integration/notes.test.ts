@@ -30,9 +30,21 @@ describe('notes', () => {
     expect(created.status).toBe(200);
     const note = created.body;
     expect(note).toMatchObject({
-      content: 'Met them', title: 'Visit', person_id: adminPerson, deal_id: deal, company_id: null, user_id: account.admin.id,
-      primary_association_id: deal, primary_association_type: 'Deal', deal: { id: deal, name: 'Big deal' }, person: { id: adminPerson, first_name: 'Ann', last_name: 'Admins' },
-      company: null, note_category: null, is_sent_message: null, notify_user_ids: [], mime: null,
+      content: 'Met them',
+      title: 'Visit',
+      person_id: adminPerson,
+      deal_id: deal,
+      company_id: null,
+      user_id: account.admin.id,
+      primary_association_id: deal,
+      primary_association_type: 'Deal',
+      deal: { id: deal, name: 'Big deal' },
+      person: { id: adminPerson, first_name: 'Ann', last_name: 'Admins' },
+      company: null,
+      note_category: null,
+      is_sent_message: null,
+      notify_user_ids: [],
+      mime: null,
     });
     expect(note.user).toMatchObject({ id: account.admin.id, avatar_thumb_url: null });
     expect(note.created_at).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/);
@@ -67,7 +79,8 @@ describe('notes', () => {
   });
 
   it('a note is visible exactly when one of its records is, on every path', async () => {
-    const mine = (await server.v3(own.apiKey).post('/notes.json', { note: { content: 'Own note', person_id: ownPerson, notify_user_ids: [account.admin.id] } })).body;
+    const mine = (await server.v3(own.apiKey).post('/notes.json', { note: { content: 'Own note', person_id: ownPerson, notify_user_ids: [account.admin.id] } }))
+      .body;
     expect(mine.possible_notify_user_ids).toEqual(expect.arrayContaining([account.admin.id, own.id]));
     expect(mine.possible_notify_user_ids).not.toContain(other.id);
     const theirs = (await admin.post('/notes.json', { note: { content: 'Admin note', person_id: adminPerson } })).body;
@@ -82,9 +95,14 @@ describe('notes', () => {
     expect((await ownClient.get(`/people/${adminPerson}/notes.json`)).status).toBe(404);
     expect((await ownClient.get(`/notes/${theirs.id}/comments.json`)).status).toBe(404);
     expect((await ownClient.post(`/notes/${theirs.id}/comments.json`, { comment: { comment: 'hi' } })).status).toBe(404);
-    const gql = await server.graphql(own.apiKey, 'query($id: ID!, $n: Int!) { node(id: $id) { id } note(id: $n) { id } }', { id: Buffer.from(`Note:${theirs.id}`).toString('base64url'), n: theirs.id });
+    const gql = await server.graphql(own.apiKey, 'query($id: ID!, $n: Int!) { node(id: $id) { id } note(id: $n) { id } }', {
+      id: Buffer.from(`Note:${theirs.id}`).toString('base64url'),
+      n: theirs.id,
+    });
     expect(gql.body.data).toEqual({ node: null, note: null });
-    const seen = await server.graphql(own.apiKey, 'query($id: ID!) { node(id: $id) { ... on Note { databaseId content } } }', { id: Buffer.from(`Note:${mine.id}`).toString('base64url') });
+    const seen = await server.graphql(own.apiKey, 'query($id: ID!) { node(id: $id) { ... on Note { databaseId content } } }', {
+      id: Buffer.from(`Note:${mine.id}`).toString('base64url'),
+    });
     expect(seen.body.data.node).toEqual({ databaseId: mine.id, content: 'Own note' });
     expect((await server.v3(other.apiKey).get(`/notes/${mine.id}.json`)).status).toBe(404);
     // a note about a hidden person and a visible deal (shared) is visible
@@ -136,7 +154,9 @@ describe('notes', () => {
     const category = categories.find((c) => c.name === 'Email')!.id;
     const note = (await admin.post('/notes.json', { note: { content: 'Mail', person_id: adminPerson, note_category_id: category } })).body;
     expect(note).toMatchObject({ note_category: { id: category, name: 'Email' }, is_sent_message: true });
-    const received = await admin.put(`/notes/${note.id}.json`, { note: { ...note, is_sent_message: false, content: 'Mail 2', notify_user_ids: [account.admin.id] } });
+    const received = await admin.put(`/notes/${note.id}.json`, {
+      note: { ...note, is_sent_message: false, content: 'Mail 2', notify_user_ids: [account.admin.id] },
+    });
     expect(received.status).toBe(200);
     expect(received.body).toMatchObject({ is_sent_message: false, content: 'Mail 2', notify_user_ids: [account.admin.id] });
     const plain = await admin.put(`/notes/${note.id}.json`, { note: { note_category_id: null } });
@@ -149,14 +169,28 @@ describe('notes', () => {
 
   it('GraphQL: notes, filters, nested connections and mutations with userErrors', async () => {
     const key = account.admin.apiKey;
-    const created = await server.graphql(key, 'mutation($i: NoteCreateInput!) { createNote(input: $i) { note { databaseId primaryAssociationType user { databaseId } person { databaseId } } userErrors { field code } } }', {
-      i: { content: 'gql', personId: adminPerson },
-    });
+    const created = await server.graphql(
+      key,
+      'mutation($i: NoteCreateInput!) { createNote(input: $i) { note { databaseId primaryAssociationType user { databaseId } person { databaseId } } userErrors { field code } } }',
+      {
+        i: { content: 'gql', personId: adminPerson },
+      },
+    );
     const id = created.body.data.createNote.note.databaseId;
-    expect(created.body.data.createNote.note).toMatchObject({ primaryAssociationType: 'Person', user: { databaseId: account.admin.id }, person: { databaseId: adminPerson } });
-    const bad = await server.graphql(key, 'mutation($i: NoteCreateInput!) { createNote(input: $i) { note { databaseId } userErrors { field code } } }', { i: { content: '', personId: adminPerson } });
+    expect(created.body.data.createNote.note).toMatchObject({
+      primaryAssociationType: 'Person',
+      user: { databaseId: account.admin.id },
+      person: { databaseId: adminPerson },
+    });
+    const bad = await server.graphql(key, 'mutation($i: NoteCreateInput!) { createNote(input: $i) { note { databaseId } userErrors { field code } } }', {
+      i: { content: '', personId: adminPerson },
+    });
     expect(bad.body.data.createNote).toEqual({ note: null, userErrors: [{ field: ['input', 'content'], code: 'BLANK' }] });
-    const nested = await server.graphql(key, 'query($p: Int!) { person(id: $p) { notes(first: 50, filter: {content: {eq: "gql"}}) { nodes { databaseId } totalCount } } notes(filter: {personId: {eq: $p}, updatedAt: {gte: "2000-01-01T00:00:00Z"}}) { totalCount } }', { p: adminPerson });
+    const nested = await server.graphql(
+      key,
+      'query($p: Int!) { person(id: $p) { notes(first: 50, filter: {content: {eq: "gql"}}) { nodes { databaseId } totalCount } } notes(filter: {personId: {eq: $p}, updatedAt: {gte: "2000-01-01T00:00:00Z"}}) { totalCount } }',
+      { p: adminPerson },
+    );
     expect(nested.body.data.person.notes.nodes).toEqual([{ databaseId: id }]);
     expect(nested.body.data.notes.totalCount).toBeGreaterThan(0);
     const upd = await server.graphql(key, 'mutation($id: Int!) { updateNote(id: $id, input: {title: "T"}) { note { title } userErrors { code } } }', { id });

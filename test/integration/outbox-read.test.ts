@@ -61,7 +61,8 @@ describe('reading the outbox: admins over GraphQL, operators with the CLI', () =
   let person: { id: number };
   let row: Row;
 
-  const rowsOf = (accountId: number) => server.sql<Row>('select id, kind, recipient_id, status, created_at from outbox_messages where account_id = ? order by id', [accountId]);
+  const rowsOf = (accountId: number) =>
+    server.sql<Row>('select id, kind, recipient_id, status, created_at from outbox_messages where account_id = ? order by id', [accountId]);
   const gql = async (key: string, query: string, variables?: Record<string, unknown>) => (await server.graphql(key, query, variables)).body;
 
   beforeAll(async () => {
@@ -110,7 +111,9 @@ describe('reading the outbox: admins over GraphQL, operators with the CLI', () =
     expect(message.preview.text).toContain('(Europe/Berlin)');
 
     // The same record through node(id:).
-    const node = await gql(account.admin.apiKey, `query($id: ID!) { node(id: $id) { __typename ... on OutboxMessage { databaseId kind } } }`, { id: message.id });
+    const node = await gql(account.admin.apiKey, `query($id: ID!) { node(id: $id) { __typename ... on OutboxMessage { databaseId kind } } }`, {
+      id: message.id,
+    });
     expect(node).toMatchObject({ data: { node: { __typename: 'OutboxMessage', databaseId: row.id, kind: 'PERSON_ASSIGNMENT' } } });
     expect(node.errors).toBeUndefined();
   });
@@ -168,16 +171,22 @@ describe('reading the outbox: admins over GraphQL, operators with the CLI', () =
 
   it("renders only within the row's account: a row naming another account's record previews it as deleted", async () => {
     // A hand-made row in this account about a person of the other account (no service writes one).
-    const stranger = (await server.v3(other.admin.apiKey).post('/people.json', { person: { first_name: 'Secret', last_name: 'Stranger' } })).body as { id: number };
+    const stranger = (await server.v3(other.admin.apiKey).post('/people.json', { person: { first_name: 'Secret', last_name: 'Stranger' } })).body as {
+      id: number;
+    };
     expect(stranger.id).toEqual(expect.any(Number));
     const [forged] = await server.sql<{ id: number }>(
       `insert into outbox_messages (account_id, recipient_id, kind, subject_type, subject_id, payload, status, created_at, attempts) values (?, ?, 'person_assignment', 'Person', ?, ?, 'pending', now(), 0) returning id`,
       [account.accountId, olga.id, stranger.id, JSON.stringify({ byUserId: other.admin.id })],
     );
     try {
-      const body = await gql(account.admin.apiKey, `query($id: ID!) { node(id: $id) { ... on OutboxMessage { subject { __typename } preview { subject text } } } }`, {
-        id: toGlobalId('OutboxMessage', forged!.id),
-      });
+      const body = await gql(
+        account.admin.apiKey,
+        `query($id: ID!) { node(id: $id) { ... on OutboxMessage { subject { __typename } preview { subject text } } } }`,
+        {
+          id: toGlobalId('OutboxMessage', forged!.id),
+        },
+      );
       expect(body.errors).toBeUndefined();
       const { subject, preview } = body.data.node;
       expect(subject).toBeNull();
@@ -204,7 +213,10 @@ describe('reading the outbox: admins over GraphQL, operators with the CLI', () =
 
   it('a mutation over /graphql records its mail as one over v3 does (the after-commit enqueue works on GraphQL contexts)', async () => {
     const before = await rowsOf(account.accountId);
-    const body = await gql(account.admin.apiKey, `mutation { createPerson(input: { lastName: "ViaGraphql", ownerId: ${olga.id} }) { person { databaseId } userErrors { message } } }`);
+    const body = await gql(
+      account.admin.apiKey,
+      `mutation { createPerson(input: { lastName: "ViaGraphql", ownerId: ${olga.id} }) { person { databaseId } userErrors { message } } }`,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data.createPerson.userErrors).toEqual([]);
     const after = await rowsOf(account.accountId);
@@ -213,7 +225,9 @@ describe('reading the outbox: admins over GraphQL, operators with the CLI', () =
 
   it('deliver_assignment_email=false records nothing', async () => {
     const before = await rowsOf(account.accountId);
-    const quiet = await server.v3(account.admin.apiKey).post('/people.json', { person: { last_name: 'Quiet', user_id: olga.id }, deliver_assignment_email: 'false' });
+    const quiet = await server
+      .v3(account.admin.apiKey)
+      .post('/people.json', { person: { last_name: 'Quiet', user_id: olga.id }, deliver_assignment_email: 'false' });
     expect(quiet.status).toBe(200);
     expect(quiet.body.user_id).toBe(olga.id);
     expect(await rowsOf(account.accountId)).toEqual(before);
@@ -275,7 +289,8 @@ describe('reading the outbox: admins over GraphQL, operators with the CLI', () =
     }
 
     const input = (fields: Partial<PersonInput>) => fields as PersonInput;
-    const outboxOf = (personId: number) => server.sql<{ id: number }>(`select id from outbox_messages where subject_type = 'Person' and subject_id = ?`, [personId]);
+    const outboxOf = (personId: number) =>
+      server.sql<{ id: number }>(`select id from outbox_messages where subject_type = 'Person' and subject_id = ?`, [personId]);
 
     it("enqueues deliver-mail with the new row's id, once committed", async () => {
       const queue = recordingQueue();

@@ -5,16 +5,65 @@ import { formEncode, startTestServer, type TestAccount, type TestServer } from '
 
 /** Every attribute a v3 person carries (v3 §2.4 plus viewed_at), in the serializer's order. */
 const PERSON_KEYS = [
-  'id', 'first_name', 'last_name', 'full_name', 'summary', 'position', 'website', 'phone', 'home_phone', 'mobile', 'fax',
-  'email', 'email2', 'home_email', 'company_id', 'company_name', 'company', 'user_id', 'user', 'type',
-  'lead_status_id', 'lead_status', 'lead_source_id', 'lead_source', 'image_thumb_url', 'image_mobile_url',
-  'predefined_contacts_tag_ids', 'predefined_contacts_tags', 'custom_fields',
-  'work_address_1', 'work_address_2', 'work_city', 'work_state', 'work_country', 'work_postal_code',
-  'home_address_1', 'home_address_2', 'home_city', 'home_state', 'home_country', 'home_postal_code',
-  'facebook_url', 'linked_in_url', 'twitter', 'instant_message', 'created_at', 'updated_at', 'possible_notify_user_ids',
-  'unsubscribed', 'bounced', 'last_emailed_at', 'deal_ids', 'viewed_at',
+  'id',
+  'first_name',
+  'last_name',
+  'full_name',
+  'summary',
+  'position',
+  'website',
+  'phone',
+  'home_phone',
+  'mobile',
+  'fax',
+  'email',
+  'email2',
+  'home_email',
+  'company_id',
+  'company_name',
+  'company',
+  'user_id',
+  'user',
+  'type',
+  'lead_status_id',
+  'lead_status',
+  'lead_source_id',
+  'lead_source',
+  'image_thumb_url',
+  'image_mobile_url',
+  'predefined_contacts_tag_ids',
+  'predefined_contacts_tags',
+  'custom_fields',
+  'work_address_1',
+  'work_address_2',
+  'work_city',
+  'work_state',
+  'work_country',
+  'work_postal_code',
+  'home_address_1',
+  'home_address_2',
+  'home_city',
+  'home_state',
+  'home_country',
+  'home_postal_code',
+  'facebook_url',
+  'linked_in_url',
+  'twitter',
+  'instant_message',
+  'created_at',
+  'updated_at',
+  'possible_notify_user_ids',
+  'unsubscribed',
+  'bounced',
+  'last_emailed_at',
+  'deal_ids',
+  'viewed_at',
   // Issue 22: keys the recordings show on people, after the spec's (test/contract/recorded-keys.contract.test.ts).
-  'deals', 'shared_user_ids', 'created_by_user_id', 'total_pipeline', 'won_deals_total',
+  'deals',
+  'shared_user_ids',
+  'created_by_user_id',
+  'total_pipeline',
+  'won_deals_total',
 ];
 
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
@@ -37,7 +86,9 @@ describe('people (v3 §2.4, §4.4)', () => {
   const sql = <T = any>(text: string, params: unknown[] = []) => server.sql<T>(text, params);
 
   async function listsOf(accountId: number): Promise<Lists> {
-    const rows = await sql<{ id: number; kind: string; name: string }>('select id, kind, name from list_items where account_id = ? order by position, id', [accountId]);
+    const rows = await sql<{ id: number; kind: string; name: string }>('select id, kind, name from list_items where account_id = ? order by position, id', [
+      accountId,
+    ]);
     const of = (kind: string) => rows.filter((r) => r.kind === kind).map((r) => ({ id: r.id, name: r.name }));
     return { statuses: of('lead_status'), sources: of('lead_source'), tags: of('contact_tag'), categories: of('note_category') };
   }
@@ -169,7 +220,9 @@ describe('people (v3 §2.4, §4.4)', () => {
       expect(q.company).toEqual({ id: q.company_id, name: 'Brand New Co' });
       const r = await createPerson(key, { last_name: 'Second', company_name: 'brand new co' });
       expect(r.company_id).toBe(q.company_id);
-      const [{ n }] = await sql<{ n: string }>(`select count(*) as n from companies where account_id = ? and lower(name) = 'brand new co'`, [account.accountId]);
+      const [{ n }] = await sql<{ n: string }>(`select count(*) as n from companies where account_id = ? and lower(name) = 'brand new co'`, [
+        account.accountId,
+      ]);
       expect(Number(n)).toBe(1);
 
       // company_id switches; a PUT echoing the stale company_name keeps the new id.
@@ -204,7 +257,10 @@ describe('people (v3 §2.4, §4.4)', () => {
     it('replaces the tag set, ignoring unknown ids and items of other lists', async () => {
       const p = await createPerson(key, { last_name: 'Tagged', predefined_contacts_tag_ids: [lists.tags[0].id, lists.tags[1].id] });
       expect(p.predefined_contacts_tag_ids).toEqual([lists.tags[0].id, lists.tags[1].id]);
-      const res = await api(key).put(`/people/${p.id}.json`, formEncode({ person: { predefined_contacts_tag_ids: [String(lists.tags[2].id), '424242', String(lists.categories[0].id)] } }));
+      const res = await api(key).put(
+        `/people/${p.id}.json`,
+        formEncode({ person: { predefined_contacts_tag_ids: [String(lists.tags[2].id), '424242', String(lists.categories[0].id)] } }),
+      );
       expect(res.status).toBe(200);
       expect(res.body.predefined_contacts_tag_ids).toEqual([lists.tags[2].id]);
       expect(res.body.predefined_contacts_tags).toEqual([lists.tags[2]]);
@@ -232,7 +288,11 @@ describe('people (v3 §2.4, §4.4)', () => {
       const deleted = await api(key).del(`/people/${p.id}.json`);
       expect(deleted.status).toBe(200);
       expect(deleted.text).toBe('');
-      for (const res of [await api(key).get(`/people/${p.id}.json`), await api(key).put(`/people/${p.id}.json`, { person: { last_name: 'Z' } }), await api(key).del(`/people/${p.id}.json`)]) {
+      for (const res of [
+        await api(key).get(`/people/${p.id}.json`),
+        await api(key).put(`/people/${p.id}.json`, { person: { last_name: 'Z' } }),
+        await api(key).del(`/people/${p.id}.json`),
+      ]) {
         expect(res.status).toBe(404);
         expect(res.text).toBe('');
       }
@@ -323,7 +383,10 @@ describe('people (v3 §2.4, §4.4)', () => {
     it('records assignment and reassignment mails', async () => {
       const sales = await account.addUser({ firstName: 'Sal' });
       const outbox = async (personId: number) =>
-        sql<{ kind: string; recipient_id: number }>(`select kind, recipient_id from outbox_messages where subject_type = 'Person' and subject_id = ? order by id`, [personId]);
+        sql<{ kind: string; recipient_id: number }>(
+          `select kind, recipient_id from outbox_messages where subject_type = 'Person' and subject_id = ? order by id`,
+          [personId],
+        );
 
       const assigned = await createPerson(key, { last_name: 'Assigned', user_id: sales.id });
       expect(assigned.user_id).toBe(sales.id);
@@ -368,7 +431,11 @@ describe('people (v3 §2.4, §4.4)', () => {
       const forOwn = await createPerson(account.admin.apiKey, { last_name: 'GivenToOwn', user_id: own.id });
 
       const ownApi = api(own.apiKey);
-      for (const res of [await ownApi.get(`/people/${admins.id}.json`), await ownApi.put(`/people/${admins.id}.json`, { person: { first_name: 'Hack' } }), await ownApi.del(`/people/${admins.id}.json`)]) {
+      for (const res of [
+        await ownApi.get(`/people/${admins.id}.json`),
+        await ownApi.put(`/people/${admins.id}.json`, { person: { first_name: 'Hack' } }),
+        await ownApi.del(`/people/${admins.id}.json`),
+      ]) {
         expect(res.status).toBe(404);
         expect(res.text).toBe('');
       }
@@ -404,13 +471,33 @@ describe('people (v3 §2.4, §4.4)', () => {
       lists = await listsOf(account.accountId);
       user2 = await account.addUser({ firstName: 'Second' });
       p.alice = await createPerson(key, {
-        first_name: 'Alice', last_name: 'Anderson', email: 'alice@alpha.test', work_city: 'Springfield', work_state: 'Illinois', work_postal_code: '62701',
-        position: 'Chief Executive', phone: '555-0100', company_name: 'Alpha Corp', lead_source_id: lists.sources[0].id, lead_status_id: lists.statuses[0].id,
+        first_name: 'Alice',
+        last_name: 'Anderson',
+        email: 'alice@alpha.test',
+        work_city: 'Springfield',
+        work_state: 'Illinois',
+        work_postal_code: '62701',
+        position: 'Chief Executive',
+        phone: '555-0100',
+        company_name: 'Alpha Corp',
+        lead_source_id: lists.sources[0].id,
+        lead_status_id: lists.statuses[0].id,
       });
       p.bob = await createPerson(key, {
-        first_name: 'Bob', last_name: 'Brown', email: 'bob@beta.test', home_email: 'bobby@home.test', work_city: 'Shelbyville', work_state: 'Kentucky',
-        work_postal_code: '40065', position: 'Sales Rep', mobile: '555-0200', company_name: 'Beta LLC', lead_source_id: lists.sources[1].id,
-        lead_status_id: lists.statuses[1].id, type: 'Lead', user_id: user2.id,
+        first_name: 'Bob',
+        last_name: 'Brown',
+        email: 'bob@beta.test',
+        home_email: 'bobby@home.test',
+        work_city: 'Shelbyville',
+        work_state: 'Kentucky',
+        work_postal_code: '40065',
+        position: 'Sales Rep',
+        mobile: '555-0200',
+        company_name: 'Beta LLC',
+        lead_source_id: lists.sources[1].id,
+        lead_status_id: lists.statuses[1].id,
+        type: 'Lead',
+        user_id: user2.id,
       });
       p.carol = await createPerson(key, { first_name: 'Carol', last_name: 'Under_Score', created_at: '2015-06-01 12:00', email2: 'carol@gamma.test' });
       p.dan = await createPerson(key, { first_name: 'Dan', last_name: 'Lead-Convert', type: 'Lead' });
@@ -456,7 +543,10 @@ describe('people (v3 §2.4, §4.4)', () => {
       await expectIds({ company_id: p.alice.company_id }, [p.alice.id]);
       await expectIds({ 'conditions[company_id]': p.bob.company_id }, [p.bob.id]);
       // Conditions combine with AND; blank ones filter nothing; unknown ones are ignored.
-      await expectIds({ 'conditions[person_type]': 'Contact', 'conditions[person_simple_search]': 'a', 'conditions[person_city]': '', 'conditions[nope]': 'x' }, [p.alice.id, p.carol.id, p.dan.id]);
+      await expectIds(
+        { 'conditions[person_type]': 'Contact', 'conditions[person_simple_search]': 'a', 'conditions[person_city]': '', 'conditions[nope]': 'x' },
+        [p.alice.id, p.carol.id, p.dan.id],
+      );
       const bad = await api(key).get('/people.json', { 'conditions[person_type]': 'Customer' });
       expect(bad.status).toBe(422);
       expect(bad.body[0].field).toBe('conditions[person_type]');
@@ -494,7 +584,23 @@ describe('people (v3 §2.4, §4.4)', () => {
       expect(first.body.pagination).toEqual({ page: 1, per_page: 30, total: 135, pages: 5, page_var: 'page' });
       expect(first.body.entries[0].last_name).toBe('Bulk001');
       const fifth = await api(bulk.admin.apiKey).get('/people.json', { page: 5 });
-      expect(fifth.body.entries.map((e: any) => e.last_name)).toEqual(['Bulk121', 'Bulk122', 'Bulk123', 'Bulk124', 'Bulk125', 'Bulk126', 'Bulk127', 'Bulk128', 'Bulk129', 'Bulk130', 'Bulk131', 'Bulk132', 'Bulk133', 'Bulk134', 'Bulk135']);
+      expect(fifth.body.entries.map((e: any) => e.last_name)).toEqual([
+        'Bulk121',
+        'Bulk122',
+        'Bulk123',
+        'Bulk124',
+        'Bulk125',
+        'Bulk126',
+        'Bulk127',
+        'Bulk128',
+        'Bulk129',
+        'Bulk130',
+        'Bulk131',
+        'Bulk132',
+        'Bulk133',
+        'Bulk134',
+        'Bulk135',
+      ]);
       const big = await api(bulk.admin.apiKey).get('/people.json', { per_page: 500, page: 2 });
       expect(big.body.entries).toHaveLength(35);
       expect(big.body.pagination).toEqual({ page: 2, per_page: 100, total: 135, pages: 2, page_var: 'page' });
@@ -515,7 +621,15 @@ describe('people (v3 §2.4, §4.4)', () => {
         `insert into people (account_id, owner_id, company_id, lead_status_id, lead_source_id, last_name, tag_ids, custom_fields, created_at, updated_at)
          select ?, (array[?, ?, ?]::int[])[1 + g % 3], (array[?, ?, ?, ?]::int[])[1 + g % 4], ?, ?, 'P' || g, ?::jsonb, jsonb_build_object(?::text, g), now(), now()
          from generate_series(1, 100) g`,
-        [account.accountId, ...users, ...companies, lists.statuses[0].id, lists.sources[0].id, JSON.stringify([lists.tags[0].id, lists.tags[1].id]), `custom_label_${field}`],
+        [
+          account.accountId,
+          ...users,
+          ...companies,
+          lists.statuses[0].id,
+          lists.sources[0].id,
+          JSON.stringify([lists.tags[0].id, lists.tags[1].id]),
+          `custom_label_${field}`,
+        ],
       );
       const { result: res, statements } = await countStatements(() => api(account.admin.apiKey).get('/people.json', { per_page: 100 }));
       expect(res.status).toBe(200);
@@ -634,7 +748,14 @@ describe('people (v3 §2.4, §4.4)', () => {
       expect(created.body.errors).toBeUndefined();
       expect(created.body.data.createPerson.userErrors).toEqual([]);
       const person = created.body.data.createPerson.person;
-      expect(person).toMatchObject({ firstName: 'Grace', lastName: 'Brewster Hopper', type: 'LEAD', companyName: 'Navy', company: { name: 'Navy' }, dealIds: [] });
+      expect(person).toMatchObject({
+        firstName: 'Grace',
+        lastName: 'Brewster Hopper',
+        type: 'LEAD',
+        companyName: 'Navy',
+        company: { name: 'Navy' },
+        dealIds: [],
+      });
 
       const list = await server.graphql(
         key,
@@ -642,20 +763,40 @@ describe('people (v3 §2.4, §4.4)', () => {
         { f: { name: { contains: 'hopper' }, type: { eq: 'LEAD' } } },
       );
       expect(list.body.errors).toBeUndefined();
-      expect(list.body.data.people).toEqual({ nodes: [{ id: person.id, fullName: 'Grace Brewster Hopper', owner: { databaseId: account.admin.id } }], totalCount: 1 });
+      expect(list.body.data.people).toEqual({
+        nodes: [{ id: person.id, fullName: 'Grace Brewster Hopper', owner: { databaseId: account.admin.id } }],
+        totalCount: 1,
+      });
 
       // Datetimes are ISO-8601 on every read path (list and show come from hand-written SQL).
       const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-      const read = await server.graphql(key, `{ person(id: ${person.databaseId}) { createdAt updatedAt convertedAt owner { createdAt } } people { nodes { createdAt updatedAt } } }`);
+      const read = await server.graphql(
+        key,
+        `{ person(id: ${person.databaseId}) { createdAt updatedAt convertedAt owner { createdAt } } people { nodes { createdAt updatedAt } } }`,
+      );
       expect(read.body.errors).toBeUndefined();
-      expect(read.body.data.person).toEqual({ createdAt: expect.stringMatching(iso), updatedAt: expect.stringMatching(iso), convertedAt: null, owner: { createdAt: expect.stringMatching(iso) } });
+      expect(read.body.data.person).toEqual({
+        createdAt: expect.stringMatching(iso),
+        updatedAt: expect.stringMatching(iso),
+        convertedAt: null,
+        owner: { createdAt: expect.stringMatching(iso) },
+      });
       expect(read.body.data.people.nodes[0]).toEqual({ createdAt: read.body.data.person.createdAt, updatedAt: read.body.data.person.updatedAt });
 
-      const invalid = await server.graphql(key, `mutation { createPerson(input: { firstName: "No", lastName: " " }) { person { id } userErrors { field code message } } }`);
+      const invalid = await server.graphql(
+        key,
+        `mutation { createPerson(input: { firstName: "No", lastName: " " }) { person { id } userErrors { field code message } } }`,
+      );
       expect(invalid.body.errors).toBeUndefined();
-      expect(invalid.body.data.createPerson).toEqual({ person: null, userErrors: [{ field: ['input', 'lastName'], code: 'BLANK', message: "can't be blank" }] });
+      expect(invalid.body.data.createPerson).toEqual({
+        person: null,
+        userErrors: [{ field: ['input', 'lastName'], code: 'BLANK', message: "can't be blank" }],
+      });
 
-      const tmpl = await server.graphql(key, `mutation { createPerson(input: { lastName: "T" }, options: { todoTemplateId: 3 }) { person { id } userErrors { field code message } } }`);
+      const tmpl = await server.graphql(
+        key,
+        `mutation { createPerson(input: { lastName: "T" }, options: { todoTemplateId: 3 }) { person { id } userErrors { field code message } } }`,
+      );
       expect(tmpl.body.data.createPerson.userErrors).toEqual([{ field: ['options', 'todoTemplateId'], code: 'NOT_FOUND', message: 'does not exist' }]);
     });
   });

@@ -20,13 +20,26 @@ describe('read sets of relation fields', () => {
     account = await server.createAccount();
     key = account.admin.apiKey;
     const v3 = server.v3(key);
-    const company = await v3.post('/companies.json', { company: { name: 'Read Set Co', web: 'https://rs.example', phone1: '+1 555 0100', city: 'Lyon', country: 'FR' } });
+    const company = await v3.post('/companies.json', {
+      company: { name: 'Read Set Co', web: 'https://rs.example', phone1: '+1 555 0100', city: 'Lyon', country: 'FR' },
+    });
     companyId = company.body.id;
     const person = await v3.post('/people.json', {
-      person: { first_name: 'Rhea', last_name: 'Setter', email: 'rhea@rs.example', phone: '+1 555 0101', work_city: 'Lyon', company_id: companyId, position: 'Buyer', type: 'Contact' },
+      person: {
+        first_name: 'Rhea',
+        last_name: 'Setter',
+        email: 'rhea@rs.example',
+        phone: '+1 555 0101',
+        work_city: 'Lyon',
+        company_id: companyId,
+        position: 'Buyer',
+        type: 'Contact',
+      },
     });
     personId = person.body.id;
-    const deal = await v3.post('/deals.json', { deal: { name: 'Read set deal', value: '1200.50', company_id: companyId, primary_contact_id: personId, person_ids: [personId] } });
+    const deal = await v3.post('/deals.json', {
+      deal: { name: 'Read set deal', value: '1200.50', company_id: companyId, primary_contact_id: personId, person_ids: [personId] },
+    });
     expect(deal.status).toBe(200);
     dealId = deal.body.id;
   }, 60_000);
@@ -37,20 +50,30 @@ describe('read sets of relation fields', () => {
 
   /** Every field of `type` a selection can ask without arguments: leaves as they are, objects by `__typename`. */
   async function selectionOf(type: string): Promise<string[]> {
-    const res = await server.graphql(key, `query($n: String!) { __type(name: $n) { fields { name args { type { kind } } type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`, { n: type });
+    const res = await server.graphql(
+      key,
+      `query($n: String!) { __type(name: $n) { fields { name args { type { kind } } type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } }`,
+      { n: type },
+    );
     const fields = res.body.data.__type.fields as Array<{ name: string; args: Array<{ type: { kind: string } }>; type: TypeRef }>;
-    return fields
-      // Nested connections are pages of their own (and cost their page size): other tests cover them.
-      .filter((f) => !f.args.some((a) => a.type.kind === 'NON_NULL') && !named(f.type).name?.endsWith('Connection'))
-      .map((f) => (['SCALAR', 'ENUM'].includes(named(f.type).kind) ? f.name : `${f.name} { __typename }`));
+    return (
+      fields
+        // Nested connections are pages of their own (and cost their page size): other tests cover them.
+        .filter((f) => !f.args.some((a) => a.type.kind === 'NON_NULL') && !named(f.type).name?.endsWith('Connection'))
+        .map((f) => (['SCALAR', 'ENUM'].includes(named(f.type).kind) ? f.name : `${f.name} { __typename }`))
+    );
   }
 
-  it('every Person field answers the same through primaryContact, a deal\'s people and person(id)', async () => {
+  it("every Person field answers the same through primaryContact, a deal's people and person(id)", async () => {
     const fields = (await selectionOf('Person')).join(' ');
-    const res = await server.graphql(key, `query($id: Int!, $deal: Int!) {
+    const res = await server.graphql(
+      key,
+      `query($id: Int!, $deal: Int!) {
       whole: person(id: $id) { ${fields} }
       deals(first: 1, filter: { databaseId: { eq: $deal } }) { nodes { primaryContact { ${fields} } people(first: 5) { nodes { ${fields} } } } }
-    }`, { id: personId, deal: dealId });
+    }`,
+      { id: personId, deal: dealId },
+    );
     expect(res.body.errors).toBeUndefined();
     const [node] = res.body.data.deals.nodes;
     expect(node.primaryContact).toEqual(res.body.data.whole);
@@ -58,13 +81,17 @@ describe('read sets of relation fields', () => {
     expect(res.body.data.whole.email).toBe('rhea@rs.example');
   });
 
-  it('every Company field answers the same through a deal\'s and a person\'s company and company(id)', async () => {
+  it("every Company field answers the same through a deal's and a person's company and company(id)", async () => {
     const fields = (await selectionOf('Company')).join(' ');
-    const res = await server.graphql(key, `query($id: Int!, $deal: Int!) {
+    const res = await server.graphql(
+      key,
+      `query($id: Int!, $deal: Int!) {
       whole: company(id: $id) { ${fields} }
       deals(first: 1, filter: { databaseId: { eq: $deal } }) { nodes { company { ${fields} } companyName } }
       people(first: 1, filter: { databaseId: { eq: ${personId} } }) { nodes { company { ${fields} } companyName } }
-    }`, { id: companyId, deal: dealId });
+    }`,
+      { id: companyId, deal: dealId },
+    );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.deals.nodes[0].company).toEqual(res.body.data.whole);
     expect(res.body.data.people.nodes[0].company).toEqual(res.body.data.whole);
@@ -73,11 +100,18 @@ describe('read sets of relation fields', () => {
   });
 
   it('the same person read with two read sets in one operation keeps both answers whole', async () => {
-    const res = await server.graphql(key, `query($deal: Int!) {
+    const res = await server.graphql(
+      key,
+      `query($deal: Int!) {
       deals(first: 1, filter: { databaseId: { eq: $deal } }) { nodes { primaryContact { fullName } people(first: 5) { nodes { email position } } } }
-    }`, { deal: dealId });
+    }`,
+      { deal: dealId },
+    );
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.deals.nodes[0]).toEqual({ primaryContact: { fullName: 'Rhea Setter' }, people: { nodes: [{ email: 'rhea@rs.example', position: 'Buyer' }] } });
+    expect(res.body.data.deals.nodes[0]).toEqual({
+      primaryContact: { fullName: 'Rhea Setter' },
+      people: { nodes: [{ email: 'rhea@rs.example', position: 'Buyer' }] },
+    });
   });
 
   it('the v3 deals list reads names, not whole rows, of its people and companies', async () => {

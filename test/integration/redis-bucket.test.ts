@@ -84,7 +84,12 @@ describeWithRedis('Redis token bucket behind the API', () => {
   let redis: Redis;
 
   beforeAll(async () => {
-    server = await startTestServer({ REDIS_URL: process.env.TEST_REDIS_URL as string, REDIS_PREFIX: prefix, RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' });
+    server = await startTestServer({
+      REDIS_URL: process.env.TEST_REDIS_URL as string,
+      REDIS_PREFIX: prefix,
+      RATE_LIMIT_PER_SECOND: '5',
+      RATE_LIMIT_BURST: '10',
+    });
     redis = new Redis(process.env.TEST_REDIS_URL as string);
   }, 60_000);
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { formEncode, openServerWithAccount, type TestAccount, type TestServer } from '../support/test-server';
+import { formEncode, openServerWithAccount, type TestServer } from '../support/test-server';
 
 /**
  * Fixes from the v3 review, each pinned as a legacy client or a contract suite would meet it:
@@ -10,9 +10,8 @@ const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
 
 describe('review fixes', () => {
   let server: TestServer;
-  let account: TestAccount;
   let key: string;
-  beforeAll(async () => ({ server, account, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
+  beforeAll(async () => ({ server, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
   afterAll(() => server.close());
 
   const api = (key: string) => server.v3(key);
@@ -27,7 +26,13 @@ describe('review fixes', () => {
     it('a person read from show and PUT back whole as form params changes only the edited attribute', async () => {
       const tags = (await api(key).get('/admin/predefined_contacts_tags.json')).body.entries;
       const company = await create('/companies.json', 'company', { name: 'Form Trip Co' });
-      const p = await create('/people.json', 'person', { first_name: 'Fern', last_name: 'Form', company_id: company.id, predefined_contacts_tag_ids: [tags[0].id], last_emailed_at: '2014-05-19 08:54' });
+      const p = await create('/people.json', 'person', {
+        first_name: 'Fern',
+        last_name: 'Form',
+        company_id: company.id,
+        predefined_contacts_tag_ids: [tags[0].id],
+        last_emailed_at: '2014-05-19 08:54',
+      });
       const shown = (await api(key).get(`/people/${p.id}.json`)).body;
       expect(shown.website).toBeNull();
       const res = await api(key).put(`/people/${p.id}.json`, formEncode({ person: { ...shown, position: 'Buyer' } }));
@@ -54,7 +59,10 @@ describe('review fixes', () => {
       expect(viaJson.body).toMatchObject({ email: null, name: 'Clear Co' });
       // The required ones stay required.
       const blank = await api(key).put(`/people/${p.id}.json`, 'person[last_name]=');
-      expect({ status: blank.status, body: blank.body }).toEqual({ status: 422, body: [{ field: 'last_name', humanized_field: 'Last name', msg: "can't be blank" }] });
+      expect({ status: blank.status, body: blank.body }).toEqual({
+        status: 422,
+        body: [{ field: 'last_name', humanized_field: 'Last name', msg: "can't be blank" }],
+      });
     });
   });
 
@@ -74,7 +82,10 @@ describe('review fixes', () => {
       expect(p).toMatchObject({ first_name: 'Mary Ann', last_name: 'Smith', full_name: 'Mary Ann Smith' });
       // full_name alone still splits on the first space; a different full_name still wins.
       expect(await create('/people.json', 'person', { full_name: 'Mary Ann Smith' })).toMatchObject({ first_name: 'Mary', last_name: 'Ann Smith' });
-      expect(await create('/people.json', 'person', { first_name: 'A', last_name: 'B', full_name: 'Carl Dean' })).toMatchObject({ first_name: 'Carl', last_name: 'Dean' });
+      expect(await create('/people.json', 'person', { first_name: 'A', last_name: 'B', full_name: 'Carl Dean' })).toMatchObject({
+        first_name: 'Carl',
+        last_name: 'Dean',
+      });
     });
 
     it('company_name equal to the name of the company_id sent uses that company, not a namesake', async () => {
@@ -102,25 +113,39 @@ describe('review fixes', () => {
       const c = await create('/companies.json', 'company', { name: 'Nul Filter Co' });
       const p = await create('/people.json', 'person', { first_name: 'Nul', last_name: 'Filter', company_id: c.id });
       const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { databaseId } } }', {
-        f: { name: { contains: 'Nul\u0000 Fil' }, anyEmail: { isNull: true }, companyName: { startsWith: 'Nul\u0000' }, search: 'Filt\u0000er', lastName: { in: ['Fil\u0000ter'] } },
+        f: {
+          name: { contains: 'Nul\u0000 Fil' },
+          anyEmail: { isNull: true },
+          companyName: { startsWith: 'Nul\u0000' },
+          search: 'Filt\u0000er',
+          lastName: { in: ['Fil\u0000ter'] },
+        },
       });
       expect({ errors: people.errors, ids: people.data?.people.nodes.map((e: any) => e.databaseId) }).toEqual({ errors: undefined, ids: [p.id] });
-      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { databaseId } } }', { f: { name: { startsWith: 'nul\u0000 filter' }, anyPhone: { isNull: true } } });
+      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { databaseId } } }', {
+        f: { name: { startsWith: 'nul\u0000 filter' }, anyPhone: { isNull: true } },
+      });
       expect({ errors: companies.errors, ids: companies.data?.companies.nodes.map((e: any) => e.databaseId) }).toEqual({ errors: undefined, ids: [c.id] });
     });
 
     it('a range bound outside the storable years is a BAD_USER_INPUT error naming it', async () => {
       const people = await gql('query ($f: PersonFilter) { people(filter: $f) { nodes { id } } }', { f: { createdAt: { gte: '9999-12-31T23:59:59-05:00' } } });
       expect(people.errors?.map((e: any) => e.extensions)).toEqual([{ code: 'BAD_USER_INPUT', argument: 'filter.createdAt.gte' }]);
-      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { id } } }', { f: { updatedAt: { lte: '0000-06-01T00:00:00Z' } } });
+      const companies = await gql('query ($f: CompanyFilter) { companies(filter: $f) { nodes { id } } }', {
+        f: { updatedAt: { lte: '0000-06-01T00:00:00Z' } },
+      });
       expect(companies.errors?.map((e: any) => e.extensions)).toEqual([{ code: 'BAD_USER_INPUT', argument: 'filter.updatedAt.lte' }]);
     });
 
     it('person datetimes outside the storable years are OUT_OF_RANGE user errors', async () => {
-      const created = await gql('mutation ($i: PersonCreateInput!) { createPerson(input: $i) { person { id } userErrors { field code } } }', { i: { lastName: 'Far', createdAt: '9999-12-31T23:59:59-05:00', lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
+      const created = await gql('mutation ($i: PersonCreateInput!) { createPerson(input: $i) { person { id } userErrors { field code } } }', {
+        i: { lastName: 'Far', createdAt: '9999-12-31T23:59:59-05:00', lastEmailedAt: '9999-12-31T23:00:00-05:00' },
+      });
       expect(userErrors(created.data.createPerson)).toEqual(['input.createdAt: OUT_OF_RANGE', 'input.lastEmailedAt: OUT_OF_RANGE']);
       const p = await create('/people.json', 'person', { last_name: 'Near' });
-      const updated = await gql('mutation ($i: PersonUpdateInput!) { updatePerson(id: ' + p.id + ', input: $i) { person { id } userErrors { field code } } }', { i: { lastEmailedAt: '9999-12-31T23:00:00-05:00' } });
+      const updated = await gql('mutation ($i: PersonUpdateInput!) { updatePerson(id: ' + p.id + ', input: $i) { person { id } userErrors { field code } } }', {
+        i: { lastEmailedAt: '9999-12-31T23:00:00-05:00' },
+      });
       expect(userErrors(updated.data.updatePerson)).toEqual(['input.lastEmailedAt: OUT_OF_RANGE']);
     });
 
@@ -135,12 +160,20 @@ describe('review fixes', () => {
       const renamed = await gql(`mutation { updateCompany(id: ${c.id}, input: { name: "\\u0000" }) { company { id } userErrors { field code } } }`);
       expect(userErrors(renamed.data.updateCompany)).toEqual(['input.name: BLANK']);
       const withCompany = await gql('mutation { createPerson(input: { lastName: "Worker", companyName: "Nul\\u0000 Works" }) { person { companyName } } }');
-      expect({ errors: withCompany.errors, data: withCompany.data }).toEqual({ errors: undefined, data: { createPerson: { person: { companyName: 'Nul Works' } } } });
+      expect({ errors: withCompany.errors, data: withCompany.data }).toEqual({
+        errors: undefined,
+        data: { createPerson: { person: { companyName: 'Nul Works' } } },
+      });
     });
 
     it('admin list items: NUL in a name is dropped (alone it is blank), and the last position cannot overflow', async () => {
       const create = async (input: Record<string, unknown>) =>
-        (await gql('mutation ($i: ListItemCreateInput!) { createListItem(kind: NOTE_CATEGORY, input: $i) { listItem { name position } userErrors { field code } } }', { i: input })).data.createListItem;
+        (
+          await gql(
+            'mutation ($i: ListItemCreateInput!) { createListItem(kind: NOTE_CATEGORY, input: $i) { listItem { name position } userErrors { field code } } }',
+            { i: input },
+          )
+        ).data.createListItem;
       expect(await create({ name: 'Nul\u0000 Note' })).toEqual({ listItem: { name: 'Nul Note', position: expect.any(Number) }, userErrors: [] });
       expect(userErrors(await create({ name: '\u0000' }))).toEqual(['input.name: BLANK']);
       expect(await create({ name: 'Last', position: 2_147_483_647 })).toEqual({ listItem: { name: 'Last', position: 2_147_483_647 }, userErrors: [] });

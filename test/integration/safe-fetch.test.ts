@@ -218,16 +218,22 @@ describe('safeFetch', () => {
       expect(err.message).toBe('HTTP 404');
     });
 
-    it.each([`http://127.0.0.1:PORT/doc.pdf`, `http://localhost:PORT/doc.pdf`, 'http://[::ffff:127.0.0.1]:PORT/doc.pdf', 'http://[::ffff:7f00:1]:PORT/doc.pdf', 'http://2130706433:PORT/doc.pdf', 'http://0x7f.1:PORT/doc.pdf', 'http://[::1]:PORT/', 'http://0.0.0.0:PORT/'])(
-      'loopback without the escape hatch: %s',
-      async (template) => {
-        const before = seen.length;
-        const err = await refusal(template.replace('PORT', String(port)), { timeoutMs: 3000 });
-        expect(err.code).toBe('address_not_public');
-        expect(err.message).toBe('the address is not public');
-        expect(seen.length).toBe(before); // no request reached the server
-      },
-    );
+    it.each([
+      `http://127.0.0.1:PORT/doc.pdf`,
+      `http://localhost:PORT/doc.pdf`,
+      'http://[::ffff:127.0.0.1]:PORT/doc.pdf',
+      'http://[::ffff:7f00:1]:PORT/doc.pdf',
+      'http://2130706433:PORT/doc.pdf',
+      'http://0x7f.1:PORT/doc.pdf',
+      'http://[::1]:PORT/',
+      'http://0.0.0.0:PORT/',
+    ])('loopback without the escape hatch: %s', async (template) => {
+      const before = seen.length;
+      const err = await refusal(template.replace('PORT', String(port)), { timeoutMs: 3000 });
+      expect(err.code).toBe('address_not_public');
+      expect(err.message).toBe('the address is not public');
+      expect(seen.length).toBe(before); // no request reached the server
+    });
 
     it('a host when any one of its addresses is not public', async () => {
       const resolve = async () => [

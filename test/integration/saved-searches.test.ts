@@ -63,7 +63,13 @@ describe('saved searches', () => {
     let foreignShared: any;
 
     beforeAll(async () => {
-      mine = await save(own.apiKey, { name: 'Own private people', searchType: 'PEOPLE', query: { person_name: ['ann'] }, columns: ['first_name', 'last_name'], order: '-people.last_name' });
+      mine = await save(own.apiKey, {
+        name: 'Own private people',
+        searchType: 'PEOPLE',
+        query: { person_name: ['ann'] },
+        columns: ['first_name', 'last_name'],
+        order: '-people.last_name',
+      });
       shared = await save(all.apiKey, { name: 'Shared big deals', isShared: true, query: { deal_value: [{ from: '1000' }] } });
       colleaguesPrivate = await save(all.apiKey, { name: 'Colleague private companies', searchType: 'COMPANIES', query: { company_name: ['Acme'] } });
       foreignShared = await save(foreign, { name: 'Foreign shared', isShared: true });
@@ -85,7 +91,7 @@ describe('saved searches', () => {
       });
     });
 
-    it('a user sees their own searches and the shared ones of their account, never a colleague\'s private one (admins neither) nor another account\'s', async () => {
+    it("a user sees their own searches and the shared ones of their account, never a colleague's private one (admins neither) nor another account's", async () => {
       const listed = async (key: string) => ids(await server.v3(key).get('/searches.json'));
       expect((await listed(own.apiKey)).sort()).toEqual([mine.databaseId, shared.databaseId].sort());
       expect((await listed(all.apiKey)).sort()).toEqual([shared.databaseId, colleaguesPrivate.databaseId].sort());
@@ -94,7 +100,14 @@ describe('saved searches', () => {
 
       const show = (key: string, id: number) => server.v3(key).get(`/searches/${id}.json`);
       expect((await show(own.apiKey, shared.databaseId)).body.id).toBe(shared.databaseId);
-      for (const [key, id] of [[own.apiKey, colleaguesPrivate.databaseId], [admin, mine.databaseId], [admin, colleaguesPrivate.databaseId], [foreign, shared.databaseId], [admin, foreignShared.databaseId], [admin, 999999]] as const) {
+      for (const [key, id] of [
+        [own.apiKey, colleaguesPrivate.databaseId],
+        [admin, mine.databaseId],
+        [admin, colleaguesPrivate.databaseId],
+        [foreign, shared.databaseId],
+        [admin, foreignShared.databaseId],
+        [admin, 999999],
+      ] as const) {
         const res = await show(key, id);
         expect({ id, status: res.status, text: res.text }).toEqual({ id, status: 404, text: '' });
       }
@@ -115,13 +128,19 @@ describe('saved searches', () => {
       const data = await gql(all.apiKey, `{ searches { totalCount nodes { databaseId } } deals: searches(type: DEALS) { nodes { databaseId } } }`);
       expect(data.searches.totalCount).toBe(2);
       expect(data.deals.nodes).toEqual([{ databaseId: shared.databaseId }]);
-      const one = await gql(own.apiKey, `query($a: Int!, $b: Int!, $n: ID!) { a: search(id: $a) { databaseId userId } b: search(id: $b) { databaseId } n: node(id: $n) { id } }`, {
-        a: shared.databaseId,
-        b: colleaguesPrivate.databaseId,
-        n: colleaguesPrivate.id,
-      });
+      const one = await gql(
+        own.apiKey,
+        `query($a: Int!, $b: Int!, $n: ID!) { a: search(id: $a) { databaseId userId } b: search(id: $b) { databaseId } n: node(id: $n) { id } }`,
+        {
+          a: shared.databaseId,
+          b: colleaguesPrivate.databaseId,
+          n: colleaguesPrivate.id,
+        },
+      );
       expect(one).toEqual({ a: { databaseId: shared.databaseId, userId: all.id }, b: null, n: null });
-      expect((await gql(all.apiKey, 'query($n: ID!) { node(id: $n) { ... on SavedSearch { name } } }', { n: colleaguesPrivate.id })).node).toEqual({ name: 'Colleague private companies' });
+      expect((await gql(all.apiKey, 'query($n: ID!) { node(id: $n) { ... on SavedSearch { name } } }', { n: colleaguesPrivate.id })).node).toEqual({
+        name: 'Colleague private companies',
+      });
     });
   });
 
@@ -133,10 +152,18 @@ describe('saved searches', () => {
     beforeAll(async () => {
       const v3 = server.v3(admin);
       company = {};
-      for (const name of ['Acme Anvils', 'acme rockets', 'Bolt & Nut', 'The Acme Group']) company[name] = (await v3.post('/companies.json', { company: { name, city: name.startsWith('acme') ? 'Phoenix' : 'Lyon' } })).body.id;
+      for (const name of ['Acme Anvils', 'acme rockets', 'Bolt & Nut', 'The Acme Group'])
+        company[name] = (await v3.post('/companies.json', { company: { name, city: name.startsWith('acme') ? 'Phoenix' : 'Lyon' } })).body.id;
       person = {};
-      for (const [first, last, companyName] of [['Ann', 'Zeta', 'Acme Anvils'], ['Bob', 'Annex', 'Acme Anvils'], ['Carl', 'Young', 'Bolt & Nut'], ['Hanna', 'Xu', null]] as const) {
-        const res = await v3.post('/people.json', { person: { first_name: first, last_name: last, ...(companyName ? { company_id: company[companyName] } : {}) } });
+      for (const [first, last, companyName] of [
+        ['Ann', 'Zeta', 'Acme Anvils'],
+        ['Bob', 'Annex', 'Acme Anvils'],
+        ['Carl', 'Young', 'Bolt & Nut'],
+        ['Hanna', 'Xu', null],
+      ] as const) {
+        const res = await v3.post('/people.json', {
+          person: { first_name: first, last_name: last, ...(companyName ? { company_id: company[companyName] } : {}) },
+        });
         expect(res.status).toBe(200);
         person[first] = res.body.id;
       }
@@ -156,7 +183,11 @@ describe('saved searches', () => {
 
     it('deals: applies the stored query and sort, ignoring every other parameter but page and per_page', async () => {
       // Ascending value: not the default order (newest first).
-      const search = await save(admin, { name: 'Deals over 400 with an e, by value', query: { deal_value: [{ from: '400' }], deal_name: ['e'] }, order: 'deals.value' });
+      const search = await save(admin, {
+        name: 'Deals over 400 with an e, by value',
+        query: { deal_value: [{ from: '400' }], deal_name: ['e'] },
+        order: 'deals.value',
+      });
       const v3 = server.v3(admin);
       const expected = [deal['Anvil order'], deal['Rocket order'], deal['Huge anvils']];
       const res = await v3.get('/deals.json', {
@@ -185,7 +216,11 @@ describe('saved searches', () => {
       expect(ids(byHand)).toEqual(expected);
 
       // GraphQL: the same ids, with searchId alone, and its filter and-ed with another one.
-      const data = await gql(admin, 'query($s: Int) { deals(searchId: $s) { nodes { databaseId } totalCount } narrowed: deals(searchId: $s, filter: { name: { contains: "anvil" } }) { nodes { databaseId } } byName: deals(searchId: $s, orderBy: [{ field: NAME }]) { nodes { name } } }', { s: search.databaseId });
+      const data = await gql(
+        admin,
+        'query($s: Int) { deals(searchId: $s) { nodes { databaseId } totalCount } narrowed: deals(searchId: $s, filter: { name: { contains: "anvil" } }) { nodes { databaseId } } byName: deals(searchId: $s, orderBy: [{ field: NAME }]) { nodes { name } } }',
+        { s: search.databaseId },
+      );
       expect(data.deals.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual(expected);
       expect(data.deals.totalCount).toBe(3);
       expect(data.narrowed.nodes.map((n: { databaseId: number }) => n.databaseId)).toEqual([deal['Anvil order'], deal['Huge anvils']]);
@@ -195,15 +230,28 @@ describe('saved searches', () => {
     it('deals nested under a company or a person: the parent still narrows the search', async () => {
       const search = await save(admin, { name: 'Deals with value over 100', query: { deal_value: [{ from: 100 }] }, order: 'deals.name' });
       const v3 = server.v3(admin);
-      expect(ids(await v3.get(`/companies/${company['Bolt & Nut']}/deals.json`, { search_id: search.databaseId, 'conditions[deal_name]': 'Tiny' }))).toEqual([deal['Big bolts']]);
+      expect(ids(await v3.get(`/companies/${company['Bolt & Nut']}/deals.json`, { search_id: search.databaseId, 'conditions[deal_name]': 'Tiny' }))).toEqual([
+        deal['Big bolts'],
+      ]);
       expect(ids(await v3.get(`/people/${person.Ann}/deals.json`, { search_id: search.databaseId }))).toEqual([deal['Anvil order'], deal['Big bolts']]);
       expect((await v3.get(`/companies/999999/deals.json`, { search_id: search.databaseId })).status).toBe(404);
     });
 
-    it('people: applies the stored query and sort; also on a company\'s people and a deal\'s people', async () => {
-      const search = await save(admin, { name: 'Ann-ish', searchType: 'PEOPLE', query: { person_name: ['ann'], person_type: ['Contact'] }, order: '-people.last_name' });
+    it("people: applies the stored query and sort; also on a company's people and a deal's people", async () => {
+      const search = await save(admin, {
+        name: 'Ann-ish',
+        searchType: 'PEOPLE',
+        query: { person_name: ['ann'], person_type: ['Contact'] },
+        order: '-people.last_name',
+      });
       const v3 = server.v3(admin);
-      const res = await v3.get('/people.json', { search_id: search.databaseId, 'conditions[person_name]': 'Carl', company_id: company['Bolt & Nut'], sort: 'people.last_name', per_page: 2 });
+      const res = await v3.get('/people.json', {
+        search_id: search.databaseId,
+        'conditions[person_name]': 'Carl',
+        company_id: company['Bolt & Nut'],
+        sort: 'people.last_name',
+        per_page: 2,
+      });
       expect(ids(res)).toEqual([person.Ann, person.Hanna]);
       expect(res.body.pagination).toMatchObject({ per_page: 2, total: 3, pages: 2 });
       expect(ids(await v3.get('/people.json', { search_id: search.databaseId, page: 2, per_page: 2 }))).toEqual([person.Bob]);
@@ -224,11 +272,14 @@ describe('saved searches', () => {
     it('a stored datetime range is read in the zone of the user running it, as conditions[...] are', async () => {
       const search = await save(admin, { name: 'Created in the far future', query: { deal_created: [{ from_date: '2999-01-01' }] } });
       expect(ids(await server.v3(admin).get('/deals.json', { search_id: search.databaseId }))).toEqual([]);
-      const recent = await save(admin, { name: 'Created since 2020', query: { deal_created: [{ from_date: '2020-01-01', to_date: '2999-12-31' }], deal_name: ['nuts'] } });
+      const recent = await save(admin, {
+        name: 'Created since 2020',
+        query: { deal_created: [{ from_date: '2020-01-01', to_date: '2999-12-31' }], deal_name: ['nuts'] },
+      });
       expect(ids(await server.v3(admin).get('/deals.json', { search_id: recent.databaseId }))).toEqual([deal['Tiny nuts']]);
     });
 
-    it('a search of another list, another user\'s private search, another account\'s or an unknown one is a 404; a malformed id a 422 naming search_id', async () => {
+    it("a search of another list, another user's private search, another account's or an unknown one is a 404; a malformed id a 422 naming search_id", async () => {
       const people = await save(admin, { name: 'People', searchType: 'PEOPLE', isShared: true });
       const notes = await save(admin, { name: 'Notes', searchType: 'NOTES', isShared: true, query: { deal_id: [deal['Big bolts']] } });
       const privateDeals = await save(all.apiKey, { name: 'Private deals' });
@@ -259,7 +310,11 @@ describe('saved searches', () => {
       // Blank: no search (the list as asked).
       expect(ids(await v3.get('/deals.json', { search_id: '', 'conditions[deal_name]': 'Tiny' }))).toEqual([deal['Tiny nuts']]);
 
-      for (const [field, id] of [['deals', people.databaseId], ['deals', privateDeals.databaseId], ['people', 999999]] as const) {
+      for (const [field, id] of [
+        ['deals', people.databaseId],
+        ['deals', privateDeals.databaseId],
+        ['people', 999999],
+      ] as const) {
         const res = await server.graphql(admin, `query($s: Int) { ${field}(searchId: $s) { nodes { databaseId } } }`, { s: id });
         expect(res.body.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', argument: 'searchId', reason: 'NOT_FOUND' });
       }
@@ -278,23 +333,41 @@ describe('saved searches', () => {
         { field: ['input', 'query', 'deal_id'], code: 'INVALID', message: 'must be an integer' },
         { field: ['input', 'query', 'deal_value', 'from'], code: 'INVALID', message: 'must be a number' },
       ]);
-      expect(await refusal(admin, { query: { deal_name: ['a', 'b'] } })).toEqual([{ field: ['input', 'query', 'deal_name'], code: 'INVALID', message: 'takes one value, not 2' }]);
-      expect(await refusal(admin, { query: { deal_name: ['x'.repeat(201)] } })).toEqual([{ field: ['input', 'query', 'deal_name'], code: 'INVALID', message: 'is too long (maximum is 200 characters)' }]);
-      expect(await refusal(admin, { searchType: 'PEOPLE', query: { person_type: ['Robot'] } })).toEqual([{ field: ['input', 'query', 'person_type'], code: 'INVALID', message: 'must be one of: Lead, Contact' }]);
-      expect(await refusal(admin, { searchType: 'CALENDAR_ENTRIES', query: { kind: ['meeting'] } })).toEqual([{ field: ['input', 'query', 'kind'], code: 'INVALID', message: 'must be one of: task, event' }]);
-      expect(await refusal(admin, { query: { custom_label_x: ['1'] } })).toEqual([{ field: ['input', 'query', 'custom_label_x'], code: 'INVALID', message: 'is not a custom field condition: name it custom_label_<id>' }]);
-      expect(await refusal(admin, { order: '-deals.nope' })).toEqual([{ field: ['input', 'order'], code: 'INVALID', message: 'is not a sortable attribute: -deals.nope' }]);
-      expect(await refusal(admin, { order: 'people.last_name' })).toEqual([{ field: ['input', 'order'], code: 'INVALID', message: 'is not a sortable attribute: people.last_name' }]);
-      expect(await refusal(admin, { searchType: 'NOTES', order: 'due_date' })).toEqual([{ field: ['input', 'order'], code: 'INVALID', message: 'is not a sortable attribute: due_date' }]);
+      expect(await refusal(admin, { query: { deal_name: ['a', 'b'] } })).toEqual([
+        { field: ['input', 'query', 'deal_name'], code: 'INVALID', message: 'takes one value, not 2' },
+      ]);
+      expect(await refusal(admin, { query: { deal_name: ['x'.repeat(201)] } })).toEqual([
+        { field: ['input', 'query', 'deal_name'], code: 'INVALID', message: 'is too long (maximum is 200 characters)' },
+      ]);
+      expect(await refusal(admin, { searchType: 'PEOPLE', query: { person_type: ['Robot'] } })).toEqual([
+        { field: ['input', 'query', 'person_type'], code: 'INVALID', message: 'must be one of: Lead, Contact' },
+      ]);
+      expect(await refusal(admin, { searchType: 'CALENDAR_ENTRIES', query: { kind: ['meeting'] } })).toEqual([
+        { field: ['input', 'query', 'kind'], code: 'INVALID', message: 'must be one of: task, event' },
+      ]);
+      expect(await refusal(admin, { query: { custom_label_x: ['1'] } })).toEqual([
+        { field: ['input', 'query', 'custom_label_x'], code: 'INVALID', message: 'is not a custom field condition: name it custom_label_<id>' },
+      ]);
+      expect(await refusal(admin, { order: '-deals.nope' })).toEqual([
+        { field: ['input', 'order'], code: 'INVALID', message: 'is not a sortable attribute: -deals.nope' },
+      ]);
+      expect(await refusal(admin, { order: 'people.last_name' })).toEqual([
+        { field: ['input', 'order'], code: 'INVALID', message: 'is not a sortable attribute: people.last_name' },
+      ]);
+      expect(await refusal(admin, { searchType: 'NOTES', order: 'due_date' })).toEqual([
+        { field: ['input', 'order'], code: 'INVALID', message: 'is not a sortable attribute: due_date' },
+      ]);
       expect(await refusal(admin, { name: '  ', columns: ['ok', ' '] })).toEqual([
         { field: ['input', 'name'], code: 'BLANK', message: "can't be blank" },
         { field: ['input', 'columns', '1'], code: 'BLANK', message: "can't be blank" },
       ]);
-      expect(await refusal(admin, { name: 'n'.repeat(101) })).toEqual([{ field: ['input', 'name'], code: 'TOO_LONG', message: 'is too long (maximum is 100 characters)' }]);
+      expect(await refusal(admin, { name: 'n'.repeat(101) })).toEqual([
+        { field: ['input', 'name'], code: 'TOO_LONG', message: 'is too long (maximum is 100 characters)' },
+      ]);
       expect(await countSearches()).toBe(before);
     });
 
-    it('stores a query canonically: every condition\'s values as an array; ranges, lists and custom fields in the v3 forms', async () => {
+    it("stores a query canonically: every condition's values as an array; ranges, lists and custom fields in the v3 forms", async () => {
       const search = await save(admin, {
         name: 'Canonical',
         query: { deal_name: 'acme', deal_stage: [1, '2,3'], deal_created: { from_date: '2014-01-01' }, deal_owner: ['all'] },
@@ -303,7 +376,12 @@ describe('saved searches', () => {
       expect(search.query).toEqual({ deal_name: ['acme'], deal_stage: [1, '2,3'], deal_created: [{ from_date: '2014-01-01' }], deal_owner: ['all'] });
       const [row] = await server.sql('select query, columns, sort, search_type from saved_searches where id = ?', [search.databaseId]);
       expect(row).toEqual({ query: search.query, columns: ['name', 'value'], sort: null, search_type: 'deals' });
-      const notes = await save(admin, { name: 'Notes of a deal', searchType: 'NOTES', query: { deal_id: ['1,2'], activity_modified: [{ from_date: '2014-01-01' }] }, order: '-updated_at' });
+      const notes = await save(admin, {
+        name: 'Notes of a deal',
+        searchType: 'NOTES',
+        query: { deal_id: ['1,2'], activity_modified: [{ from_date: '2014-01-01' }] },
+        order: '-updated_at',
+      });
       expect(notes).toMatchObject({ searchType: 'NOTES', order: '-updated_at' });
       const calendar = await save(admin, { name: 'Late tasks', searchType: 'CALENDAR_ENTRIES', query: { kind: ['task'], late: [true] }, order: 'due_date' });
       expect(calendar.query).toEqual({ kind: ['task'], late: [true] });
@@ -311,7 +389,7 @@ describe('saved searches', () => {
   });
 
   describe('changes: the owner only', () => {
-    it('the owner updates (checked again as a whole) and deletes; a colleague\'s shared search is FORBIDDEN, a private one NOT_FOUND, admins included', async () => {
+    it("the owner updates (checked again as a whole) and deletes; a colleague's shared search is FORBIDDEN, a private one NOT_FOUND, admins included", async () => {
       const mine = await save(own.apiKey, { name: 'Mine', isShared: true, query: { deal_name: ['a'] } });
       const hidden = await save(own.apiKey, { name: 'Mine, private' });
 
@@ -323,7 +401,8 @@ describe('saved searches', () => {
         { field: ['input', 'query', 'deal_name'], code: 'INVALID', message: 'is not a condition of people searches' },
         { field: ['input', 'order'], code: 'INVALID', message: 'is not a sortable attribute: deals.name' },
       ]);
-      const moved = (await gql(own.apiKey, UPDATE, { id: mine.databaseId, input: { searchType: 'PEOPLE', query: { person_name: ['a'] }, order: null } })).updateSearch;
+      const moved = (await gql(own.apiKey, UPDATE, { id: mine.databaseId, input: { searchType: 'PEOPLE', query: { person_name: ['a'] }, order: null } }))
+        .updateSearch;
       expect(moved).toMatchObject({ userErrors: [], search: { searchType: 'PEOPLE', query: { person_name: ['a'] }, order: null } });
 
       for (const key of [admin, all.apiKey]) {
@@ -331,8 +410,13 @@ describe('saved searches', () => {
         expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
         const notDeleted = await server.graphql(key, DELETE, { id: mine.databaseId });
         expect(notDeleted.body.errors[0].extensions.code).toBe('FORBIDDEN');
-        expect((await gql(key, UPDATE, { id: hidden.databaseId, input: { name: 'Hijacked' } })).updateSearch.userErrors).toEqual([{ field: ['id'], code: 'NOT_FOUND', message: expect.any(String) }]);
-        expect((await gql(key, DELETE, { id: hidden.databaseId })).deleteSearch).toMatchObject({ deletedDatabaseId: null, userErrors: [{ field: ['id'], code: 'NOT_FOUND' }] });
+        expect((await gql(key, UPDATE, { id: hidden.databaseId, input: { name: 'Hijacked' } })).updateSearch.userErrors).toEqual([
+          { field: ['id'], code: 'NOT_FOUND', message: expect.any(String) },
+        ]);
+        expect((await gql(key, DELETE, { id: hidden.databaseId })).deleteSearch).toMatchObject({
+          deletedDatabaseId: null,
+          userErrors: [{ field: ['id'], code: 'NOT_FOUND' }],
+        });
       }
       expect((await gql(foreign, DELETE, { id: mine.databaseId })).deleteSearch.userErrors[0].code).toBe('NOT_FOUND');
       const rows = await server.sql('select name from saved_searches where id = any(?::int[]) order by id', [`{${mine.databaseId},${hidden.databaseId}}`]);
@@ -348,7 +432,9 @@ describe('saved searches', () => {
       const second = await save(all.apiKey, { name: 'Default two', isDefault: true });
       const otherList = await save(all.apiKey, { name: 'Default people', searchType: 'PEOPLE', isDefault: true });
       const colleagues = await save(own.apiKey, { name: 'Colleague default', isDefault: true });
-      const rows = await server.sql('select id, is_default from saved_searches where id = any(?::int[]) order by id', [`{${first.databaseId},${second.databaseId},${otherList.databaseId},${colleagues.databaseId}}`]);
+      const rows = await server.sql('select id, is_default from saved_searches where id = any(?::int[]) order by id', [
+        `{${first.databaseId},${second.databaseId},${otherList.databaseId},${colleagues.databaseId}}`,
+      ]);
       expect(rows.map((r: { is_default: boolean }) => r.is_default)).toEqual([false, true, true, true]);
     });
 

@@ -34,7 +34,8 @@ async function catalog(orm: MikroORM): Promise<Record<string, string[]>> {
   // The migrations' own table, and the job queue's (Agenda's backend declares it, not an entity).
   const ours = `not in ('mikro_orm_migrations', 'agenda_jobs')`;
   return {
-    columns: await rows(`select table_name || '.' || column_name || ' ' || format_type(a.atttypid, a.atttypmod) || case when c.is_nullable = 'NO' then ' not null' else '' end || coalesce(' default ' || c.column_default, '') as line
+    columns:
+      await rows(`select table_name || '.' || column_name || ' ' || format_type(a.atttypid, a.atttypmod) || case when c.is_nullable = 'NO' then ' not null' else '' end || coalesce(' default ' || c.column_default, '') as line
       from information_schema.columns c
       join pg_attribute a on a.attrelid = ('public.' || quote_ident(c.table_name))::regclass and a.attname = c.column_name
       where c.table_schema = 'public' and c.table_name ${ours}`),

@@ -36,7 +36,9 @@ describe('SQL statements per v3 list request', () => {
   afterAll(() => server.close());
 
   it('GET /api/v3/companies.json?per_page=100 with 100 companies of 5 owners costs at most 6 statements', async () => {
-    const { result: res, statements } = await countStatements(() => server.request('GET', '/api/v3/companies.json', { apiKey: account.admin.apiKey, query: { per_page: 100 } }));
+    const { result: res, statements } = await countStatements(() =>
+      server.request('GET', '/api/v3/companies.json', { apiKey: account.admin.apiKey, query: { per_page: 100 } }),
+    );
 
     // The response really carries what the statements had to fetch.
     expect(res.status).toBe(200);

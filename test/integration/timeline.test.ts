@@ -35,9 +35,10 @@ describe('timelines', () => {
     ids[name] = Number(row.id);
   };
   const comment = async (name: string, minute: number, noteName: string) => {
-    const [row] = await server.sql('insert into comments (account_id, note_id, user_id, comment, created_at, updated_at) values (?, ?, ?, ?, ?, ?) returning id', [
-      account.accountId, ids[noteName], account.admin.id, name, at(minute), at(minute),
-    ]);
+    const [row] = await server.sql(
+      'insert into comments (account_id, note_id, user_id, comment, created_at, updated_at) values (?, ?, ?, ?, ?, ?) returning id',
+      [account.accountId, ids[noteName], account.admin.id, name, at(minute), at(minute)],
+    );
     ids[name] = Number(row.id);
   };
 
@@ -71,14 +72,31 @@ describe('timelines', () => {
   const names = (page: any) => page.edges.map((e: any) => e.node.content ?? e.node.comment);
   const dealPage = async (variables: Record<string, unknown>) => (await gql(admin, DEAL_TIMELINE, { id: deal, ...variables })).deal.timeline;
 
-  it('lists a deal\'s notes and the comments on them, newest first, as Note and Comment events', async () => {
+  it("lists a deal's notes and the comments on them, newest first, as Note and Comment events", async () => {
     const page = await dealPage({});
     expect(names(page)).toEqual(['n4', 'c2', 'c1', 'n2', 'n1']);
     expect(page.totalCount).toBe(5);
     expect(page.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
     const [n4, c2] = page.edges.map((e: any) => e.node);
-    expect(n4).toEqual({ __typename: 'Note', id: expect.any(String), databaseId: ids.n4, occurredAt: '2026-03-01T10:05:00.000Z', userId: account.admin.id, content: 'n4', dealId: deal, personId: null });
-    expect(c2).toEqual({ __typename: 'Comment', id: expect.any(String), databaseId: ids.c2, occurredAt: '2026-03-01T10:05:00.000Z', userId: account.admin.id, comment: 'c2', noteId: ids.n2 });
+    expect(n4).toEqual({
+      __typename: 'Note',
+      id: expect.any(String),
+      databaseId: ids.n4,
+      occurredAt: '2026-03-01T10:05:00.000Z',
+      userId: account.admin.id,
+      content: 'n4',
+      dealId: deal,
+      personId: null,
+    });
+    expect(c2).toEqual({
+      __typename: 'Comment',
+      id: expect.any(String),
+      databaseId: ids.c2,
+      occurredAt: '2026-03-01T10:05:00.000Z',
+      userId: account.admin.id,
+      comment: 'c2',
+      noteId: ids.n2,
+    });
     // The global ids are the records' own: node(id:) would find them as Note and Comment.
     expect(n4.id).toBe(Buffer.from(`Note:${ids.n4}`).toString('base64url'));
     expect(c2.id).toBe(Buffer.from(`Comment:${ids.c2}`).toString('base64url'));
@@ -141,7 +159,10 @@ describe('timelines', () => {
   });
 
   it('Person.timeline and Company.timeline list the notes about them (a note about several records is on each)', async () => {
-    const res = await gql(admin, `query($p: Int!, $c: Int!) { person(id: $p) { timeline { ${PAGE} } } company(id: $c) { timeline { ${PAGE} } } }`, { p: person, c: company });
+    const res = await gql(admin, `query($p: Int!, $c: Int!) { person(id: $p) { timeline { ${PAGE} } } company(id: $c) { timeline { ${PAGE} } } }`, {
+      p: person,
+      c: company,
+    });
     expect(names(res.person.timeline)).toEqual(['c2', 'n2', 'n3']);
     // The company's own notes only (not its deals' notes).
     expect(names(res.company.timeline)).toEqual(['onCompany']);

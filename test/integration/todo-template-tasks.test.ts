@@ -22,7 +22,15 @@ describe('todo templates make tasks', () => {
   const unique = (s: string) => `${s} ${randomBytes(3).toString('hex')}`;
 
   const tasksOf = (type: 'person' | 'deal', id: number) =>
-    server.sql<{ name: string; due_date: string | null; owner_id: number; category_id: number | null; kind: string; association_type: string; all_day: boolean }>(
+    server.sql<{
+      name: string;
+      due_date: string | null;
+      owner_id: number;
+      category_id: number | null;
+      kind: string;
+      association_type: string;
+      all_day: boolean;
+    }>(
       `select name, to_char(due_date, 'YYYY-MM-DD') as due_date, owner_id, category_id, kind, association_type, all_day from calendar_entries where ${type}_id = ? order by id`,
       [id],
     );
@@ -41,7 +49,9 @@ describe('todo templates make tasks', () => {
       [peopleTemplate, 'Send the brochure', null, null],
       [dealsTemplate, 'Send a quote', 0, null],
     ] as const) {
-      const res = await v3.post('/admin/todo_template_items.json', { todo_template_item: { description, todo_template_id: template, event_category_id: categoryId, due_date: due } });
+      const res = await v3.post('/admin/todo_template_items.json', {
+        todo_template_item: { description, todo_template_id: template, event_category_id: categoryId, due_date: due },
+      });
       expect(res.status).toBe(200);
     }
   }, 60_000);
@@ -63,9 +73,17 @@ describe('todo templates make tasks', () => {
   it('todo_template_user_id owns the tasks; an update applies the template once however it is sent', async () => {
     const deal = (await server.v3(key).post('/deals.json', { deal: { name: 'Big one' } })).body;
     // The flag in the query string and the body top level: one application.
-    const res = await server.v3(key).put(`/deals/${deal.id}.json`, { deal: { name: 'Big one' }, todo_template_id: dealsTemplate, todo_template_user_id: rita.id }, { todo_template_id: dealsTemplate });
+    const res = await server
+      .v3(key)
+      .put(
+        `/deals/${deal.id}.json`,
+        { deal: { name: 'Big one' }, todo_template_id: dealsTemplate, todo_template_user_id: rita.id },
+        { todo_template_id: dealsTemplate },
+      );
     expect(res.status).toBe(200);
-    expect(await tasksOf('deal', deal.id)).toEqual([{ name: 'Send a quote', due_date: '2026-11-24', owner_id: rita.id, category_id: null, kind: 'task', association_type: 'Deal', all_day: true }]);
+    expect(await tasksOf('deal', deal.id)).toEqual([
+      { name: 'Send a quote', due_date: '2026-11-24', owner_id: rita.id, category_id: null, kind: 'task', association_type: 'Deal', all_day: true },
+    ]);
     // A second request applies it again: once per request, not once per record.
     await server.v3(key).put(`/deals/${deal.id}.json`, { deal: { name: 'Big one' }, todo_template_id: dealsTemplate });
     expect((await tasksOf('deal', deal.id)).map((t) => t.owner_id)).toEqual([rita.id, account.admin.id]);
@@ -73,7 +91,11 @@ describe('todo templates make tasks', () => {
 
   it('GraphQL applies it too, and a template of the other type is a user error that writes nothing', async () => {
     const before = (await server.sql<{ n: number }>('select count(*)::int as n from calendar_entries'))[0].n;
-    const wrong = await server.graphql(key, 'mutation($t: Int!) { createDeal(input: { name: "Wrong" }, options: { todoTemplateId: $t }) { deal { databaseId } userErrors { field code } } }', { t: peopleTemplate });
+    const wrong = await server.graphql(
+      key,
+      'mutation($t: Int!) { createDeal(input: { name: "Wrong" }, options: { todoTemplateId: $t }) { deal { databaseId } userErrors { field code } } }',
+      { t: peopleTemplate },
+    );
     expect(wrong.body.errors).toBeUndefined();
     expect(wrong.body.data.createDeal).toEqual({ deal: null, userErrors: [expect.objectContaining({ field: ['options', 'todoTemplateId'] })] });
     expect((await server.sql<{ n: number }>('select count(*)::int as n from calendar_entries'))[0].n).toBe(before);
@@ -82,7 +104,11 @@ describe('todo templates make tasks', () => {
     expect(v3Wrong).toMatchObject({ status: 422, body: [expect.objectContaining({ field: 'todo_template_id' })] });
     expect((await server.sql<{ n: number }>('select count(*)::int as n from calendar_entries'))[0].n).toBe(before);
 
-    const ok = await server.graphql(key, 'mutation($t: Int!) { createPerson(input: { lastName: "Graph" }, options: { todoTemplateId: $t }) { person { databaseId } userErrors { field } } }', { t: peopleTemplate });
+    const ok = await server.graphql(
+      key,
+      'mutation($t: Int!) { createPerson(input: { lastName: "Graph" }, options: { todoTemplateId: $t }) { person { databaseId } userErrors { field } } }',
+      { t: peopleTemplate },
+    );
     expect(ok.body.data.createPerson.userErrors).toEqual([]);
     expect((await tasksOf('person', ok.body.data.createPerson.person.databaseId)).map((t) => [t.name, t.owner_id])).toEqual([
       ['Call them', account.admin.id],

@@ -30,7 +30,11 @@ describe('mutations: one transaction, after-commit tasks', () => {
 
   const input = (fields: Partial<PersonInput>) => fields as PersonInput;
   const peopleNamed = (name: string) => server.sql<{ id: number }>('select id from people where account_id = ? and last_name = ?', [account.accountId, name]);
-  const outboxOf = (personId: number) => server.sql<{ kind: string; recipient_id: number; payload: unknown }>(`select kind, recipient_id, payload from outbox_messages where subject_type = 'Person' and subject_id = ?`, [personId]);
+  const outboxOf = (personId: number) =>
+    server.sql<{ kind: string; recipient_id: number; payload: unknown }>(
+      `select kind, recipient_id, payload from outbox_messages where subject_type = 'Person' and subject_id = ?`,
+      [personId],
+    );
 
   it('builds a job context from a user id, without HTTP', async () => {
     const ctx = await contextOf(other.id);
@@ -49,7 +53,9 @@ describe('mutations: one transaction, after-commit tasks', () => {
       ctx.afterCommit(() => void ran++);
       await em.flush();
       // Both rows are really written, inside the transaction...
-      expect(await em.execute(`select kind from outbox_messages where subject_type = 'Person' and subject_id = ?`, [person.id])).toEqual([{ kind: 'person_assignment' }]);
+      expect(await em.execute(`select kind from outbox_messages where subject_type = 'Person' and subject_id = ?`, [person.id])).toEqual([
+        { kind: 'person_assignment' },
+      ]);
       // ...when the database rejects a later statement of the same mutation (a foreign key).
       await em.execute('update people set owner_id = ? where id = ?', [2147483647, person.id]);
     });
@@ -117,7 +123,9 @@ describe('mutations: one transaction, after-commit tasks', () => {
       expect(last).toBe(1);
       const lines = stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('after-commit task failed'));
       expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0])).toEqual(expect.objectContaining({ level: 'error', requestId: 'req-after-commit', error: expect.stringContaining('smtp is down') }));
+      expect(JSON.parse(lines[0])).toEqual(
+        expect.objectContaining({ level: 'error', requestId: 'req-after-commit', error: expect.stringContaining('smtp is down') }),
+      );
     } finally {
       stderr.mockRestore();
     }
@@ -126,7 +134,9 @@ describe('mutations: one transaction, after-commit tasks', () => {
   it('refuses after-commit work and outbox rows outside a mutation', async () => {
     const ctx = await contextOf(account.admin.id);
     expect(() => ctx.afterCommit(() => undefined)).toThrow(/outside a mutation/);
-    expect(() => recordMail(ctx, other.id, { kind: 'person_assignment', subject: { type: 'Person', id: 1 }, payload: { byUserId: account.admin.id } })).toThrow(/outside a mutation/);
+    expect(() => recordMail(ctx, other.id, { kind: 'person_assignment', subject: { type: 'Person', id: 1 }, payload: { byUserId: account.admin.id } })).toThrow(
+      /outside a mutation/,
+    );
   });
 
   it('over HTTP, a rejected write leaves nothing behind either', async () => {

@@ -6,7 +6,21 @@ import { startTestServer, type TestAccount, type TestResponse, type TestServer }
  * v3 §4.11 users and profile: the shape this service answers (the spec shows none); issue 22 §4
  * adds the recorded account_id, avatar_thumb_url and is_account_admin (never the recorded api_key).
  */
-const USER_KEYS = ['id', 'account_id', 'first_name', 'last_name', 'full_name', 'email', 'avatar_thumb_url', 'time_zone', 'is_admin', 'is_account_admin', 'visibility', 'created_at', 'updated_at'];
+const USER_KEYS = [
+  'id',
+  'account_id',
+  'first_name',
+  'last_name',
+  'full_name',
+  'email',
+  'avatar_thumb_url',
+  'time_zone',
+  'is_admin',
+  'is_account_admin',
+  'visibility',
+  'created_at',
+  'updated_at',
+];
 const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
 const offsetOf = (v3: string) => v3.slice(-5);
 
@@ -82,10 +96,20 @@ describe('users, profile and account (v3 §4.11; DECISIONS: GET /account.json)',
 
       // The same instant, shown in two zones.
       const [{ created_at: utc }] = await server.orm.em.fork().getConnection().execute('select created_at from users where id = ?', [account.admin.id]);
-      const expected = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-        .formatToParts(new Date(utc));
+      const expected = new Intl.DateTimeFormat('en-CA', {
+        timeZone: 'America/New_York',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }).formatToParts(new Date(utc));
       const part = (t: string) => expected.find((p) => p.type === t)!.value;
-      expect(asAdmin.body.entries[0].created_at.slice(0, 19)).toBe(`${part('year')}/${part('month')}/${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`);
+      expect(asAdmin.body.entries[0].created_at.slice(0, 19)).toBe(
+        `${part('year')}/${part('month')}/${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`,
+      );
     });
 
     it('pages: per_page above 100 is clamped to 100', async () => {
@@ -169,10 +193,17 @@ describe('users, profile and account (v3 §4.11; DECISIONS: GET /account.json)',
     });
 
     it('GraphQL users, user and viewer answer without credentials', async () => {
-      const body = await gql(member.apiKey, 'query($id: Int!) { users { nodes { id: databaseId timeZone } totalCount } user(id: $id) { id: databaseId email } viewer { id: databaseId timeZone } account { id: databaseId timeZone currency { code } } }', { id: account.admin.id });
+      const body = await gql(
+        member.apiKey,
+        'query($id: Int!) { users { nodes { id: databaseId timeZone } totalCount } user(id: $id) { id: databaseId email } viewer { id: databaseId timeZone } account { id: databaseId timeZone currency { code } } }',
+        { id: account.admin.id },
+      );
       expect(body.errors).toBeUndefined();
       expect(body.data.viewer).toEqual({ id: member.id, timeZone: 'Europe/Berlin' });
-      expect(body.data.users.nodes).toEqual([{ id: account.admin.id, timeZone: 'America/New_York' }, { id: member.id, timeZone: 'Europe/Berlin' }]);
+      expect(body.data.users.nodes).toEqual([
+        { id: account.admin.id, timeZone: 'America/New_York' },
+        { id: member.id, timeZone: 'Europe/Berlin' },
+      ]);
       expect(body.data.account).toEqual({ id: account.accountId, timeZone: 'America/New_York', currency: { code: 'USD' } });
     });
 

@@ -42,7 +42,10 @@ describe('the visibility rule', () => {
 
   async function visibleInSql(rule: ReturnType<typeof ownedRecords<Rec>>, seer: Seer): Promise<number[]> {
     const where = rule.restrict(new Where(), 'r', seer);
-    const rows = await server.sql<{ id: number }>(`select r.id from (values ${values}) as r(id, owner_id, shared) where ${where.sql} order by r.id`, where.params);
+    const rows = await server.sql<{ id: number }>(
+      `select r.id from (values ${values}) as r(id, owner_id, shared) where ${where.sql} order by r.id`,
+      where.params,
+    );
     return rows.map((row) => row.id);
   }
 

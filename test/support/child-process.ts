@@ -29,11 +29,21 @@ export async function startChild(env: Record<string, string> = {}, options: { en
   const entry = options.entry ?? 'dist/src/main.js';
   const ready = options.ready ?? 'CRM listening on';
   const port = await freePort();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_STATEMENT_TIMEOUT_MS: '120000', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATABASE_STATEMENT_TIMEOUT_MS: '120000',
+    ...env,
+  };
   // As `npm start` runs it: jest's NODE_ENV=test would change what libraries do on signals (Apollo).
   delete childEnv.NODE_ENV;
   const child = spawn(process.execPath, [entry], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
   const lines: string[] = [];
   const watchers: Array<() => void> = [];
   let buffered = '';
@@ -66,4 +76,3 @@ export async function startChild(env: Record<string, string> = {}, options: { en
   });
   return { port, process: child, exited, logLine };
 }
-

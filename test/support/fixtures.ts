@@ -36,21 +36,39 @@ const unique = () => `${process.pid}-${++serial}`;
 const listItem =
   (kind: string): Fixture =>
   (server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($kind: ListKind!, $input: ListItemCreateInput!) { createListItem(kind: $kind, input: $input) { listItem { databaseId } userErrors { message } } }', 'createListItem.listItem', {
-      kind,
-      input: { name: `Fixture ${kind} ${unique()}`, ...attrs },
-    });
+    run(
+      server,
+      apiKey,
+      'mutation($kind: ListKind!, $input: ListItemCreateInput!) { createListItem(kind: $kind, input: $input) { listItem { databaseId } userErrors { message } } }',
+      'createListItem.listItem',
+      {
+        kind,
+        input: { name: `Fixture ${kind} ${unique()}`, ...attrs },
+      },
+    );
 
 /** The factories, by name, for tests that want one directly: `fixtures.person(server, key, {companyId})`. */
 export const fixtures = {
   company: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: CompanyCreateInput!) { createCompany(input: $input) { company { databaseId } userErrors { message } } }', 'createCompany.company', {
-      input: { name: `Fixture Co ${unique()}`, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: CompanyCreateInput!) { createCompany(input: $input) { company { databaseId } userErrors { message } } }',
+      'createCompany.company',
+      {
+        input: { name: `Fixture Co ${unique()}`, ...attrs },
+      },
+    )) as Fixture,
   person: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { message } } }', 'createPerson.person', {
-      input: { firstName: 'Fix', lastName: `Ture ${unique()}`, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: PersonCreateInput!) { createPerson(input: $input) { person { databaseId } userErrors { message } } }',
+      'createPerson.person',
+      {
+        input: { firstName: 'Fix', lastName: `Ture ${unique()}`, ...attrs },
+      },
+    )) as Fixture,
   deal: ((server, apiKey, attrs = {}) =>
     run(server, apiKey, 'mutation($input: DealCreateInput!) { createDeal(input: $input) { deal { databaseId } userErrors { message } } }', 'createDeal.deal', {
       input: { name: `Fixture deal ${unique()}`, ...attrs },
@@ -68,82 +86,160 @@ export const fixtures = {
   documentTag: listItem('DOCUMENT_TAG'),
   calendarEntryPriority: listItem('CALENDAR_ENTRY_PRIORITY'),
   dealStage: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: DealStageCreateInput!) { createDealStage(input: $input) { dealStage { databaseId } userErrors { message } } }', 'createDealStage.dealStage', {
-      input: { name: `Fixture stage ${unique()}`, percent: 40, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: DealStageCreateInput!) { createDealStage(input: $input) { dealStage { databaseId } userErrors { message } } }',
+      'createDealStage.dealStage',
+      {
+        input: { name: `Fixture stage ${unique()}`, percent: 40, ...attrs },
+      },
+    )) as Fixture,
   todoTemplate: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: TodoTemplateCreateInput!) { createTodoTemplate(input: $input) { todoTemplate { databaseId } userErrors { message } } }', 'createTodoTemplate.todoTemplate', {
-      input: { name: `Fixture template ${unique()}`, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: TodoTemplateCreateInput!) { createTodoTemplate(input: $input) { todoTemplate { databaseId } userErrors { message } } }',
+      'createTodoTemplate.todoTemplate',
+      {
+        input: { name: `Fixture template ${unique()}`, ...attrs },
+      },
+    )) as Fixture,
   /** A saved search, shared with the account unless `attrs.isShared` says otherwise (a private one is its owner's alone, admins included). */
   search: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: SavedSearchCreateInput!) { createSearch(input: $input) { search { databaseId } userErrors { message } } }', 'createSearch.search', {
-      input: { name: `Fixture search ${unique()}`, searchType: 'DEALS', isShared: true, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: SavedSearchCreateInput!) { createSearch(input: $input) { search { databaseId } userErrors { message } } }',
+      'createSearch.search',
+      {
+        input: { name: `Fixture search ${unique()}`, searchType: 'DEALS', isShared: true, ...attrs },
+      },
+    )) as Fixture,
   /** An item, in a template made for it unless `attrs.todoTemplateId` names one. */
   todoTemplateItem: (async (server, apiKey, attrs = {}) => {
     const todoTemplateId = (attrs.todoTemplateId as number | undefined) ?? (await fixtures.todoTemplate(server, apiKey));
     lastTodoTemplateId = todoTemplateId;
-    return run(server, apiKey, 'mutation($input: TodoTemplateItemCreateInput!) { createTodoTemplateItem(input: $input) { todoTemplateItem { databaseId } userErrors { message } } }', 'createTodoTemplateItem.todoTemplateItem', {
-      input: { description: `Fixture task ${unique()}`, dueDate: 2, ...attrs, todoTemplateId },
-    });
+    return run(
+      server,
+      apiKey,
+      'mutation($input: TodoTemplateItemCreateInput!) { createTodoTemplateItem(input: $input) { todoTemplateItem { databaseId } userErrors { message } } }',
+      'createTodoTemplateItem.todoTemplateItem',
+      {
+        input: { description: `Fixture task ${unique()}`, dueDate: 2, ...attrs, todoTemplateId },
+      },
+    );
   }) as Fixture,
   /** A conversation (a note on a deal), on a deal made for it unless `attrs.dealId` names one. */
   conversation: (async (server, apiKey, attrs = {}) => {
     const dealId = (attrs.dealId as number | undefined) ?? (await fixtures.deal(server, apiKey));
     lastConversationDealId = dealId;
-    return run(server, apiKey, 'mutation($input: ConversationCreateInput!) { createConversation(input: $input) { conversation { databaseId } userErrors { message } } }', 'createConversation.conversation', {
-      input: { sentence: `Fixture conversation ${unique()}`, ...attrs, dealId },
-    });
+    return run(
+      server,
+      apiKey,
+      'mutation($input: ConversationCreateInput!) { createConversation(input: $input) { conversation { databaseId } userErrors { message } } }',
+      'createConversation.conversation',
+      {
+        input: { sentence: `Fixture conversation ${unique()}`, ...attrs, dealId },
+      },
+    );
   }) as Fixture,
   /** A note, on a person made for it unless `attrs` names a deal, person or company. */
   note: (async (server, apiKey, attrs = {}) => {
     const personId = attrs.dealId || attrs.companyId || attrs.personId ? attrs.personId : await fixtures.person(server, apiKey);
     lastNotePersonId = (personId as number | undefined) ?? lastNotePersonId;
-    return run(server, apiKey, 'mutation($input: NoteCreateInput!) { createNote(input: $input) { note { databaseId } userErrors { message } } }', 'createNote.note', {
-      input: { content: `Fixture note ${unique()}`, ...attrs, ...(personId ? { personId } : {}) },
-    });
+    return run(
+      server,
+      apiKey,
+      'mutation($input: NoteCreateInput!) { createNote(input: $input) { note { databaseId } userErrors { message } } }',
+      'createNote.note',
+      {
+        input: { content: `Fixture note ${unique()}`, ...attrs, ...(personId ? { personId } : {}) },
+      },
+    );
   }) as Fixture,
   /** A document (pending: nothing fetches it in tests unless a test runs the fetch), owned by the key's user. */
   document: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: DocumentCreateInput!) { createDocument(input: $input) { document { databaseId } userErrors { message } } }', 'createDocument.document', {
-      input: { url: `https://files.example.test/fixture-${unique()}.pdf`, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: DocumentCreateInput!) { createDocument(input: $input) { document { databaseId } userErrors { message } } }',
+      'createDocument.document',
+      {
+        input: { url: `https://files.example.test/fixture-${unique()}.pdf`, ...attrs },
+      },
+    )) as Fixture,
   /** A calendar entry: a task owned by the key's user, due on a fixed day, unless `attrs` say otherwise (`kind: 'EVENT'` with times). */
   calendarEntry: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: CalendarEntryCreateInput!) { createCalendarEntry(input: $input) { calendarEntry { databaseId } userErrors { message } } }', 'createCalendarEntry.calendarEntry', {
-      input: { kind: 'TASK', name: `Fixture entry ${unique()}`, ...(attrs.kind === 'EVENT' ? {} : { dueDate: '2026-04-01' }), ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: CalendarEntryCreateInput!) { createCalendarEntry(input: $input) { calendarEntry { databaseId } userErrors { message } } }',
+      'createCalendarEntry.calendarEntry',
+      {
+        input: { kind: 'TASK', name: `Fixture entry ${unique()}`, ...(attrs.kind === 'EVENT' ? {} : { dueDate: '2026-04-01' }), ...attrs },
+      },
+    )) as Fixture,
   /** A comment, on a note made for it unless `attrs.noteId` names one. */
   comment: (async (server, apiKey, attrs = {}) => {
     const noteId = (attrs.noteId as number | undefined) ?? (await fixtures.note(server, apiKey));
-    const id = await run(server, apiKey, 'mutation($input: CommentCreateInput!) { createComment(input: $input) { comment { databaseId } userErrors { message } } }', 'createComment.comment', {
-      input: { comment: `Fixture comment ${unique()}`, ...attrs, noteId },
-    });
+    const id = await run(
+      server,
+      apiKey,
+      'mutation($input: CommentCreateInput!) { createComment(input: $input) { comment { databaseId } userErrors { message } } }',
+      'createComment.comment',
+      {
+        input: { comment: `Fixture comment ${unique()}`, ...attrs, noteId },
+      },
+    );
     COMMENT_NOTES.set(id, noteId);
     return id;
   }) as Fixture,
   /** A custom field (v3 label) of `attrs.resource` (default DEAL), a dropdown unless `attrs.kind` says otherwise. */
   customFieldLabel: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: CustomFieldLabelCreateInput!) { createCustomFieldLabel(input: $input) { customFieldLabel { databaseId } userErrors { message } } }', 'createCustomFieldLabel.customFieldLabel', {
-      input: { resource: 'DEAL', name: `Fixture label ${unique()}`, kind: 'DROPDOWN', ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: CustomFieldLabelCreateInput!) { createCustomFieldLabel(input: $input) { customFieldLabel { databaseId } userErrors { message } } }',
+      'createCustomFieldLabel.customFieldLabel',
+      {
+        input: { resource: 'DEAL', name: `Fixture label ${unique()}`, kind: 'DROPDOWN', ...attrs },
+      },
+    )) as Fixture,
   customFieldGroup: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: CustomFieldGroupCreateInput!) { createCustomFieldGroup(input: $input) { customFieldGroup { databaseId } userErrors { message } } }', 'createCustomFieldGroup.customFieldGroup', {
-      input: { resource: 'DEAL', name: `Fixture group ${unique()}`, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: CustomFieldGroupCreateInput!) { createCustomFieldGroup(input: $input) { customFieldGroup { databaseId } userErrors { message } } }',
+      'createCustomFieldGroup.customFieldGroup',
+      {
+        input: { resource: 'DEAL', name: `Fixture group ${unique()}`, ...attrs },
+      },
+    )) as Fixture,
   /** An account notification for the key's own user unless `attrs.userId` names another. */
   accountNotification: ((server, apiKey, attrs = {}) =>
-    run(server, apiKey, 'mutation($input: AccountNotificationCreateInput!) { createAccountNotification(input: $input) { accountNotification { databaseId } userErrors { message } } }', 'createAccountNotification.accountNotification', {
-      input: { text: `Fixture notification ${unique()}`, ...attrs },
-    })) as Fixture,
+    run(
+      server,
+      apiKey,
+      'mutation($input: AccountNotificationCreateInput!) { createAccountNotification(input: $input) { accountNotification { databaseId } userErrors { message } } }',
+      'createAccountNotification.accountNotification',
+      {
+        input: { text: `Fixture notification ${unique()}`, ...attrs },
+      },
+    )) as Fixture,
   /** A dropdown entry, in a person dropdown made for it unless `attrs.customFieldLabelId` names one. */
   customFieldEntry: (async (server, apiKey, attrs = {}) => {
     const customFieldLabelId = (attrs.customFieldLabelId as number | undefined) ?? (await fixtures.customFieldLabel(server, apiKey, { resource: 'PERSON' }));
     lastCustomFieldLabelId = customFieldLabelId;
-    return run(server, apiKey, 'mutation($input: CustomFieldEntryCreateInput!) { createCustomFieldEntry(input: $input) { customFieldEntry { databaseId } userErrors { message } } }', 'createCustomFieldEntry.customFieldEntry', {
-      input: { name: `Fixture entry ${unique()}`, ...attrs, customFieldLabelId },
-    });
+    return run(
+      server,
+      apiKey,
+      'mutation($input: CustomFieldEntryCreateInput!) { createCustomFieldEntry(input: $input) { customFieldEntry { databaseId } userErrors { message } } }',
+      'createCustomFieldEntry.customFieldEntry',
+      {
+        input: { name: `Fixture entry ${unique()}`, ...attrs, customFieldLabelId },
+      },
+    );
   }) as Fixture,
 };
 
@@ -159,7 +255,6 @@ let lastConversationDealId: number | null = null;
 
 /** The person of the last note `fixtures.note` made (a note's v3 attributes name a record the key's user sees). */
 let lastNotePersonId: number | null = null;
-
 
 /** The note of each comment the fixtures made: routePath puts it in `/notes/:noteId/comments/:id`. */
 const COMMENT_NOTES = new Map<number, number>();
@@ -190,25 +285,61 @@ export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
   todo_template: { create: fixtures.todoTemplate, owned: false, v3Attrs: () => ({ ...named('template')(), template_type: 'people' }) },
   // Shared searches are read by every member of the account (as account-wide records); private ones are pinned in saved-searches.test.ts.
   search: { create: fixtures.search, owned: false },
-  todo_template_item: { create: fixtures.todoTemplateItem, owned: false, v3Attrs: () => ({ description: `V3 task ${unique()}`, todo_template_id: lastTodoTemplateId, due_date: 3 }) },
+  todo_template_item: {
+    create: fixtures.todoTemplateItem,
+    owned: false,
+    v3Attrs: () => ({ description: `V3 task ${unique()}`, todo_template_id: lastTodoTemplateId, due_date: 3 }),
+  },
   // The generic label route's samples are company labels, the per-resource ones of their resource.
-  custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'COMPANY' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
-  deal_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'DEAL' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
-  person_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'PERSON' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
-  company_custom_field_label: { create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'COMPANY' }), owned: false, v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }) },
+  custom_field_label: {
+    create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'COMPANY' }),
+    owned: false,
+    v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }),
+  },
+  deal_custom_field_label: {
+    create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'DEAL' }),
+    owned: false,
+    v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }),
+  },
+  person_custom_field_label: {
+    create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'PERSON' }),
+    owned: false,
+    v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }),
+  },
+  company_custom_field_label: {
+    create: (server, apiKey) => fixtures.customFieldLabel(server, apiKey, { resource: 'COMPANY' }),
+    owned: false,
+    v3Attrs: () => ({ ...named('label')(), field_type: 'dropdown', type: 'DealCustomFieldLabel', is_required: false }),
+  },
   custom_field_group: { create: fixtures.customFieldGroup, owned: false, v3Attrs: () => ({ ...named('group')(), type: 'DealCustomFieldGroup' }) },
   // Seen by its user and the account's admins; `read_at` makes the attributes good for an update too (create ignores it).
-  account_notification: { create: fixtures.accountNotification, owned: true, v3Attrs: () => ({ text: `V3 notification ${unique()}`, read_at: '2014-05-19 08:54:59 -0400' }) },
+  account_notification: {
+    create: fixtures.accountNotification,
+    owned: true,
+    v3Attrs: () => ({ text: `V3 notification ${unique()}`, read_at: '2014-05-19 08:54:59 -0400' }),
+  },
   // A conversation is seen by whoever sees its deal (the fixture's deal is the creator's own).
   conversation: { create: fixtures.conversation, owned: true, v3Attrs: () => ({ deal_id: lastConversationDealId, sentence: `V3 conversation ${unique()}` }) },
   // A note is seen by whoever sees its record (the fixture's person is the creator's own).
   note: { create: fixtures.note, owned: true, v3Attrs: () => ({ content: `V3 note ${unique()}`, person_id: lastNotePersonId }) },
   comment: { create: fixtures.comment, owned: true, v3Attrs: () => ({ comment: `V3 comment ${unique()}` }) },
   // A document is seen by its owner (the key's user) and whoever sees a record it is linked to.
-  document: { create: fixtures.document, owned: true, v3Attrs: () => ({ url: `https://files.example.test/v3-${unique()}.pdf`, title: `V3 document ${unique()}` }) },
+  document: {
+    create: fixtures.document,
+    owned: true,
+    v3Attrs: () => ({ url: `https://files.example.test/v3-${unique()}.pdf`, title: `V3 document ${unique()}` }),
+  },
   // A calendar entry is seen by its owner (the key's user) and whoever sees a record it is about or tied to.
-  calendar_entry: { create: fixtures.calendarEntry, owned: true, v3Attrs: () => ({ type: 'CalendarTask', name: `V3 task ${unique()}`, due_date: '2026/04/02' }) },
-  custom_field_label_dropdown_entry: { create: fixtures.customFieldEntry, owned: false, v3Attrs: () => ({ ...named('entry')(), custom_field_label_id: lastCustomFieldLabelId }) },
+  calendar_entry: {
+    create: fixtures.calendarEntry,
+    owned: true,
+    v3Attrs: () => ({ type: 'CalendarTask', name: `V3 task ${unique()}`, due_date: '2026/04/02' }),
+  },
+  custom_field_label_dropdown_entry: {
+    create: fixtures.customFieldEntry,
+    owned: false,
+    v3Attrs: () => ({ ...named('entry')(), custom_field_label_id: lastCustomFieldLabelId }),
+  },
 };
 
 /**
@@ -228,7 +359,8 @@ export const CHILD_FIXTURES: Readonly<Record<string, (server: TestServer, apiKey
   '/companies/:id/documents': (server, apiKey, companyId) => fixtures.document(server, apiKey, { companyId }),
   '/people/:id/calendar_entries': (server, apiKey, personId) => fixtures.calendarEntry(server, apiKey, { associationType: 'PERSON', associationId: personId }),
   '/deals/:id/calendar_entries': (server, apiKey, dealId) => fixtures.calendarEntry(server, apiKey, { associationType: 'DEAL', associationId: dealId }),
-  '/companies/:id/calendar_entries': (server, apiKey, companyId) => fixtures.calendarEntry(server, apiKey, { associationType: 'COMPANY', associationId: companyId }),
+  '/companies/:id/calendar_entries': (server, apiKey, companyId) =>
+    fixtures.calendarEntry(server, apiKey, { associationType: 'COMPANY', associationId: companyId }),
 };
 
 /** A nested route's parent: the show route of the collection before `/:id` (`/companies/:id/people` → `/companies/:id`). */
@@ -272,7 +404,11 @@ export async function sampleRoute(server: TestServer, apiKey: string, route: Rou
     const id = await FIXTURES.comment.create(server, apiKey);
     // By the comment, not "the last one made": samples are made concurrently.
     const noteId = COMMENT_NOTES.get(id)!;
-    return { path: `/api/v3${route.path.replace(':associationId', String(noteId)).replace(':noteId', String(noteId)).replace(':id', String(id))}.json`, id, parentId: noteId };
+    return {
+      path: `/api/v3${route.path.replace(':associationId', String(noteId)).replace(':noteId', String(noteId)).replace(':id', String(id))}.json`,
+      id,
+      parentId: noteId,
+    };
   }
   const parent = parentRoute(route, routes);
   if (parent) {

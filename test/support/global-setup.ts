@@ -40,7 +40,8 @@ export default async function globalSetup(): Promise<void> {
   else if (process.env.REQUIRE_REDIS === '1') throw new Error(`REQUIRE_REDIS=1 but no Redis answers at ${redisUrl}`);
   else process.stderr.write(`No Redis at ${redisUrl}: the cross-process rate-limit tests are skipped.\n`);
 
-  const name = worker !== undefined ? `crm_mutation_${process.pid}_${randomBytes(3).toString('hex')}` : `crm_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const name =
+    worker !== undefined ? `crm_mutation_${process.pid}_${randomBytes(3).toString('hex')}` : `crm_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const { url, embedded } = await resolveDatabase(loadConfig({ ...process.env, LOG_LEVEL: 'error' }), { database: name });
   (globalThis as { __embedded?: unknown }).__embedded = embedded;
   const server = new URL(url);

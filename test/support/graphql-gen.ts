@@ -149,7 +149,9 @@ export async function collectRecords(schema: GraphQLSchema, graphql: (query: str
       if (required.length > (enumArg ? 1 : 0)) continue;
       const enumType = enumArg ? getNamedType(enumArg.type) : null;
       const values = enumType && isEnumType(enumType) ? enumType.getValues().map((v) => v.name) : [null];
-      values.forEach((v, i) => reads.push(`r_${field.name}_${i}: ${field.name}(first: 200${v ? `, ${enumArg!.name}: ${v}` : ''}) { nodes { __typename id databaseId } }`));
+      values.forEach((v, i) =>
+        reads.push(`r_${field.name}_${i}: ${field.name}(first: 200${v ? `, ${enumArg!.name}: ${v}` : ''}) { nodes { __typename id databaseId } }`),
+      );
     } else if (field.args.length === 0 && !isListType(getNullableType(field.type))) {
       reads.push(`r_${field.name}: ${field.name} { __typename id databaseId }`);
     }
@@ -185,7 +187,8 @@ export function captureServerLog(): { byRequest(id: string | null): string[]; al
 }
 
 /** The error codes of a /graphql response. */
-export const errorCodes = (res: TestResponse): string[] => ((res.body?.errors ?? []) as Array<{ extensions?: { code?: string } }>).map((e) => e.extensions?.code ?? '(none)');
+export const errorCodes = (res: TestResponse): string[] =>
+  ((res.body?.errors ?? []) as Array<{ extensions?: { code?: string } }>).map((e) => e.extensions?.code ?? '(none)');
 
 /** Truncated JSON for failure messages. */
 export function short(value: unknown, max = 600): string {
@@ -225,7 +228,9 @@ export async function seedThroughMutations(
     if (isEnumType(inner)) return inner.getValues()[0].name;
     if (isInputObjectType(inner)) {
       const out: Record<string, unknown> = {};
-      if (depth < 4) for (const f of Object.values(inner.getFields())) if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = value(f.type, f.name, depth + 1);
+      if (depth < 4)
+        for (const f of Object.values(inner.getFields()))
+          if (isNonNullType(f.type) && f.defaultValue === undefined) out[f.name] = value(f.type, f.name, depth + 1);
       return out;
     }
     const typeName = name.replace(/Ids?$/, '').replace(/^./, (c) => c.toUpperCase());
@@ -252,7 +257,9 @@ export async function seedThroughMutations(
   for (let pass = 0; pass < 2; pass++) {
     for (const field of Object.values(mutation.getFields()) as AnyField[]) {
       if (!/^create/.test(field.name) || (pass === 1 && !failed.has(field.name))) continue;
-      const record = Object.values((getNamedType(field.type) as { getFields?: () => Record<string, AnyField> }).getFields?.() ?? {}).find((f) => isObjectType(getNamedType(f.type)) && 'id' in (getNamedType(f.type) as { getFields(): object }).getFields());
+      const record = Object.values((getNamedType(field.type) as { getFields?: () => Record<string, AnyField> }).getFields?.() ?? {}).find(
+        (f) => isObjectType(getNamedType(f.type)) && 'id' in (getNamedType(f.type) as { getFields(): object }).getFields(),
+      );
       if (!record) continue;
       const enumArg = field.args.find((a) => isNonNullType(a.type) && isEnumType(getNamedType(a.type)));
       const enumType = enumArg ? getNamedType(enumArg.type) : null;

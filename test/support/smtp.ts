@@ -48,7 +48,7 @@ export async function startSmtp(): Promise<{ server: SMTPServer; port: number; r
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+  const port = (server as unknown as { server: { address(): AddressInfo } }).server.address().port;
   return { server, port, received, held, setMode: (m) => (mode = m) };
 }
 

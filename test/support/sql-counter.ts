@@ -21,6 +21,7 @@ function pgCopies(): PgModule[] {
       // this package resolves no pg of its own
     }
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- every copy of pg, found at run time
   return [...paths].map((p) => require(p) as PgModule);
 }
 

@@ -90,7 +90,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     }
     const res = await fetch(target, { method, headers, body });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
     } catch {
@@ -152,7 +152,9 @@ export function formEncode(params: Record<string, unknown>): string {
 }
 
 /** A started server with one fresh account in it: the usual start of a test file. */
-export async function openServerWithAccount(options: { timeZone?: string; currency?: string } = {}): Promise<{ server: TestServer; account: TestAccount; key: string }> {
+export async function openServerWithAccount(
+  options: { timeZone?: string; currency?: string } = {},
+): Promise<{ server: TestServer; account: TestAccount; key: string }> {
   const server = await startTestServer();
   const account = await server.createAccount(options);
   return { server, account, key: account.admin.apiKey };

@@ -111,7 +111,11 @@ describe('readBody: urlencoded forms (v3 §1.3)', () => {
 
   it('refuses form params past the limits, naming the param', async () => {
     const tooMany = Array.from({ length: 1001 }, (_, i) => `k${i}=1`).join('&');
-    expect(await refused(tooMany, 'application/x-www-form-urlencoded')).toEqual({ field: 'k1000', message: 'exceeds the limit of 1000 parameters', status: 413 });
+    expect(await refused(tooMany, 'application/x-www-form-urlencoded')).toEqual({
+      field: 'k1000',
+      message: 'exceeds the limit of 1000 parameters',
+      status: 413,
+    });
     expect(await refused('a=1&a[b]=2', 'application/x-www-form-urlencoded')).toMatchObject({ field: 'a[b]', status: 400 });
   });
 });
@@ -148,7 +152,10 @@ describe('readBody: JSON bodies (v3 §1.3)', () => {
   it('applies the param limits and drops prototype keys', async () => {
     expect(await read('{"__proto__":{"x":1},"person":{"constructor":1,"last_name":"Lee"}}', 'application/json')).toEqual({ person: { last_name: 'Lee' } });
     expect(await refused('{"a":[[[[[[1]]]]]]}', 'application/json')).toMatchObject({ field: 'a[][][][][]', status: 422 });
-    expect(await refused(JSON.stringify({ person: { tag_ids: new Array(1001).fill(1) } }), 'application/json')).toMatchObject({ field: 'person[tag_ids]', status: 413 });
+    expect(await refused(JSON.stringify({ person: { tag_ids: new Array(1001).fill(1) } }), 'application/json')).toMatchObject({
+      field: 'person[tag_ids]',
+      status: 413,
+    });
   });
 });
 
@@ -172,7 +179,11 @@ describe('readBody: multipart/form-data', () => {
   });
 
   it('answers 400 when the boundary is missing', async () => {
-    expect(await refused(multipart([['a', '1']]), 'multipart/form-data')).toEqual({ field: 'body', message: 'is not valid multipart/form-data (no boundary)', status: 400 });
+    expect(await refused(multipart([['a', '1']]), 'multipart/form-data')).toEqual({
+      field: 'body',
+      message: 'is not valid multipart/form-data (no boundary)',
+      status: 400,
+    });
   });
 
   it('answers 400 for a truncated multipart body', async () => {
@@ -194,7 +205,15 @@ describe('readBody: multipart/form-data', () => {
 
   it('names the first oversized field when several are', async () => {
     const big = 'x'.repeat(256 * 1024 + 1);
-    expect(await refused(multipart([['a', big], ['b', big]]), MULTIPART)).toMatchObject({ field: 'a', status: 413 });
+    expect(
+      await refused(
+        multipart([
+          ['a', big],
+          ['b', big],
+        ]),
+        MULTIPART,
+      ),
+    ).toMatchObject({ field: 'a', status: 413 });
   });
 
   const fields = (n: number) => Array.from({ length: n }, (_, i): [string, string] => [`k${i}`, '1']);
@@ -206,10 +225,26 @@ describe('readBody: multipart/form-data', () => {
 
   it('counts file parts too', async () => {
     expect(Object.keys(await read(multipart(fields(998), 'XyZboundary', [['upload', 'x']]), MULTIPART))).toHaveLength(998);
-    expect(await refused(multipart(fields(999), 'XyZboundary', [['upload', 'x'], ['other', 'y']]), MULTIPART)).toMatchObject({ field: 'body', status: 413 });
+    expect(
+      await refused(
+        multipart(fields(999), 'XyZboundary', [
+          ['upload', 'x'],
+          ['other', 'y'],
+        ]),
+        MULTIPART,
+      ),
+    ).toMatchObject({ field: 'body', status: 413 });
   });
 
   it('refuses fields that conflict, as a form would', async () => {
-    expect(await refused(multipart([['a', '1'], ['a[b]', '2']]), MULTIPART)).toMatchObject({ field: 'a[b]', message: 'conflicts with another parameter of the same name', status: 400 });
+    expect(
+      await refused(
+        multipart([
+          ['a', '1'],
+          ['a[b]', '2'],
+        ]),
+        MULTIPART,
+      ),
+    ).toMatchObject({ field: 'a[b]', message: 'conflicts with another parameter of the same name', status: 400 });
   });
 });

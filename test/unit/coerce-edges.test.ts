@@ -122,7 +122,10 @@ describe('parseConditions edges', () => {
       field: 'conditions[deal_created]',
       message: 'must be a range given as from_date and/or to_date',
     });
-    expect(failure(() => parse({ deal_created: { from_date: 'soon' } }))).toMatchObject({ field: 'conditions[deal_created][from_date]', message: 'is not a valid datetime' });
+    expect(failure(() => parse({ deal_created: { from_date: 'soon' } }))).toMatchObject({
+      field: 'conditions[deal_created][from_date]',
+      message: 'is not a valid datetime',
+    });
   });
 
   it('reads numbers trimmed and refuses other things, naming the end of the range', () => {

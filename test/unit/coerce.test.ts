@@ -1,4 +1,3 @@
-import { FacadeInputError } from '../../rest-facade/errors/facade-error';
 import { failure } from '../support/facade-failure';
 import {
   INT32_MAX,
@@ -13,12 +12,24 @@ import {
   toText,
 } from '../../rest-facade/request/coerce';
 
-
 describe('toBoolean', () => {
   it.each([
-    [true, true], [false, false], ['true', true], ['false', false], ['TRUE', true], [' False ', false],
-    ['1', true], ['0', false], [1, true], [0, false], ['t', true], ['f', false], ['yes', true], ['NO', false],
-    ['on', true], ['off', false],
+    [true, true],
+    [false, false],
+    ['true', true],
+    ['false', false],
+    ['TRUE', true],
+    [' False ', false],
+    ['1', true],
+    ['0', false],
+    [1, true],
+    [0, false],
+    ['t', true],
+    ['f', false],
+    ['yes', true],
+    ['NO', false],
+    ['on', true],
+    ['off', false],
   ])('%p → %p', (input, expected) => {
     expect(toBoolean(input, 'b')).toBe(expected);
   });
@@ -133,9 +144,21 @@ describe('toText', () => {
 
 describe('toDecimalString', () => {
   it.each([
-    [5000, '5000.00'], ['5000', '5000.00'], ['5000.5', '5000.50'], [' 5000.5 ', '5000.50'], ['.5', '0.50'], ['5.', '5.00'],
-    ['-12.345', '-12.35'], [1.005, '1.01'], ['1.004', '1.00'], ['0007.1', '7.10'], ['-0.001', '0.00'], [0, '0.00'],
-    [5e-7, '0.00'], ['+3', '3.00'], ['9.995', '10.00'],
+    [5000, '5000.00'],
+    ['5000', '5000.00'],
+    ['5000.5', '5000.50'],
+    [' 5000.5 ', '5000.50'],
+    ['.5', '0.50'],
+    ['5.', '5.00'],
+    ['-12.345', '-12.35'],
+    [1.005, '1.01'],
+    ['1.004', '1.00'],
+    ['0007.1', '7.10'],
+    ['-0.001', '0.00'],
+    [0, '0.00'],
+    [5e-7, '0.00'],
+    ['+3', '3.00'],
+    ['9.995', '10.00'],
   ])('%p → %p at scale 2', (input, expected) => {
     expect(toDecimalString(input, 'value', 2)).toBe(expected);
   });
@@ -217,8 +240,23 @@ describe('toDateTime', () => {
   });
 
   it.each([
-    ['2014-02-30'], ['2014-13-01'], ['2014-05-19 25:00'], ['2014-05-19 12:60'], ['2014-05-19 12:00:60'], ['2014-05-19 12:00 +2500'],
-    ['2014-05/19'], ['19/05/2014'], ['2014-05-19 0400'], ['2014-05-19 12:00 2500'], ['yesterday'], ['1400000000'], [1400000000], [true], [{}], [['2014-05-19']], ['2014-05-19T'],
+    ['2014-02-30'],
+    ['2014-13-01'],
+    ['2014-05-19 25:00'],
+    ['2014-05-19 12:60'],
+    ['2014-05-19 12:00:60'],
+    ['2014-05-19 12:00 +2500'],
+    ['2014-05/19'],
+    ['19/05/2014'],
+    ['2014-05-19 0400'],
+    ['2014-05-19 12:00 2500'],
+    ['yesterday'],
+    ['1400000000'],
+    [1400000000],
+    [true],
+    [{}],
+    [['2014-05-19']],
+    ['2014-05-19T'],
   ])('refuses %p naming the field', (input) => {
     expect(failure(() => toDateTime(input, 'deal[created_at]', NY))).toMatchObject({
       field: 'deal[created_at]',
@@ -245,8 +283,11 @@ describe('toDateTimeBound', () => {
 
 describe('toDate', () => {
   it.each([
-    ['2014-05-19', '2014-05-19'], ['2014/05/19', '2014/05/19'.replace(/\//g, '-')], ['2014-5-9', '2014-05-09'],
-    ['2014-05-19 23:30', '2014-05-19'], ['2014-05-19T23:30:00', '2014-05-19'],
+    ['2014-05-19', '2014-05-19'],
+    ['2014/05/19', '2014/05/19'.replace(/\//g, '-')],
+    ['2014-5-9', '2014-05-09'],
+    ['2014-05-19 23:30', '2014-05-19'],
+    ['2014-05-19T23:30:00', '2014-05-19'],
   ])('%p → %p', (input, expected) => {
     expect(toDate(input, 'due_date')).toBe(expected);
   });
@@ -280,8 +321,12 @@ describe('toDate', () => {
 
 describe('toDateTime range', () => {
   it('refuses datetimes PostgreSQL cannot store, naming the field', () => {
-    expect(() => toDateTime('9999-12-31 23:59:59', 'created_at', 'America/New_York')).toThrow(expect.objectContaining({ field: 'created_at', message: 'is out of range (years 1 to 9999)' }));
-    expect(() => toDateTime('0001-01-01T00:00:00+14:00', 'created_at', 'UTC')).toThrow(expect.objectContaining({ message: 'is out of range (years 1 to 9999)' }));
+    expect(() => toDateTime('9999-12-31 23:59:59', 'created_at', 'America/New_York')).toThrow(
+      expect.objectContaining({ field: 'created_at', message: 'is out of range (years 1 to 9999)' }),
+    );
+    expect(() => toDateTime('0001-01-01T00:00:00+14:00', 'created_at', 'UTC')).toThrow(
+      expect.objectContaining({ message: 'is out of range (years 1 to 9999)' }),
+    );
     expect(toDateTime('9999-12-31 23:59:59', 'created_at', 'UTC')).toBe('9999-12-31T23:59:59.000+00:00');
   });
 });

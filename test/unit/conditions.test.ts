@@ -2,7 +2,6 @@ import { failure } from '../support/facade-failure';
 import { parseConditions, type ConditionTable } from '../../rest-facade/request/conditions';
 import { parseNestedParams } from '../../rest-facade/request/params';
 
-
 const TABLE: ConditionTable = {
   deal_id: { to: 'ids', kind: 'ids' },
   deal_stage: { to: 'stageIds', kind: 'ids' },
@@ -102,7 +101,12 @@ describe('parseConditions', () => {
   });
 
   it('treats flags as true with any value except false/0 (v3 §4.1)', () => {
-    for (const q of ['conditions[include_inactive]=true', 'conditions[include_inactive]=1', 'conditions[include_inactive]=', 'conditions[include_inactive]=yes_please']) {
+    for (const q of [
+      'conditions[include_inactive]=true',
+      'conditions[include_inactive]=1',
+      'conditions[include_inactive]=',
+      'conditions[include_inactive]=yes_please',
+    ]) {
       expect(fromQuery(q)).toEqual({ includeInactive: true });
     }
     for (const q of ['conditions[include_inactive]=false', 'conditions[include_inactive]=0', 'conditions[include_inactive]=FALSE']) {

@@ -46,7 +46,7 @@ describe('instantProblem', () => {
     expect(instantProblem(new Date('+010000-01-01T02:00:00Z'), NY)).toBe(OUT_OF_RANGE);
   });
 
-  it('an unknown zone is a server-side problem (RangeError), not the client\'s', () => {
+  it("an unknown zone is a server-side problem (RangeError), not the client's", () => {
     expect(() => instantProblem(new Date('2026-01-01T00:00:00Z'), 'Mars/Olympus')).toThrow(RangeError);
   });
 
@@ -75,7 +75,9 @@ describe('GraphQL inputs', () => {
     expect(instant.message).toBe(`filter.within.from: is out of range (years 1 to 9999 in ${NY})`);
     expect(boundedInstant(new Date('0001-01-01T00:00:00Z'), 'filter.createdAt.gte').toISOString()).toBe('0001-01-01T00:00:00.000Z');
     expect((failure(() => boundedInstant('2026-01-01', 'x')) as BadInputError).message).toBe('x: is not a valid datetime');
-    expect((failure(() => boundedDate('0000-01-01', 'filter.dueDate.gte')) as BadInputError).message).toBe('filter.dueDate.gte: is out of range (years 1 to 9999)');
+    expect((failure(() => boundedDate('0000-01-01', 'filter.dueDate.gte')) as BadInputError).message).toBe(
+      'filter.dueDate.gte: is out of range (years 1 to 9999)',
+    );
     expect(boundedDate('2026-01-31', 'd')).toBe('2026-01-31');
   });
 });
@@ -91,14 +93,30 @@ describe('v3 coercion', () => {
     expect(toDateTime('2014-05-19 08:54:59', 'created_at', NY)).toBe('2014-05-19T08:54:59.000-04:00');
   });
 
-  it('refuses, naming the parameter, a value whose year leaves 1..9999 in UTC or in the viewer\'s zone', () => {
+  it("refuses, naming the parameter, a value whose year leaves 1..9999 in UTC or in the viewer's zone", () => {
     const cases: Array<[() => unknown, string, string]> = [
-      [() => toDateTimeBound('0000-12-31T23:00:00-05:00', 'conditions[within][from_date]', NY, 'from'), 'conditions[within][from_date]', `is out of range (years 1 to 9999 in ${NY})`],
-      [() => toDateTimeBound('0001-01-01T00:00:00Z', 'conditions[within][from_date]', NY, 'from'), 'conditions[within][from_date]', `is out of range (years 1 to 9999 in ${NY})`],
+      [
+        () => toDateTimeBound('0000-12-31T23:00:00-05:00', 'conditions[within][from_date]', NY, 'from'),
+        'conditions[within][from_date]',
+        `is out of range (years 1 to 9999 in ${NY})`,
+      ],
+      [
+        () => toDateTimeBound('0001-01-01T00:00:00Z', 'conditions[within][from_date]', NY, 'from'),
+        'conditions[within][from_date]',
+        `is out of range (years 1 to 9999 in ${NY})`,
+      ],
       // Checked on the bound as sent: the end of 9999-12-31 in New York is in 10000 UTC.
       [() => toDateTimeBound('9999-12-31', 'conditions[within][to_date]', NY, 'to'), 'conditions[within][to_date]', OUT_OF_RANGE],
-      [() => toDateTimeBound('9999-12-31T23:00:00Z', 'conditions[within][to_date]', TOKYO, 'to'), 'conditions[within][to_date]', `is out of range (years 1 to 9999 in ${TOKYO})`],
-      [() => toDateTime('9999-12-31T20:00:00Z', 'calendar_entry[start_time]', TOKYO), 'calendar_entry[start_time]', `is out of range (years 1 to 9999 in ${TOKYO})`],
+      [
+        () => toDateTimeBound('9999-12-31T23:00:00Z', 'conditions[within][to_date]', TOKYO, 'to'),
+        'conditions[within][to_date]',
+        `is out of range (years 1 to 9999 in ${TOKYO})`,
+      ],
+      [
+        () => toDateTime('9999-12-31T20:00:00Z', 'calendar_entry[start_time]', TOKYO),
+        'calendar_entry[start_time]',
+        `is out of range (years 1 to 9999 in ${TOKYO})`,
+      ],
       [() => toDateTime('9999-12-31T23:00', 'deal[created_at]', NY), 'deal[created_at]', OUT_OF_RANGE],
       [() => toDate('0000-12-31', 'deal[expected_close_date]'), 'deal[expected_close_date]', OUT_OF_RANGE],
       [() => toDate('9999-12-31T23:00:00Z', 'conditions[x][to_date]', TOKYO), 'conditions[x][to_date]', OUT_OF_RANGE],
@@ -107,11 +125,15 @@ describe('v3 coercion', () => {
     for (const [fn, field, message] of cases) {
       const error = failure(fn);
       expect(error).toBeInstanceOf(FacadeInputError);
-      expect({ field: (error as FacadeInputError).field, message: error.message, status: (error as FacadeInputError).status }).toEqual({ field, message, status: 422 });
+      expect({ field: (error as FacadeInputError).field, message: error.message, status: (error as FacadeInputError).status }).toEqual({
+        field,
+        message,
+        status: 422,
+      });
     }
   });
 
-  it('takes the edges that stay inside in the viewer\'s zone', () => {
+  it("takes the edges that stay inside in the viewer's zone", () => {
     expect(toDateTimeBound('9999-12-31', 'conditions[within][to_date]', TOKYO, 'to')).toBe('9999-12-31T23:59:59.999+09:00');
     // East of UTC the first local day starts in year 0 UTC: the day after is the first one whole.
     expect(failure(() => toDateTimeBound('0001-01-01', 'conditions[within][from_date]', TOKYO, 'from')).message).toBe(OUT_OF_RANGE);
@@ -140,7 +162,9 @@ describe('rule dates (rdate, exdate, UNTIL) written to a series', () => {
       expect(error.message).toMatch(/is out of range \(years 1 to 9999\)/);
     }
     // An instant in range in UTC but not on the series' wall clock (it is written with TZID).
-    const tokyo = failure(() => normalizeRecurrence(rules({ rdate: '99991231T200000Z' }), { start: new Date('2026-04-01T01:00:00Z'), timeZone: TOKYO, allDay: false })) as RecurrenceInvalid;
+    const tokyo = failure(() =>
+      normalizeRecurrence(rules({ rdate: '99991231T200000Z' }), { start: new Date('2026-04-01T01:00:00Z'), timeZone: TOKYO, allDay: false }),
+    ) as RecurrenceInvalid;
     expect(tokyo.message).toBe(`rdate value "99991231T200000Z" is out of range (years 1 to 9999 in ${TOKYO}).`);
   });
 

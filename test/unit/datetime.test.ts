@@ -32,7 +32,16 @@ describe('formatDateTime', () => {
 
   it('agrees with Intl for many instants across years and zones', () => {
     for (const tz of ['America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Europe/Berlin', 'America/Sao_Paulo']) {
-      const intl = new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+      const intl = new Intl.DateTimeFormat('en-CA', {
+        timeZone: tz,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
       for (let ms = Date.UTC(2010, 0, 1); ms < Date.UTC(2016, 0, 1); ms += 7_919_993_000 / 13) {
         const t = Math.floor(ms / 1000) * 1000;
         const expected = intl.format(t).replace(/-/g, '/').replace(', ', ' ');

@@ -1,4 +1,4 @@
-import { buildSchema, GraphQLInputObjectType } from 'graphql';
+import { buildSchema, type GraphQLInputObjectType } from 'graphql';
 import { derivedFields } from '../../rest-facade/resources/derived';
 import { read, text } from '../../rest-facade/resources/field-table';
 

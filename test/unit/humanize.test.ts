@@ -2,8 +2,15 @@ import { humanize, snakeCase } from '../../rest-facade/response/humanize';
 
 describe('snakeCase', () => {
   it.each([
-    ['lastName', 'last_name'], ['id', 'id'], ['createdAt', 'created_at'], ['address1', 'address1'], ['phone1Desc', 'phone1_desc'],
-    ['workAddress1', 'work_address1'], ['imageThumbUrl', 'image_thumb_url'], ['URLValue', 'url_value'], ['valueInCents', 'value_in_cents'],
+    ['lastName', 'last_name'],
+    ['id', 'id'],
+    ['createdAt', 'created_at'],
+    ['address1', 'address1'],
+    ['phone1Desc', 'phone1_desc'],
+    ['workAddress1', 'work_address1'],
+    ['imageThumbUrl', 'image_thumb_url'],
+    ['URLValue', 'url_value'],
+    ['valueInCents', 'value_in_cents'],
     ['already_snake', 'already_snake'],
   ])('%p → %p', (camel, snake) => {
     expect(snakeCase(camel)).toBe(snake);
@@ -20,8 +27,16 @@ describe('snakeCase', () => {
 
 describe('humanize', () => {
   it.each([
-    ['last_name', 'Last name'], ['base', 'Base'], ['company_id', 'Company'], ['user_id', 'User'], ['id', 'Id'],
-    ['custom_label_3', 'Custom label 3'], ['_private', 'Private'], ['NAME', 'Name'], ['', ''], ['predefined_contacts_tag_ids', 'Predefined contacts tag ids'],
+    ['last_name', 'Last name'],
+    ['base', 'Base'],
+    ['company_id', 'Company'],
+    ['user_id', 'User'],
+    ['id', 'Id'],
+    ['custom_label_3', 'Custom label 3'],
+    ['_private', 'Private'],
+    ['NAME', 'Name'],
+    ['', ''],
+    ['predefined_contacts_tag_ids', 'Predefined contacts tag ids'],
   ])('%p → %p', (field, human) => {
     expect(humanize(field)).toBe(human);
   });

@@ -179,7 +179,7 @@ describe('toICalendar: text', () => {
     // Decoding the bytes line by line (as a reader splitting on CRLF would) loses nothing.
     const bytes = Buffer.from(text, 'utf8');
     const pieces: string[] = [];
-    for (let start = 0; start < bytes.length; ) {
+    for (let start = 0; start < bytes.length;) {
       const end = bytes.indexOf('\r\n', start);
       pieces.push(bytes.subarray(start, end).toString('utf8'));
       start = end + 2;
@@ -192,7 +192,11 @@ describe('toICalendar: text', () => {
     expect(ev.summary).toBe('€'.repeat(100));
     expect(fold('a'.repeat(75))).toBe('a'.repeat(75));
     expect(fold('a'.repeat(76))).toBe(`${'a'.repeat(75)}\r\n a`);
-    expect(fold('é'.repeat(38)).split('\r\n').map((l) => Buffer.byteLength(l))).toEqual([74, 3]);
+    expect(
+      fold('é'.repeat(38))
+        .split('\r\n')
+        .map((l) => Buffer.byteLength(l)),
+    ).toEqual([74, 3]);
   });
 });
 
@@ -204,7 +208,8 @@ describe('toICalendar: time zones', () => {
       const d = DateTime.fromMillis(ms, { zone });
       // Skip wall times a DST change repeats (ical.js, unlike RFC 5545, reads them as standard time).
       const back = DateTime.fromObject({ year: d.year, month: d.month, day: d.day, hour: d.hour, minute: d.minute }, { zone });
-      const otherOffset = back.offset !== DateTime.fromMillis(ms - 3_600_000, { zone }).offset || back.offset !== DateTime.fromMillis(ms + 3_600_000, { zone }).offset;
+      const otherOffset =
+        back.offset !== DateTime.fromMillis(ms - 3_600_000, { zone }).offset || back.offset !== DateTime.fromMillis(ms + 3_600_000, { zone }).offset;
       if (back.toMillis() === ms && !otherOffset) out.push(new Date(ms));
     }
     // And every hour of the days on which the offset changes.
@@ -263,7 +268,11 @@ describe('toICalendar: time zones', () => {
       [event(), event({ id: 2, timeZone: 'America/New_York' }), event({ id: 3 }), event({ id: 4, allDay: true, timeZone: 'Asia/Tokyo' })],
       OPTIONS,
     );
-    expect(parse(text).getAllSubcomponents('vtimezone').map((c) => c.getFirstPropertyValue('tzid'))).toEqual(['America/New_York', 'Europe/Paris']);
+    expect(
+      parse(text)
+        .getAllSubcomponents('vtimezone')
+        .map((c) => c.getFirstPropertyValue('tzid')),
+    ).toEqual(['America/New_York', 'Europe/Paris']);
   });
 });
 
@@ -315,7 +324,11 @@ describe('toICalendar: series', () => {
 
   it('daily COUNT across the New York change, and an UNTIL', () => {
     const start = new Date('2026-10-29T13:00:00Z');
-    expectSameOccurrences(event({ timeZone: 'America/New_York', start, end: null, rules: rules({ rrule: 'FREQ=DAILY;COUNT=10' }) }), new Date('2026-10-01'), new Date('2026-12-01'));
+    expectSameOccurrences(
+      event({ timeZone: 'America/New_York', start, end: null, rules: rules({ rrule: 'FREQ=DAILY;COUNT=10' }) }),
+      new Date('2026-10-01'),
+      new Date('2026-12-01'),
+    );
     const text = expectSameOccurrences(
       event({ timeZone: 'America/New_York', start, end: null, rules: rules({ rrule: 'FREQ=DAILY;INTERVAL=2;UNTIL=20261115' }) }),
       new Date('2026-10-01'),

@@ -14,7 +14,9 @@ describe('indexed keys are lists', () => {
     expect(parse('conditions[deal_stage][0]=2&conditions[deal_stage][1]=3')).toEqual({ conditions: { deal_stage: ['2', '3'] } });
     expect(parse('conditions[person_status][0]=2')).toEqual({ conditions: { person_status: ['2'] } });
     expect(parse('a[1]=y&a[0]=x&a[2]=z')).toEqual({ a: ['x', 'y', 'z'] });
-    expect(parse('deal[custom_fields][custom_label_12][0]=19&deal[custom_fields][custom_label_12][1]=20')).toEqual({ deal: { custom_fields: { custom_label_12: ['19', '20'] } } });
+    expect(parse('deal[custom_fields][custom_label_12][0]=19&deal[custom_fields][custom_label_12][1]=20')).toEqual({
+      deal: { custom_fields: { custom_label_12: ['19', '20'] } },
+    });
     expect(parse('a[0][b]=1&a[1][b]=2')).toEqual({ a: [{ b: '1' }, { b: '2' }] });
     expect(parse('a[0][0]=1&a[0][1]=2')).toEqual({ a: [['1', '2']] });
   });
@@ -44,7 +46,11 @@ describe('indexed keys are lists', () => {
     const limits = limited({ maxArrayLength: 2 });
     expect(failure(() => parse('x[0]=1&x[1]=2&x[2]=3', limits))).toMatchObject({ field: 'x', message: 'has too many elements (maximum is 2)', status: 413 });
     expect(failure(() => parse('x[]=1&x[]=2&x[]=3', limits))).toMatchObject({ message: 'has too many elements (maximum is 2)', status: 413 });
-    expect(failure(() => checkJsonShape({ a: { b: { 0: 1, 1: 2, 2: 3 } } }, limits))).toMatchObject({ field: 'a[b]', message: 'has too many elements (maximum is 2)', status: 413 });
+    expect(failure(() => checkJsonShape({ a: { b: { 0: 1, 1: 2, 2: 3 } } }, limits))).toMatchObject({
+      field: 'a[b]',
+      message: 'has too many elements (maximum is 2)',
+      status: 413,
+    });
     expect(parse('x[0]=1&x[1]=2', limits)).toEqual({ x: ['1', '2'] });
   });
 });

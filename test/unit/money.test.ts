@@ -24,7 +24,9 @@ describe('money as exact decimal text', () => {
       const zeros = next() % 3 === 0 ? fraction.slice(0, 2) + '00' : fraction;
       samples.push(`${next() % 2 ? '-' : ''}${whole}.${zeros}`);
     }
-    for (const stored of samples) for (const decimals of [0, 2, 3, 4]) expect([stored, decimals, showMoney(stored, decimals)]).toEqual([stored, decimals, toMoney(stored, decimals, false)]);
+    for (const stored of samples)
+      for (const decimals of [0, 2, 3, 4])
+        expect([stored, decimals, showMoney(stored, decimals)]).toEqual([stored, decimals, toMoney(stored, decimals, false)]);
     expect(showMoney(null, 2)).toBeNull();
     // The largest stored amount shown with fewer places rounds past the written limit: shown, not a 500.
     expect(showMoney('999999999999999.9999', 2)).toBe('1000000000000000.00');

@@ -37,7 +37,15 @@ describe('parseNestedParams edges', () => {
 
   it('names the param past the count limit, truncated, and says the limit', () => {
     const long = 'k'.repeat(300);
-    const error = failure(() => parseNestedParams([['a', '1'], [long, '2']], limited({ maxParams: 1 })));
+    const error = failure(() =>
+      parseNestedParams(
+        [
+          ['a', '1'],
+          [long, '2'],
+        ],
+        limited({ maxParams: 1 }),
+      ),
+    );
     expect(error).toMatchObject({ field: 'k'.repeat(200), message: 'exceeds the limit of 1 parameters', status: 413 });
   });
 });
@@ -109,6 +117,10 @@ describe('checkJsonShape edges', () => {
 
   it('takes a key of exactly the maximum length', () => {
     expect(() => checkJsonShape({ ['k'.repeat(200)]: 1 })).not.toThrow();
-    expect(failure(() => checkJsonShape({ p: { ['k'.repeat(201)]: 1 } }))).toMatchObject({ field: `p[${'k'.repeat(198)}`, message: 'is longer than 200 characters', status: 413 });
+    expect(failure(() => checkJsonShape({ p: { ['k'.repeat(201)]: 1 } }))).toMatchObject({
+      field: `p[${'k'.repeat(198)}`,
+      message: 'is longer than 200 characters',
+      status: 413,
+    });
   });
 });

@@ -3,7 +3,6 @@ import { checkJsonShape, DEFAULT_PARAM_LIMITS, parseNestedParams, type ParamLimi
 
 const parse = (query: string, limits?: ParamLimits) => parseNestedParams(new URLSearchParams(query), limits);
 
-
 describe('parseNestedParams', () => {
   it('exports the documented default limits', () => {
     expect(DEFAULT_PARAM_LIMITS).toEqual({ maxDepth: 5, maxArrayLength: 1000, maxParams: 1000, maxKeyLength: 200 });
@@ -118,7 +117,9 @@ describe('checkJsonShape', () => {
   });
 
   it('strips prototype-pollution keys in place, at any depth', () => {
-    const body = JSON.parse('{"__proto__":{"polluted":1},"person":{"constructor":{"prototype":{"polluted":1}},"prototype":1,"last_name":"x"},"list":[{"__proto__":{"a":1},"ok":1}]}');
+    const body = JSON.parse(
+      '{"__proto__":{"polluted":1},"person":{"constructor":{"prototype":{"polluted":1}},"prototype":1,"last_name":"x"},"list":[{"__proto__":{"a":1},"ok":1}]}',
+    );
     checkJsonShape(body);
     expect(body).toEqual({ person: { last_name: 'x' }, list: [{ ok: 1 }] });
     expect(Object.keys(body)).toEqual(['person', 'list']);

@@ -64,14 +64,23 @@ describe('a series repeats at most once a day', () => {
   });
 
   it('takes a single BYHOUR, BYMINUTE and BYSECOND (they set the time of day), and repeated values as one', () => {
-    expect(normalizeRecurrence(rules({ rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=30;BYSECOND=0;COUNT=3' }), PARIS_MONDAY_9).rrule).toBe('FREQ=DAILY;COUNT=3;BYSECOND=0;BYMINUTE=30;BYHOUR=9');
+    expect(normalizeRecurrence(rules({ rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=30;BYSECOND=0;COUNT=3' }), PARIS_MONDAY_9).rrule).toBe(
+      'FREQ=DAILY;COUNT=3;BYSECOND=0;BYMINUTE=30;BYHOUR=9',
+    );
     expect(normalizeRecurrence(rules({ rrule: 'FREQ=DAILY;BYHOUR=9,9' }), PARIS_MONDAY_9).rrule).toBe('FREQ=DAILY;BYHOUR=9');
-    expect(normalizeRecurrence(rules({ rrule: 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=17' }), PARIS_MONDAY_9).rrule).toBe('FREQ=MONTHLY;BYHOUR=17;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1');
+    expect(normalizeRecurrence(rules({ rrule: 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;BYHOUR=17' }), PARIS_MONDAY_9).rrule).toBe(
+      'FREQ=MONTHLY;BYHOUR=17;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1',
+    );
   });
 
   it('one time of day never gives a day two occurrences, whatever the rule', () => {
     const day = (d: Date) => DateTime.fromJSDate(d, { zone: 'Europe/Paris' }).toISODate();
-    for (const rrule of ['FREQ=DAILY;BYHOUR=9', 'FREQ=WEEKLY;BYDAY=MO,TU,WE;BYHOUR=9', 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1,2,-1', 'FREQ=YEARLY;BYWEEKNO=43,44;BYDAY=MO,TU']) {
+    for (const rrule of [
+      'FREQ=DAILY;BYHOUR=9',
+      'FREQ=WEEKLY;BYDAY=MO,TU,WE;BYHOUR=9',
+      'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1,2,-1',
+      'FREQ=YEARLY;BYWEEKNO=43,44;BYDAY=MO,TU',
+    ]) {
       const r = normalizeRecurrence(rules({ rrule }), PARIS_MONDAY_9);
       const days = expandSeries(r, PARIS_MONDAY_9, { until: new Date('2028-01-01T00:00:00Z'), max: 300 }).map(day);
       expect(days.length).toBeGreaterThan(1);

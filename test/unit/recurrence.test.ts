@@ -20,8 +20,7 @@ const rules = (r: Partial<RecurrenceRules>): RecurrenceRules => ({ rrule: null, 
 const iso = (dates: readonly Date[]) => dates.map((d) => d.toISOString().replace('.000Z', 'Z'));
 const at = (zone: string, start: string, allDay = false): SeriesAnchor => ({ start: new Date(start), timeZone: zone, allDay });
 /** Local wall times of instants in a zone, `YYYY-MM-DD HH:mm`. */
-const local = (dates: readonly Date[], zone: string) =>
-  dates.map((d) => DateTime.fromJSDate(d, { zone }).toFormat('yyyy-MM-dd HH:mm'));
+const local = (dates: readonly Date[], zone: string) => dates.map((d) => DateTime.fromJSDate(d, { zone }).toFormat('yyyy-MM-dd HH:mm'));
 const far = new Date('2100-01-01T00:00:00Z');
 
 // 2026-10-19 is a Monday; Paris leaves DST on Sunday 2026-10-25, New York on Sunday 2026-11-01
@@ -85,10 +84,7 @@ describe('expandSeries', () => {
   it('weekly with INTERVAL and WKST keeps its fortnight grid', () => {
     const anchor = at('UTC', '2026-01-06T10:00:00Z'); // a Tuesday
     const r = rules({ rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,SU;WKST=SU' });
-    expect(iso(expandSeries(r, anchor, { until: new Date('2026-02-01T00:00:00Z') }))).toEqual([
-      '2026-01-18T10:00:00Z',
-      '2026-01-20T10:00:00Z',
-    ]);
+    expect(iso(expandSeries(r, anchor, { until: new Date('2026-02-01T00:00:00Z') }))).toEqual(['2026-01-18T10:00:00Z', '2026-01-20T10:00:00Z']);
   });
 
   it('monthly BYMONTHDAY=31 skips the months without a 31st', () => {
@@ -214,13 +210,7 @@ describe('time zones', () => {
 
   it('America/New_York: daily 09:00 across the November change', () => {
     const dates = expandSeries(rules({ rrule: 'FREQ=DAILY;COUNT=6' }), NY_9, { until: far });
-    expect(iso(dates)).toEqual([
-      '2026-10-30T13:00:00Z',
-      '2026-10-31T13:00:00Z',
-      '2026-11-01T14:00:00Z',
-      '2026-11-02T14:00:00Z',
-      '2026-11-03T14:00:00Z',
-    ]);
+    expect(iso(dates)).toEqual(['2026-10-30T13:00:00Z', '2026-10-31T13:00:00Z', '2026-11-01T14:00:00Z', '2026-11-02T14:00:00Z', '2026-11-03T14:00:00Z']);
   });
 
   it('America/New_York: a wall time the November change repeats is its first (daylight) one', () => {

@@ -25,10 +25,21 @@ describe('route hooks', () => {
       ...listPeople,
       hooks: {
         variables: (variables, { query }) => ({ ...variables, withTotals: query.totals === 'true' }),
-        reply: (reply, payload, { query }) => (query.totals === 'true' ? { ...reply, body: { ...(reply.body as object), totals: { count: (payload as { totalCount: number }).totalCount } } } : reply),
+        reply: (reply, payload, { query }) =>
+          query.totals === 'true'
+            ? { ...reply, body: { ...(reply.body as object), totals: { count: (payload as { totalCount: number }).totalCount } } }
+            : reply,
       },
     },
-    { ...showPerson, hooks: { reply: (_reply, payload, { params }) => ({ status: 200, raw: { contentType: 'text/plain; charset=utf-8', bytes: `person ${params.id}: ${(payload as { last_name: string }).last_name}` } }) } },
+    {
+      ...showPerson,
+      hooks: {
+        reply: (_reply, payload, { params }) => ({
+          status: 200,
+          raw: { contentType: 'text/plain; charset=utf-8', bytes: `person ${params.id}: ${(payload as { last_name: string }).last_name}` },
+        }),
+      },
+    },
   ];
 
   const ctx: FacadeContext = { viewer: { timeZone: 'UTC', currency: { decimals: 2 } }, requestId: 'r1', rate: { limit: 10, remaining: 9, reset: 0 } };

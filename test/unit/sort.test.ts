@@ -3,7 +3,6 @@ import { parseSort } from '../../rest-facade/request/sort';
 
 const DEALS = { name: 'NAME', created_at: 'CREATED_AT', probability: 'PROBABILITY', owner_id: 'OWNER_ID' } as const;
 
-
 describe('parseSort', () => {
   it('returns [] when blank', () => {
     expect(parseSort(undefined, DEALS)).toEqual([]);

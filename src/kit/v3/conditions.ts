@@ -184,7 +184,8 @@ function customLabel(label: string, value: unknown, name: string, tz: string): C
   const add = (raw: string) => {
     const text = raw.trim();
     if (text === '' || matches.includes(text)) return;
-    if (text.length > MAX_CONDITION_TEXT && [...text].length > MAX_CONDITION_TEXT) throw new FacadeInputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
+    if (text.length > MAX_CONDITION_TEXT && [...text].length > MAX_CONDITION_TEXT)
+      throw new FacadeInputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
     if (matches.length >= MAX_CUSTOM_LABEL_VALUES) throw new FacadeInputError(name, `has too many values (maximum is ${MAX_CUSTOM_LABEL_VALUES})`);
     matches.push(text);
   };
@@ -213,7 +214,8 @@ function translate(spec: ConditionSpec, value: unknown, name: string, tz: string
     case 'text': {
       const text = toText(value, name, Number.MAX_SAFE_INTEGER)?.trim();
       if (!text) return undefined;
-      if (text.length > MAX_CONDITION_TEXT && [...text].length > MAX_CONDITION_TEXT) throw new FacadeInputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
+      if (text.length > MAX_CONDITION_TEXT && [...text].length > MAX_CONDITION_TEXT)
+        throw new FacadeInputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
       return text;
     }
     case 'datetimeRange':
@@ -281,7 +283,8 @@ function customLabelKeys(conditions: Record<string, unknown>, prefix: string | n
   for (const key of Object.keys(conditions)) {
     if (!key.startsWith('custom_label_')) continue;
     if (!CUSTOM_LABEL_KEY.test(key)) throw new FacadeInputError(nameOf(prefix, shown(key)), 'is not a custom field condition: name it custom_label_<id>');
-    if (keys.length >= MAX_CUSTOM_LABEL_CONDITIONS) throw new FacadeInputError(nameOf(prefix, key), `is one custom field condition too many (at most ${MAX_CUSTOM_LABEL_CONDITIONS})`);
+    if (keys.length >= MAX_CUSTOM_LABEL_CONDITIONS)
+      throw new FacadeInputError(nameOf(prefix, key), `is one custom field condition too many (at most ${MAX_CUSTOM_LABEL_CONDITIONS})`);
     keys.push(key);
   }
   return keys;
@@ -340,7 +343,8 @@ export function conditionFilter(conditions: unknown, table: ConditionTable, tz: 
     }
     // A dotted target is a condition on related records (`people.some.name`): each its own
     // entry under `and`, so each v3 condition is met by some related record.
-    if (spec.to.includes('.')) also.push(spec.to.split('.').reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), condition as Record<string, unknown>));
+    if (spec.to.includes('.'))
+      also.push(spec.to.split('.').reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), condition as Record<string, unknown>));
     else if (spec.to in filter) also.push({ [spec.to]: condition });
     else filter[spec.to] = condition;
   }
@@ -371,7 +375,11 @@ export function conditionSpecOf(table: ConditionTable, name: string): ConditionS
  * a second value where one is taken, or a query that is not such an object is refused naming it
  * (`query[deal_name]`); the values themselves are checked by `conditionFilter`.
  */
-export function storedConditions(query: unknown, table: ConditionTable, options: { readonly prefix?: string; readonly what?: string } = {}): Record<string, unknown> {
+export function storedConditions(
+  query: unknown,
+  table: ConditionTable,
+  options: { readonly prefix?: string; readonly what?: string } = {},
+): Record<string, unknown> {
   const prefix = options.prefix ?? 'query';
   if (query === null || query === undefined) return {};
   if (!isObject(query)) throw new FacadeInputError(prefix, 'must be an object of condition names, each with a list of values');

@@ -16,7 +16,8 @@ import { User } from '../users/user.entity';
 @ObjectType('AccountNotification', {
   implements: Node,
   simpleResolvers: true,
-  description: 'A notification for one user of the account (v3 "account notification"): a text, read or not, seen or not. Its user and the account\'s administrators see it.',
+  description:
+    'A notification for one user of the account (v3 "account notification"): a text, read or not, seen or not. Its user and the account\'s administrators see it.',
 })
 export class AccountNotification {
   [OptionalProps]?: 'readAt' | 'seen' | 'hidePopup' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'userId' | 'accountId';
@@ -71,7 +72,7 @@ export class AccountNotification {
     return this.user.id;
   }
 
-  @Field(() => Int, { description: 'databaseId of the account (the viewer\'s).' })
+  @Field(() => Int, { description: "databaseId of the account (the viewer's)." })
   @Extensions({ [READS]: ['account'] })
   get accountId(): number {
     return this.account.id;

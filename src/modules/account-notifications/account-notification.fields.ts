@@ -20,10 +20,18 @@ export const ACCOUNT_NOTIFICATION = defineResource(
     orderDoc: 'A key account notifications can be ordered by (default: newest first).',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The notification\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
-    userId: { kind: 'ref', filter: { doc: 'The user notified (their databaseId; v3 `conditions[user_id]`).' }, sort: { doc: 'The user notified (their databaseId).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The notification's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    userId: {
+      kind: 'ref',
+      filter: { doc: 'The user notified (their databaseId; v3 `conditions[user_id]`).' },
+      sort: { doc: 'The user notified (their databaseId).' },
+    },
     text: { kind: 'text', filter: { doc: 'What the notification says.' } },
-    readAt: { kind: 'datetime', filter: { doc: 'When it was read (`isNull: true`: unread).' }, sort: { doc: 'When it was read (unread ones last when ascending).' } },
+    readAt: {
+      kind: 'datetime',
+      filter: { doc: 'When it was read (`isNull: true`: unread).' },
+      sort: { doc: 'When it was read (unread ones last when ascending).' },
+    },
     seen: { kind: 'boolean', filter: { doc: 'Whether its user has seen it.' } },
     hidePopup: { kind: 'boolean', filter: { doc: 'Whether it was created without a popup.' } },
     createdAt: { kind: 'datetime', filter: { doc: 'When the notification was created.' }, sort: { doc: 'Creation time (the default, newest first).' } },

@@ -25,7 +25,10 @@ class UpdateAccountNotificationPayload extends RecordPayload(AccountNotification
 /** v3 §4.9: a delete answers the deleted notification, so the payload carries it besides its ids. */
 @ObjectType('DeleteAccountNotificationPayload', { simpleResolvers: true, description: 'The result of deleteAccountNotification.' })
 class DeleteAccountNotificationPayload {
-  @Field(() => ID, { nullable: true, description: 'Global id of the deleted notification (for removing it from a client cache); null when nothing was deleted.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'Global id of the deleted notification (for removing it from a client cache); null when nothing was deleted.',
+  })
   deletedId!: string | null;
 
   @Field(() => Int, { nullable: true, description: 'databaseId of the deleted notification; null when nothing was deleted.' })
@@ -44,7 +47,7 @@ registerNode({ name: 'AccountNotification', entity: AccountNotification, find: (
 const RELATIONS: readonly RelationPreload<AccountNotification>[] = [usersPreload('user')];
 
 const WHO =
-  'Its user may, and so may the account\'s administrators; a notification the viewer may not see (another user\'s, another account\'s) or a missing one is a NOT_FOUND user error.';
+  "Its user may, and so may the account's administrators; a notification the viewer may not see (another user's, another account's) or a missing one is a NOT_FOUND user error.";
 
 /** Account notifications (v3 §2.9, §4.9): a user's own; administrators see and change the whole account's. */
 @Resolver()
@@ -55,8 +58,10 @@ export class AccountNotificationResolver {
   async accountNotifications(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => ACCOUNT_NOTIFICATION.Filter, { nullable: true, description: 'Which notifications; all the viewer may see when absent.' }) filter?: InstanceType<typeof ACCOUNT_NOTIFICATION.Filter>,
-    @Arg('orderBy', () => [ACCOUNT_NOTIFICATION.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof ACCOUNT_NOTIFICATION.Order>>,
+    @Arg('filter', () => ACCOUNT_NOTIFICATION.Filter, { nullable: true, description: 'Which notifications; all the viewer may see when absent.' })
+    filter?: InstanceType<typeof ACCOUNT_NOTIFICATION.Filter>,
+    @Arg('orderBy', () => [ACCOUNT_NOTIFICATION.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof ACCOUNT_NOTIFICATION.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<AccountNotification>> {
     const result = await new AccountNotificationService(ctx).list(filter, orderBy, pagingOf(args, ACCOUNT_NOTIFICATIONS_PAGE_SIZE), connectionReads(info));
@@ -66,14 +71,16 @@ export class AccountNotificationResolver {
 
   @Query(() => AccountNotification, {
     nullable: true,
-    description: 'One account notification by databaseId; null when it does not exist or the viewer may not see it (another user\'s, unless the viewer is an administrator).',
+    description:
+      "One account notification by databaseId; null when it does not exist or the viewer may not see it (another user's, unless the viewer is an administrator).",
   })
-  accountNotification(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The notification\'s databaseId.' }) id: number) {
+  accountNotification(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The notification's databaseId." }) id: number) {
     return new AccountNotificationService(ctx).find(id);
   }
 
   @Mutation(() => CreateAccountNotificationPayload, {
-    description: 'Notifies a user of the account (the viewer unless userId names another). A blank text or an unknown user comes back as userErrors, and nothing is created.',
+    description:
+      'Notifies a user of the account (the viewer unless userId names another). A blank text or an unknown user comes back as userErrors, and nothing is created.',
   })
   createAccountNotification(
     @Ctx() ctx: RequestContext,
@@ -82,17 +89,22 @@ export class AccountNotificationResolver {
     return recordPayload('accountNotification', () => new AccountNotificationService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateAccountNotificationPayload, { description: `Marks a notification read (readAt a time) or unread (readAt null); seen follows unless given. ${WHO}` })
+  @Mutation(() => UpdateAccountNotificationPayload, {
+    description: `Marks a notification read (readAt a time) or unread (readAt null); seen follows unless given. ${WHO}`,
+  })
   updateAccountNotification(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The notification\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The notification's databaseId." }) id: number,
     @Arg('input', () => AccountNotificationUpdateInput, { description: 'When it was read, and whether it was seen.' }) input: AccountNotificationUpdateInput,
   ) {
     return recordPayload('accountNotification', () => new AccountNotificationService(ctx).update(id, input));
   }
 
   @Mutation(() => DeleteAccountNotificationPayload, { description: `Deletes a notification and answers it as it was. ${WHO}` })
-  async deleteAccountNotification(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The notification\'s databaseId.' }) id: number): Promise<DeleteAccountNotificationPayload> {
+  async deleteAccountNotification(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The notification's databaseId." }) id: number,
+  ): Promise<DeleteAccountNotificationPayload> {
     const { result, userErrors } = await payloadOf(() => new AccountNotificationService(ctx).delete(id));
     return {
       deletedId: result === null ? null : toGlobalId('AccountNotification', id),

@@ -35,14 +35,22 @@ class AccountNotificationRule extends VisibilityRule<AccountNotification> {
     return seer.isAdmin || notification.user.id === seer.userId;
   }
 
-  override usersWhoCanSee(users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Seer['visibility'] }>, notification: AccountNotification): number[] {
+  override usersWhoCanSee(
+    users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Seer['visibility'] }>,
+    notification: AccountNotification,
+  ): number[] {
     const ids: number[] = [];
     for (const u of users) if (this.canSee({ userId: u.id, isAdmin: u.isAdmin, visibility: u.visibility }, notification)) ids.push(u.id);
     return ids;
   }
 }
 
-export const ACCOUNT_NOTIFICATIONS: ResourceDef<AccountNotification> = { entity: AccountNotification, alias: 'an', name: 'AccountNotification', visibility: new AccountNotificationRule() };
+export const ACCOUNT_NOTIFICATIONS: ResourceDef<AccountNotification> = {
+  entity: AccountNotification,
+  alias: 'an',
+  name: 'AccountNotification',
+  visibility: new AccountNotificationRule(),
+};
 
 type Filter = InstanceType<typeof ACCOUNT_NOTIFICATION.Filter>;
 type Order = InstanceType<typeof ACCOUNT_NOTIFICATION.Order>;
@@ -56,7 +64,12 @@ export class AccountNotificationService {
   constructor(private readonly ctx: RequestContext) {}
 
   /** The viewer's notifications (an admin's: the account's), newest first unless asked otherwise. */
-  list(filter: Filter | null | undefined, orderBy: readonly Order[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<AccountNotification>> {
+  list(
+    filter: Filter | null | undefined,
+    orderBy: readonly Order[] | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<AccountNotification>> {
     const condition = ACCOUNT_NOTIFICATION.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, ACCOUNT_NOTIFICATIONS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, ACCOUNT_NOTIFICATIONS, where, ACCOUNT_NOTIFICATION.orderKeys(this.ctx.em, orderBy), paging, reads);

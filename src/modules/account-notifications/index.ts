@@ -3,4 +3,8 @@ import { AccountNotification } from './account-notification.entity';
 import { AccountNotificationFieldsResolver, AccountNotificationResolver } from './account-notification.resolver';
 
 /** Account notifications (v3 §2.9, §4.9): a user's own, read and marked by them or the account's admins. */
-export const accountNotificationsModule: CoreModule = { name: 'account-notifications', entities: [AccountNotification], resolvers: [AccountNotificationResolver, AccountNotificationFieldsResolver] };
+export const accountNotificationsModule: CoreModule = {
+  name: 'account-notifications',
+  entities: [AccountNotification],
+  resolvers: [AccountNotificationResolver, AccountNotificationFieldsResolver],
+};

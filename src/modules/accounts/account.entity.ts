@@ -4,7 +4,11 @@ import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/no
 
 /** A tenant. Nothing ever crosses accounts. */
 @Entity({ tableName: 'accounts' })
-@ObjectType('Account', { implements: Node, simpleResolvers: true, description: 'The organisation using the CRM: every record belongs to one account, and nothing crosses accounts.' })
+@ObjectType('Account', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'The organisation using the CRM: every record belongs to one account, and nothing crosses accounts.',
+})
 export class Account {
   [OptionalProps]?: 'currencyCode' | 'timeZone' | 'createdAt' | 'nodeId' | 'databaseId';
 
@@ -21,7 +25,7 @@ export class Account {
     return this.id;
   }
 
-  @Field({ description: 'The account\'s name.' })
+  @Field({ description: "The account's name." })
   @Property({ type: 'string', length: 200 })
   name!: string;
 

@@ -32,7 +32,7 @@ export class AccountResolver {
     return account;
   }
 
-  @FieldResolver(() => Currency, { description: 'The account\'s currency.' })
+  @FieldResolver(() => Currency, { description: "The account's currency." })
   currency(@Root() account: Account): Currency {
     return currencyOf(account.currencyCode);
   }

@@ -59,7 +59,12 @@ function checkUser(input: NewUser): void {
 export class AccountAdmin {
   constructor(private readonly em: EntityManager) {}
 
-  async createAccount(input: { name: string; timeZone?: string; currency?: string; admin: NewUser }): Promise<{ account: Account; user: User; apiKey: string }> {
+  async createAccount(input: {
+    name: string;
+    timeZone?: string;
+    currency?: string;
+    admin: NewUser;
+  }): Promise<{ account: Account; user: User; apiKey: string }> {
     if (!input.name.trim() || input.name.length > 200) throw ValidationFailed.one('name', 'BLANK', "can't be blank");
     const currency = (input.currency ?? 'USD').toUpperCase();
     if (!CURRENCIES.has(currency)) throw ValidationFailed.one('currency', 'INVALID', `is not supported (one of ${[...CURRENCIES.keys()].join(', ')})`);
@@ -69,7 +74,9 @@ export class AccountAdmin {
     return this.em.transactional(async (em) => {
       const account = em.create(Account, { name: input.name.trim(), currencyCode: currency, timeZone });
       em.persist(account);
-      DEFAULT_LISTS.forEach((item, position) => em.persist(em.create(ListItem, { account, kind: item.kind, name: item.name, hexColor: item.hexColor ?? null, position })));
+      DEFAULT_LISTS.forEach((item, position) =>
+        em.persist(em.create(ListItem, { account, kind: item.kind, name: item.name, hexColor: item.hexColor ?? null, position })),
+      );
       seedDealStages(em, account);
       const { key, hash } = issueKey();
       const user = em.create(User, {

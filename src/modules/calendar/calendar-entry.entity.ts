@@ -67,7 +67,11 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index({ name: 'calendar_entries_priority', properties: ['calendarEntryPriority'] })
 // A series' entries (recurrences_of, re-expansion, delete): the base's recurrences in order.
 @Index(sqlIndex('calendar_entries_series', '("base_entry_id", "id") where "base_entry_id" is not null'))
-@ObjectType('CalendarEntry', { implements: Node, simpleResolvers: true, description: 'A task or an event of the calendar (v3 "calendar entry"), possibly one occurrence of a recurring series.' })
+@ObjectType('CalendarEntry', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'A task or an event of the calendar (v3 "calendar entry"), possibly one occurrence of a recurring series.',
+})
 export class CalendarEntry {
   [OptionalProps]?:
     | 'owner'
@@ -190,7 +194,7 @@ export class CalendarEntry {
   @ManyToOne(() => Company, { nullable: true, deleteRule: 'set null' })
   company: Company | null = null;
 
-  @Field({ description: 'false once the entry\'s series was deleted: such entries are left out of lists unless asked for, and are not found by id.' })
+  @Field({ description: "false once the entry's series was deleted: such entries are left out of lists unless asked for, and are not found by id." })
   @Property({ type: 'boolean', default: true })
   active: boolean = true;
 
@@ -198,7 +202,10 @@ export class CalendarEntry {
   @ManyToOne(() => CalendarEntry, { nullable: true, deleteRule: 'cascade' })
   baseEntry: CalendarEntry | null = null;
 
-  @Field(() => String, { nullable: true, description: 'The recurrence rule of a series (RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10); only on the base entry.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The recurrence rule of a series (RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO;COUNT=10); only on the base entry.',
+  })
   @Property({ type: 'text', nullable: true })
   rrule: string | null = null;
 
@@ -214,7 +221,11 @@ export class CalendarEntry {
   @Property({ type: 'text', nullable: true })
   exdate: string | null = null;
 
-  @Field(() => String, { nullable: true, description: 'The last day the series has an entry for (YYYY-MM-DD, in its time zone): its rule\'s last occurrence, or the last one stored when the rule runs past the stored horizon; null for entries of no series.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The last day the series has an entry for (YYYY-MM-DD, in its time zone): its rule's last occurrence, or the last one stored when the rule runs past the stored horizon; null for entries of no series.",
+  })
   @Property({ type: 'date', nullable: true })
   recurrenceEnd: string | null = null;
 
@@ -225,22 +236,25 @@ export class CalendarEntry {
   @Field({ description: 'When the entry was created.' }) @Property({ type: 'datetime' }) createdAt: Date = new Date();
   @Field({ description: 'When the entry last changed.' }) @Property({ type: 'datetime' }) updatedAt: Date = new Date();
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the entry\'s owner.' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the entry's owner." })
   @Extensions({ [READS]: ['owner'] })
   get ownerId(): number | null {
     return this.owner?.id ?? null;
   }
-  @Field(() => Int, { nullable: true, description: 'databaseId of the entry\'s category (an item of the event categories list).' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the entry's category (an item of the event categories list)." })
   @Extensions({ [READS]: ['category'] })
   get categoryId(): number | null {
     return this.category?.id ?? null;
   }
-  @Field(() => Int, { nullable: true, description: 'databaseId of the entry\'s priority (an item of the calendar entry priorities list).' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the entry's priority (an item of the calendar entry priorities list)." })
   @Extensions({ [READS]: ['calendarEntryPriority'] })
   get calendarEntryPriorityId(): number | null {
     return this.calendarEntryPriority?.id ?? null;
   }
-  @Field(() => CalendarAssociationType, { nullable: true, description: 'The kind of record the entry is about; null when it is about none (or that record was deleted).' })
+  @Field(() => CalendarAssociationType, {
+    nullable: true,
+    description: 'The kind of record the entry is about; null when it is about none (or that record was deleted).',
+  })
   @Extensions({ [READS]: ['associationKind', 'deal', 'person', 'company'] })
   get associationType(): CalendarAssociationType | null {
     return this.associationId === null ? null : this.associationKind;
@@ -269,12 +283,18 @@ export class CalendarEntry {
   get personId(): number | null {
     return this.person?.id ?? null;
   }
-  @Field(() => Int, { nullable: true, description: 'databaseId of the company the entry is tied to, if any (the associated company when associationType is COMPANY).' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'databaseId of the company the entry is tied to, if any (the associated company when associationType is COMPANY).',
+  })
   @Extensions({ [READS]: ['company'] })
   get companyId(): number | null {
     return this.company?.id ?? null;
   }
-  @Field(() => Int, { nullable: true, description: 'databaseId of the first (base) entry of the recurring series this entry is an occurrence of; null on a base and on entries of no series.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'databaseId of the first (base) entry of the recurring series this entry is an occurrence of; null on a base and on entries of no series.',
+  })
   @Extensions({ [READS]: ['baseEntry'] })
   get baseEntryId(): number | null {
     return this.baseEntry?.id ?? null;

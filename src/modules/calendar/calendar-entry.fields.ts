@@ -12,15 +12,15 @@ import { CalendarEntryDue, localDate, periodSpan, pinOf, today, type DaySpan } f
 export class CalendarEntryKindFilter extends EnumFilterOf(CalendarEntryKind, 'kind') {}
 
 @InputType('CalendarEntryDueFilter', {
-  description: 'When entries fall, in the viewer\'s time zone (tasks by due date, events by overlapping the span): `eq` one period, `in` any of several.',
+  description: "When entries fall, in the viewer's time zone (tasks by due date, events by overlapping the span): `eq` one period, `in` any of several.",
 })
 export class CalendarEntryDueFilter extends EnumFilterOf(CalendarEntryDue, 'period') {}
 
 /** The range of an instant read as a day of the viewer's (src/kit/dates.ts), in the schema's words. */
-export const SPAN_RANGE_DOC = 'Years 1 to 9999, in UTC and in the viewer\'s time zone.';
+export const SPAN_RANGE_DOC = "Years 1 to 9999, in UTC and in the viewer's time zone.";
 
 @InputType('CalendarEntrySpan', {
-  description: 'A span of time, both ends inclusive (either alone): tasks due on a day of it (in the viewer\'s time zone), events overlapping it.',
+  description: "A span of time, both ends inclusive (either alone): tasks due on a day of it (in the viewer's time zone), events overlapping it.",
 })
 export class CalendarEntrySpan {
   @Field(() => Date, { nullable: true, description: `The start of the span (ISO 8601 with a zone). ${SPAN_RANGE_DOC}` }) from?: Date | null;
@@ -37,9 +37,13 @@ const EVENT = `ce.kind = 'event'`;
  * event ending exactly at `from` does not; one of no length starting at `from` does).
  */
 function inSpan(span: DaySpan): Fragment {
-  const task = span.toDate === null ? { sql: `ce.due_date >= ?::date`, params: [span.fromDate] } : { sql: `ce.due_date >= ?::date and ce.due_date < ?::date`, params: [span.fromDate, span.toDate] };
+  const task =
+    span.toDate === null
+      ? { sql: `ce.due_date >= ?::date`, params: [span.fromDate] }
+      : { sql: `ce.due_date >= ?::date and ce.due_date < ?::date`, params: [span.fromDate, span.toDate] };
   const reaches = `(ce.end_time > ? or ce.start_time >= ?)`;
-  const event = span.to === null ? { sql: reaches, params: [span.from, span.from] } : { sql: `ce.start_time < ? and ${reaches}`, params: [span.to, span.from, span.from] };
+  const event =
+    span.to === null ? { sql: reaches, params: [span.from, span.from] } : { sql: `ce.start_time < ? and ${reaches}`, params: [span.to, span.from, span.from] };
   return { sql: `(${TASK} and ${task.sql}) or (${EVENT} and ${event.sql})`, params: [...task.params, ...event.params] };
 }
 
@@ -124,15 +128,15 @@ export const CALENDAR_ENTRY = defineResource(
     alias: 'ce',
     defaultOrder: ['-createdAt'],
     createDoc:
-      'A new calendar entry: its kind (required), a task\'s due date or an event\'s start and end (both required for events), what it is about, and an optional recurrence (RFC 5545). The owner defaults to the viewer.',
+      "A new calendar entry: its kind (required), a task's due date or an event's start and end (both required for events), what it is about, and an optional recurrence (RFC 5545). The owner defaults to the viewer.",
     updateDoc:
-      'Changes to a calendar entry: only the fields given change; null clears a field. The kind is kept. Changing the rule or the times of a series\' base entry rebuilds the series\' future occurrences.',
+      "Changes to a calendar entry: only the fields given change; null clears a field. The kind is kept. Changing the rule or the times of a series' base entry rebuilds the series' future occurrences.",
     filterDoc:
       'Which calendar entries to list: every condition given must hold; compose with and, or, not. Entries of deleted series (active false) are left out unless includeInactive is true or active is conditioned (at the top level or inside and).',
     orderDoc: 'A key calendar entries can be ordered by.',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The entry\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The entry's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     kind: {
       kind: 'enum',
       enum: CalendarEntryKind,
@@ -145,9 +149,24 @@ export const CALENDAR_ENTRY = defineResource(
     },
     name: { kind: 'text', write: 'auto', doc: 'What the entry is called, at most 255 characters.', filter: { doc: 'The name (v3 named: exactly this name).' } },
     description: { kind: 'text', write: 'auto', doc: 'Free text about the entry.' },
-    ownerId: { kind: 'ref', write: 'custom', doc: 'databaseId of the owner, a user of the account; the viewer when not given on create.', filter: { doc: 'The owner (a user\'s databaseId).' } },
-    categoryId: { kind: 'ref', write: 'custom', doc: 'databaseId of the entry\'s category (an item of the event categories list); null removes it.', filter: { doc: 'The category (its databaseId).' } },
-    calendarEntryPriorityId: { kind: 'ref', write: 'custom', doc: 'databaseId of the entry\'s priority (an item of the calendar entry priorities list); null removes it.', filter: { doc: 'The priority (its databaseId).' } },
+    ownerId: {
+      kind: 'ref',
+      write: 'custom',
+      doc: 'databaseId of the owner, a user of the account; the viewer when not given on create.',
+      filter: { doc: "The owner (a user's databaseId)." },
+    },
+    categoryId: {
+      kind: 'ref',
+      write: 'custom',
+      doc: "databaseId of the entry's category (an item of the event categories list); null removes it.",
+      filter: { doc: 'The category (its databaseId).' },
+    },
+    calendarEntryPriorityId: {
+      kind: 'ref',
+      write: 'custom',
+      doc: "databaseId of the entry's priority (an item of the calendar entry priorities list); null removes it.",
+      filter: { doc: 'The priority (its databaseId).' },
+    },
     startTime: {
       kind: 'datetime',
       write: 'custom',
@@ -155,8 +174,18 @@ export const CALENDAR_ENTRY = defineResource(
       filter: { doc: 'When an event starts (v3 starting_at: exactly this instant).' },
       sort: { doc: 'Start of events (tasks last).' },
     },
-    endTime: { kind: 'datetime', write: 'custom', doc: 'When an event ends, not before it starts (required for events; tasks take none).', filter: { doc: 'When an event ends (v3 ending_at: exactly this instant).' } },
-    allDay: { kind: 'boolean', write: 'custom', doc: 'Whether the entry takes whole days; when not given on create, true for tasks and false for events.', filter: { doc: 'All-day entries (true) or not (false).' } },
+    endTime: {
+      kind: 'datetime',
+      write: 'custom',
+      doc: 'When an event ends, not before it starts (required for events; tasks take none).',
+      filter: { doc: 'When an event ends (v3 ending_at: exactly this instant).' },
+    },
+    allDay: {
+      kind: 'boolean',
+      write: 'custom',
+      doc: 'Whether the entry takes whole days; when not given on create, true for tasks and false for events.',
+      filter: { doc: 'All-day entries (true) or not (false).' },
+    },
     dueDate: {
       kind: 'date',
       write: 'custom',
@@ -164,7 +193,12 @@ export const CALENDAR_ENTRY = defineResource(
       filter: { doc: 'The day a task is due.' },
       sort: { doc: 'Due date of tasks (events and tasks without one last).' },
     },
-    complete: { kind: 'boolean', write: 'custom', doc: 'Whether the entry is done: becoming true sets completedAt, becoming false clears it.', filter: { doc: 'Complete (true) or not (false) (v3 completed, incomplete).' } },
+    complete: {
+      kind: 'boolean',
+      write: 'custom',
+      doc: 'Whether the entry is done: becoming true sets completedAt, becoming false clears it.',
+      filter: { doc: 'Complete (true) or not (false) (v3 completed, incomplete).' },
+    },
     associationType: {
       kind: 'enum',
       enum: CalendarAssociationType,
@@ -201,19 +235,41 @@ export const CALENDAR_ENTRY = defineResource(
         doc: 'true: entries of deleted series (active false) are listed too (v3 include_inactive). Read at the top level of the filter and inside and.',
       },
     },
-    due: { kind: 'enum', enum: CalendarEntryDue, property: null, filter: { input: () => CalendarEntryDueFilter, build: dueFilter as never, doc: 'When the entry falls, in the viewer\'s time zone (v3 late, today, tomorrow, this_week, next_week, future, someday).' } },
-    within: { kind: 'json', property: null, filter: { input: () => CalendarEntrySpan, build: withinFilter as never, doc: 'Entries occurring within a span (v3 within): tasks due on a day of it, events overlapping it.' } },
+    due: {
+      kind: 'enum',
+      enum: CalendarEntryDue,
+      property: null,
+      filter: {
+        input: () => CalendarEntryDueFilter,
+        build: dueFilter as never,
+        doc: "When the entry falls, in the viewer's time zone (v3 late, today, tomorrow, this_week, next_week, future, someday).",
+      },
+    },
+    within: {
+      kind: 'json',
+      property: null,
+      filter: {
+        input: () => CalendarEntrySpan,
+        build: withinFilter as never,
+        doc: 'Entries occurring within a span (v3 within): tasks due on a day of it, events overlapping it.',
+      },
+    },
     recurrencesOf: {
       kind: 'int',
       property: null,
-      filter: { input: () => Int as never, build: recurrencesOfFilter as never, related: 'CalendarEntry', doc: 'The other entries of the recurring series this entry (its databaseId) belongs to: its base and occurrences, itself left out. An entry the viewer may not see names no series.' },
+      filter: {
+        input: () => Int as never,
+        build: recurrencesOfFilter as never,
+        related: 'CalendarEntry',
+        doc: 'The other entries of the recurring series this entry (its databaseId) belongs to: its base and occurrences, itself left out. An entry the viewer may not see names no series.',
+      },
     },
     baseEntryId: { kind: 'ref', filter: { doc: 'The base entry of the series (isNull: true leaves out occurrences: v3 base_entries).' } },
     partOfRecurringSeries: { kind: 'boolean', filter: { doc: 'Entries of a recurring series (true) or of none (false: v3 non_recurring).' } },
     rrule: {
       kind: 'text',
       write: 'custom',
-      doc: 'The series\' recurrence rule (RFC 5545 RRULE, e.g. FREQ=DAILY;COUNT=5), on a base entry only; null ends the series\' future. At most once a day: FREQ=DAILY or less often, and at most one value in each of BYHOUR, BYMINUTE and BYSECOND.',
+      doc: "The series' recurrence rule (RFC 5545 RRULE, e.g. FREQ=DAILY;COUNT=5), on a base entry only; null ends the series' future. At most once a day: FREQ=DAILY or less often, and at most one value in each of BYHOUR, BYMINUTE and BYSECOND.",
     },
     rdate: { kind: 'text', write: 'custom', doc: 'Extra dates of the series (RFC 5545 RDATE values, comma-separated), on a base entry only.' },
     exrule: { kind: 'text', write: 'custom', doc: 'A rule of dates left out of the series (RFC 5545 EXRULE), on a base entry only.' },

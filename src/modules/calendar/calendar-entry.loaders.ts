@@ -19,16 +19,28 @@ const PARENT_COLUMN = { deal: 'ce.deal_id', person: 'ce.person_id', company: 'ce
  * Deal.calendarEntries, Person.calendarEntries, Company.calendarEntries and CalendarEntry.recurrences:
  * a page of the parent's visible entries, batched across a page of parents (one statement).
  */
-export function calendarEntriesOf(ctx: RequestContext, parent: keyof typeof PARENT_COLUMN, parentId: number, nested: NestedArgs<CalendarEntryFilter, CalendarEntryOrder>): Promise<Connection<CalendarEntry>> {
+export function calendarEntriesOf(
+  ctx: RequestContext,
+  parent: keyof typeof PARENT_COLUMN,
+  parentId: number,
+  nested: NestedArgs<CalendarEntryFilter, CalendarEntryOrder>,
+): Promise<Connection<CalendarEntry>> {
   const paging = pagingOf(nested.args, CALENDAR_ENTRIES_PAGE_SIZE);
   const order = CALENDAR_ENTRY.orderKeys(ctx.em, nested.orderBy);
   const condition = calendarCondition(ctx, nested.filter);
-  const loader = ctx.loaders.memo(`calendar-entries-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
-    new DataLoader(async (ids: Ids) => {
-      const where = scopeOf(ctx, CALENDAR_ENTRIES).add(condition.sql, ...condition.params);
-      const pages = await keysetPagesByParent(ctx.em, CalendarEntry, { from: fromOf(ctx, CALENDAR_ENTRIES), alias: 'ce', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] }, ids);
-      return ids.map((id) => new Connection(pages.get(id)!));
-    }),
+  const loader = ctx.loaders.memo(
+    `calendar-entries-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
+    () =>
+      new DataLoader(async (ids: Ids) => {
+        const where = scopeOf(ctx, CALENDAR_ENTRIES).add(condition.sql, ...condition.params);
+        const pages = await keysetPagesByParent(
+          ctx.em,
+          CalendarEntry,
+          { from: fromOf(ctx, CALENDAR_ENTRIES), alias: 'ce', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
+          ids,
+        );
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(parentId);
 }

@@ -23,7 +23,7 @@ export enum CalendarEntryDue {
 registerEnumType(CalendarEntryDue, {
   name: 'CalendarEntryDue',
   description:
-    'When a calendar entry falls, in the viewer\'s time zone: tasks by their due date, events by overlapping the span (days run from local midnight to local midnight; weeks start on Monday).',
+    "When a calendar entry falls, in the viewer's time zone: tasks by their due date, events by overlapping the span (days run from local midnight to local midnight; weeks start on Monday).",
   valuesConfig: {
     LATE: { description: 'Not complete, and past: tasks due before today, events that ended before now.' },
     TODAY: { description: 'Tasks due today; events overlapping today.' },
@@ -70,7 +70,7 @@ export function pinPeriods<F>(filter: F | null | undefined, pin: Pin): F | null 
 /** The pin a condition was given; a filter compiled without one is a programming error. */
 export function pinOf(value: unknown): Pin {
   const pin = (value as FilterNode | null)?.[PIN] as Pin | undefined;
-  if (!pin) throw new Error('A calendar period condition was compiled without the viewer\'s zone and clock (pinPeriods)');
+  if (!pin) throw new Error("A calendar period condition was compiled without the viewer's zone and clock (pinPeriods)");
   return pin;
 }
 

@@ -25,26 +25,38 @@ import { CalendarEntryService, findVisibleEntries, visibleEntryIds } from './cal
 export class CalendarEntryConnection extends ConnectionOf(CalendarEntry, 'CalendarEntry', 'calendar entries') {}
 
 @ObjectType('CreateCalendarEntryPayload', { description: 'The result of createCalendarEntry.' })
-class CreateCalendarEntryPayload extends RecordPayload(CalendarEntry, 'calendarEntry', 'The created entry (the base entry when it starts a recurring series)') {}
+class CreateCalendarEntryPayload extends RecordPayload(
+  CalendarEntry,
+  'calendarEntry',
+  'The created entry (the base entry when it starts a recurring series)',
+) {}
 @ObjectType('UpdateCalendarEntryPayload', { description: 'The result of updateCalendarEntry.' })
 class UpdateCalendarEntryPayload extends RecordPayload(CalendarEntry, 'calendarEntry', 'The entry as changed') {}
 
-@ObjectType('DeleteCalendarEntryPayload', { description: 'The result of deleteCalendarEntry: the entry asked for, and every entry the delete removed or deactivated.' })
+@ObjectType('DeleteCalendarEntryPayload', {
+  description: 'The result of deleteCalendarEntry: the entry asked for, and every entry the delete removed or deactivated.',
+})
 class DeleteCalendarEntryPayload extends DeletePayload {
-  @Field(() => [ID], { description: 'Global ids of every entry removed or deactivated: the entry itself, or its whole series (base first); empty when nothing was deleted.' })
+  @Field(() => [ID], {
+    description: 'Global ids of every entry removed or deactivated: the entry itself, or its whole series (base first); empty when nothing was deleted.',
+  })
   affectedIds!: string[];
 
   @Field(() => [Int], { description: 'databaseIds of every entry removed or deactivated (what v3 answers), base first; empty when nothing was deleted.' })
   affectedDatabaseIds!: number[];
 
-  @Field({ description: 'true when the entry belonged to a recurring series, which was deactivated as a whole (its entries stay, with active false); false when the entry was removed.' })
+  @Field({
+    description:
+      'true when the entry belonged to a recurring series, which was deactivated as a whole (its entries stay, with active false); false when the entry was removed.',
+  })
   seriesDeactivated!: boolean;
 }
 
 registerNode({ name: 'CalendarEntry', entity: CalendarEntry, find: (ctx, ids) => findVisibleEntries(ctx, ids) });
 
 /** The association's deal of a row, for the preload (only when the association is a deal). */
-const associated = (kind: CalendarAssociationType) => (e: CalendarEntry) => (e.associationKind === kind ? (kind === CalendarAssociationType.DEAL ? e.deal?.id : e.person?.id) : undefined);
+const associated = (kind: CalendarAssociationType) => (e: CalendarEntry) =>
+  e.associationKind === kind ? (kind === CalendarAssociationType.DEAL ? e.deal?.id : e.person?.id) : undefined;
 
 /** The base entries of a page: their rows and whether the viewer sees them, keyed by base id. */
 const basesOfPage = (ctx: RequestContext) => ({
@@ -68,9 +80,7 @@ function preloadEntries(ctx: RequestContext, rows: readonly CalendarEntry[], inf
   return preloadPage(ctx, ENTRY_RELATIONS, rows, info);
 }
 
-
-
-const ID_ARG = { description: 'The calendar entry\'s databaseId.' };
+const ID_ARG = { description: "The calendar entry's databaseId." };
 const FILTER_ARG = { nullable: true, description: 'Which calendar entries; all of them (but those of deleted series) when absent.' };
 const ORDER_ARG = { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' };
 
@@ -94,27 +104,40 @@ export class CalendarEntryResolver {
     return result;
   }
 
-  @Query(() => CalendarEntry, { nullable: true, description: 'One calendar entry by databaseId; null when it does not exist, the viewer may not see it, or its series was deleted.' })
+  @Query(() => CalendarEntry, {
+    nullable: true,
+    description: 'One calendar entry by databaseId; null when it does not exist, the viewer may not see it, or its series was deleted.',
+  })
   calendarEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number) {
     return new CalendarEntryService(ctx).get(id);
   }
 
   @Mutation(() => CreateCalendarEntryPayload, {
-    description: 'Creates a task or an event; with a recurrence rule, the base entry of a series whose occurrences are stored as entries of their own. Problems with the input come back as userErrors, and nothing is created.',
+    description:
+      'Creates a task or an event; with a recurrence rule, the base entry of a series whose occurrences are stored as entries of their own. Problems with the input come back as userErrors, and nothing is created.',
   })
-  createCalendarEntry(@Ctx() ctx: RequestContext, @Arg('input', () => CALENDAR_ENTRY.CreateInput, { description: 'The new entry.' }) input: CalendarEntryInput) {
+  createCalendarEntry(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CALENDAR_ENTRY.CreateInput, { description: 'The new entry.' }) input: CalendarEntryInput,
+  ) {
     return recordPayload('calendarEntry', () => new CalendarEntryService(ctx).create(input));
   }
 
   @Mutation(() => UpdateCalendarEntryPayload, {
-    description: 'Changes a calendar entry: only the fields given. Changing the rule or times of a series\' base rebuilds the series\' future occurrences; an occurrence changes alone. A missing, hidden or inactive entry is a NOT_FOUND user error.',
+    description:
+      "Changes a calendar entry: only the fields given. Changing the rule or times of a series' base rebuilds the series' future occurrences; an occurrence changes alone. A missing, hidden or inactive entry is a NOT_FOUND user error.",
   })
-  updateCalendarEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number, @Arg('input', () => CALENDAR_ENTRY.UpdateInput, { description: 'The changes.' }) input: CalendarEntryInput) {
+  updateCalendarEntry(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, ID_ARG) id: number,
+    @Arg('input', () => CALENDAR_ENTRY.UpdateInput, { description: 'The changes.' }) input: CalendarEntryInput,
+  ) {
     return recordPayload('calendarEntry', () => new CalendarEntryService(ctx).update(id, input));
   }
 
   @Mutation(() => DeleteCalendarEntryPayload, {
-    description: 'Deletes a calendar entry. An entry of a recurring series deactivates the whole series (base and occurrences); any other entry is removed. A missing, hidden or inactive entry is a NOT_FOUND user error.',
+    description:
+      'Deletes a calendar entry. An entry of a recurring series deactivates the whole series (base and occurrences); any other entry is removed. A missing, hidden or inactive entry is a NOT_FOUND user error.',
   })
   async deleteCalendarEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number): Promise<DeleteCalendarEntryPayload> {
     const { result, userErrors } = await payloadOf(() => new CalendarEntryService(ctx).delete(id));
@@ -132,24 +155,25 @@ export class CalendarEntryResolver {
 /** Every relation of a calendar entry through the per-request loaders. */
 @Resolver(() => CalendarEntry)
 export class CalendarEntryFieldsResolver {
-  @FieldResolver(() => User, { nullable: true, description: 'The entry\'s owner.' })
+  @FieldResolver(() => User, { nullable: true, description: "The entry's owner." })
   owner(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext) {
     return relationField(ctx, Users, entry.owner?.id);
   }
 
-  @FieldResolver(() => ListItem, { nullable: true, description: 'The entry\'s category (an item of the event categories list).' })
+  @FieldResolver(() => ListItem, { nullable: true, description: "The entry's category (an item of the event categories list)." })
   category(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext) {
     return relationField(ctx, ListItem, entry.category?.id);
   }
 
-  @FieldResolver(() => ListItem, { nullable: true, description: 'The entry\'s priority (an item of the calendar entry priorities list).' })
+  @FieldResolver(() => ListItem, { nullable: true, description: "The entry's priority (an item of the calendar entry priorities list)." })
   calendarEntryPriority(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext) {
     return relationField(ctx, ListItem, entry.calendarEntryPriority?.id);
   }
 
   @FieldResolver(() => Node, {
     nullable: true,
-    description: 'The deal, person or company the entry is about (select it with `... on Deal` and so on); null when none or when the viewer may not see it (associationId still names it).',
+    description:
+      'The deal, person or company the entry is about (select it with `... on Deal` and so on); null when none or when the viewer may not see it (associationId still names it).',
   })
   association(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext): unknown {
     switch (entry.associationType) {
@@ -164,12 +188,19 @@ export class CalendarEntryFieldsResolver {
     }
   }
 
-  @FieldResolver(() => Company, { nullable: true, description: 'The company the entry is tied to; null when none or when the viewer may not see it (companyId still names it).' })
+  @FieldResolver(() => Company, {
+    nullable: true,
+    description: 'The company the entry is tied to; null when none or when the viewer may not see it (companyId still names it).',
+  })
   company(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext) {
     return linkedCompany(ctx, entry.company?.id);
   }
 
-  @FieldResolver(() => CalendarEntry, { nullable: true, description: 'The first (base) entry of the series this entry is an occurrence of; null on a base, on entries of no series, and when the viewer may not see it.' })
+  @FieldResolver(() => CalendarEntry, {
+    nullable: true,
+    description:
+      'The first (base) entry of the series this entry is an occurrence of; null on a base, on entries of no series, and when the viewer may not see it.',
+  })
   baseEntry(@Root() entry: CalendarEntry, @Ctx() ctx: RequestContext): CalendarEntry | null | Promise<CalendarEntry | null> {
     const id = entry.baseEntry?.id;
     if (id == null) return null;
@@ -179,12 +210,15 @@ export class CalendarEntryFieldsResolver {
     return findVisibleEntries(ctx, [id]).then(([found]) => found);
   }
 
-  @FieldResolver(() => CalendarEntryConnection, { description: 'The occurrences of the series this entry is the base of (empty for other entries), in the order asked (default: newest first).' })
+  @FieldResolver(() => CalendarEntryConnection, {
+    description: 'The occurrences of the series this entry is the base of (empty for other entries), in the order asked (default: newest first).',
+  })
   async recurrences(
     @Root() entry: CalendarEntry,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, { nullable: true, description: 'Which of its occurrences; all of them (but inactive ones) when absent.' }) filter?: CalendarEntryFilter,
+    @Arg('filter', () => CALENDAR_ENTRY.Filter, { nullable: true, description: 'Which of its occurrences; all of them (but inactive ones) when absent.' })
+    filter?: CalendarEntryFilter,
     @Arg('orderBy', () => [CALENDAR_ENTRY.Order], ORDER_ARG) orderBy?: CalendarEntryOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
@@ -192,13 +226,23 @@ export class CalendarEntryFieldsResolver {
   }
 }
 
-async function nestedEntries(ctx: RequestContext, parent: 'deal' | 'person' | 'company' | 'base', id: number, args: ConnectionArgs, filter: CalendarEntryFilter | undefined, orderBy: CalendarEntryOrder[] | undefined, info: GraphQLResolveInfo | undefined) {
+async function nestedEntries(
+  ctx: RequestContext,
+  parent: 'deal' | 'person' | 'company' | 'base',
+  id: number,
+  args: ConnectionArgs,
+  filter: CalendarEntryFilter | undefined,
+  orderBy: CalendarEntryOrder[] | undefined,
+  info: GraphQLResolveInfo | undefined,
+) {
   const page = await calendarEntriesOf(ctx, parent, id, { args, filter, orderBy, reads: connectionReads(info) });
   await preloadEntries(ctx, page.nodes, info);
   return page;
 }
 
-const nestedDoc = (what: string, link: string) => ({ description: `Calendar entries ${link} this ${what} that the viewer may see. Default order: newest first.` });
+const nestedDoc = (what: string, link: string) => ({
+  description: `Calendar entries ${link} this ${what} that the viewer may see. Default order: newest first.`,
+});
 const NESTED_FILTER = { nullable: true, description: 'Which of its calendar entries; all of them (but those of deleted series) when absent.' };
 
 /** `Deal.calendarEntries`, `Person.calendarEntries`, `Company.calendarEntries`. */

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/context';
-import { CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
+import { type CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
 import { localDate, localMidnight } from './calendar-entry.periods';
 import { expandSeries, hasRecurrence, RECURRENCE_LIMITS, seriesEnd, type RecurrenceRules, type SeriesAnchor } from './recurrence';
 
@@ -54,8 +54,20 @@ function isFuture(o: Occurrence, now: Date, today: string): boolean {
 
 /** The columns an occurrence copies from its base (the rest are its own: times, completion, base_entry_id). */
 const COPIED = [
-  'account_id', 'kind', 'owner_id', 'name', 'description', 'category_id', 'calendar_entry_priority_id', 'all_day', 'time_zone',
-  'association_type', 'deal_id', 'person_id', 'company_id', 'active',
+  'account_id',
+  'kind',
+  'owner_id',
+  'name',
+  'description',
+  'category_id',
+  'calendar_entry_priority_id',
+  'all_day',
+  'time_zone',
+  'association_type',
+  'deal_id',
+  'person_id',
+  'company_id',
+  'active',
 ] as const;
 
 /**
@@ -86,7 +98,9 @@ export async function rebuildSeries(ctx: RequestContext, base: CalendarEntry, re
       'all',
     );
     const keptStarts = new Set(kept.map((k) => (k.start_ms !== null ? `at:${Number(k.start_ms)}` : `date:${k.due_date}`)));
-    occurrences = occurrences.filter((o) => isFuture(o, now, today) && !keptStarts.has(o.start_time !== null ? `at:${Date.parse(o.start_time)}` : `date:${o.due_date}`));
+    occurrences = occurrences.filter(
+      (o) => isFuture(o, now, today) && !keptStarts.has(o.start_time !== null ? `at:${Date.parse(o.start_time)}` : `date:${o.due_date}`),
+    );
   }
   let made: number[] = [];
   if (occurrences.length > 0) {

@@ -5,7 +5,7 @@ import { SettledLoader } from '../../context/loaders';
 import { mutation } from '../../context/transaction';
 import type { ConnectionReads, Paging } from '../../db/keyset';
 import { findOneRow } from '../../db/list-query';
-import { Where, withoutNul } from '../../db/sql';
+import { type Where, withoutNul } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { dateProblem, instantProblem, NOT_A_DATE } from '../../kit/dates';
@@ -30,10 +30,24 @@ import { hasRecurrence, normalizeRecurrence, RecurrenceInvalid, type RecurrenceF
 export { CALENDAR_ENTRIES } from './calendar-entry.visibility';
 
 const CALENDAR_WRITES = CALENDAR_ENTRY.writes([
-  'kind', 'ownerId', 'categoryId', 'calendarEntryPriorityId', 'startTime', 'endTime', 'allDay', 'dueDate', 'complete',
-  'associationType', 'associationId', 'companyId', 'active', 'rrule', 'rdate', 'exrule', 'exdate',
+  'kind',
+  'ownerId',
+  'categoryId',
+  'calendarEntryPriorityId',
+  'startTime',
+  'endTime',
+  'allDay',
+  'dueDate',
+  'complete',
+  'associationType',
+  'associationId',
+  'companyId',
+  'active',
+  'rrule',
+  'rdate',
+  'exrule',
+  'exdate',
 ]);
-
 
 /** The recurrence fields, as the input and the errors name them. */
 const RULE_FIELDS: readonly RecurrenceField[] = ['rrule', 'rdate', 'exrule', 'exdate'];
@@ -59,13 +73,17 @@ export function calendarCondition(ctx: RequestContext, filter: CalendarEntryFilt
 
 /** Which of a batch of entry ids the viewer may see (active ones only): one statement per batch (node(), writes, baseEntry). */
 export function visibleEntryIds(ctx: RequestContext): SettledLoader<boolean> {
-  return ctx.loaders.memo('calendar-entries:visible', () =>
-    new SettledLoader<boolean>(async (ids) => {
-      const where = scopeOf(ctx, CALENDAR_ENTRIES).add('ce.active').add('ce.id = any(?::int[])', `{${ids.join(',')}}`);
-      const rows = await ctx.em.execute<Array<{ id: number }>>(`select ce.id from ${fromOf(ctx, CALENDAR_ENTRIES)} where ${where.sql}`, where.params, 'all');
-      const found = new Set(rows.map((r) => Number(r.id)));
-      return ids.map((id) => found.has(id));
-    }),
+  return ctx.loaders.memo(
+    'calendar-entries:visible',
+    () =>
+      new SettledLoader<boolean>(async (ids) => {
+        const where = scopeOf(ctx, CALENDAR_ENTRIES)
+          .add('ce.active')
+          .add('ce.id = any(?::int[])', `{${ids.join(',')}}`);
+        const rows = await ctx.em.execute<Array<{ id: number }>>(`select ce.id from ${fromOf(ctx, CALENDAR_ENTRIES)} where ${where.sql}`, where.params, 'all');
+        const found = new Set(rows.map((r) => Number(r.id)));
+        return ids.map((id) => found.has(id));
+      }),
   );
 }
 
@@ -87,7 +105,11 @@ export async function findVisibleEntries(ctx: RequestContext, ids: readonly numb
  */
 export async function loadEntryForWrite(ctx: RequestContext, id: number | null | undefined): Promise<CalendarEntry> {
   if (id == null || !isValidId(id)) throw new NotFoundError('CalendarEntry', id ?? 0);
-  const entry = await ctx.em.findOne(CalendarEntry, { id, account: ctx.viewer.accountId, active: true }, ctx.em.isInTransaction() ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const entry = await ctx.em.findOne(
+    CalendarEntry,
+    { id, account: ctx.viewer.accountId, active: true },
+    ctx.em.isInTransaction() ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!entry || !(await visibleEntryIds(ctx).load(id))) throw new NotFoundError('CalendarEntry', id);
   return entry;
 }
@@ -141,12 +163,21 @@ export class CalendarEntryService {
     return scopeOf(this.ctx, CALENDAR_ENTRIES).add(condition.sql, ...condition.params);
   }
 
-  list(filter: CalendarEntryFilter | null | undefined, orderBy: readonly CalendarEntryOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<CalendarEntry>> {
+  list(
+    filter: CalendarEntryFilter | null | undefined,
+    orderBy: readonly CalendarEntryOrder[] | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<CalendarEntry>> {
     return listConnection(this.ctx, CALENDAR_ENTRIES, this.where(filter), CALENDAR_ENTRY.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   /** Up to `limit` (at most 1000) visible entries matching `filter`, in `orderBy`'s order: for feeds and occurrence views. */
-  async entries(filter: CalendarEntryFilter | null | undefined, orderBy: readonly CalendarEntryOrder[] | null | undefined, limit = 1000): Promise<CalendarEntry[]> {
+  async entries(
+    filter: CalendarEntryFilter | null | undefined,
+    orderBy: readonly CalendarEntryOrder[] | null | undefined,
+    limit = 1000,
+  ): Promise<CalendarEntry[]> {
     const perPage = Math.max(1, Math.min(1000, Math.trunc(limit)));
     const page = await this.list(filter, orderBy, { kind: 'offset', page: 1, perPage, offset: 0 }, { total: false, cursors: false });
     return [...page.nodes];
@@ -166,7 +197,15 @@ export class CalendarEntryService {
       if (kind === null) issues.blank('kind');
       const entry = em.create(
         CalendarEntry,
-        { account: this.ctx.viewer.accountId, kind: kind ?? CalendarEntryKind.TASK, owner: this.ctx.viewer.userId, timeZone: this.ctx.viewer.timeZone, allDay: kind !== CalendarEntryKind.EVENT, createdAt: now, updatedAt: now },
+        {
+          account: this.ctx.viewer.accountId,
+          kind: kind ?? CalendarEntryKind.TASK,
+          owner: this.ctx.viewer.userId,
+          timeZone: this.ctx.viewer.timeZone,
+          allDay: kind !== CalendarEntryKind.EVENT,
+          createdAt: now,
+          updatedAt: now,
+        },
         { persist: false },
       );
       await this.apply(entry, input, issues, true);
@@ -269,7 +308,16 @@ export class CalendarEntryService {
     else await setRelation(ctx, entry, 'owner', User, input.ownerId, (id) => accountUsers(ctx).load(id), issues, 'ownerId');
     const lists = new ListItemService(ctx);
     await setRelation(ctx, entry, 'category', ListItem, input.categoryId, (id) => lists.find(id, ListKind.EVENT_CATEGORY), issues, 'categoryId');
-    await setRelation(ctx, entry, 'calendarEntryPriority', ListItem, input.calendarEntryPriorityId, (id) => lists.find(id, ListKind.CALENDAR_ENTRY_PRIORITY), issues, 'calendarEntryPriorityId');
+    await setRelation(
+      ctx,
+      entry,
+      'calendarEntryPriority',
+      ListItem,
+      input.calendarEntryPriorityId,
+      (id) => lists.find(id, ListKind.CALENDAR_ENTRY_PRIORITY),
+      issues,
+      'calendarEntryPriorityId',
+    );
 
     this.applyTimes(entry, input, issues, isNew);
 
@@ -316,7 +364,8 @@ export class CalendarEntryService {
       // A time refused above is not also blank.
       if (entry.startTime === null && !refused.has('startTime') && (isNew || input.startTime !== undefined)) issues.blank('startTime');
       if (entry.endTime === null && !refused.has('endTime') && (isNew || input.endTime !== undefined)) issues.blank('endTime');
-      if (entry.startTime && entry.endTime && entry.endTime.getTime() < entry.startTime.getTime()) issues.invalid('endTime', 'must not be before the start time');
+      if (entry.startTime && entry.endTime && entry.endTime.getTime() < entry.startTime.getTime())
+        issues.invalid('endTime', 'must not be before the start time');
       return;
     }
     for (const field of ['startTime', 'endTime'] as const) if (input[field] != null) issues.invalid(field, 'is only for events (a task has a due date)');
@@ -365,7 +414,7 @@ export class CalendarEntryService {
           // Both name the entry's company, differently: on create (nothing to prefer) a 422; on update the association wins below.
           if (isNew) issues.invalid('companyId', 'must be the associated company when the association type is Company');
         }
-        let found = false;
+        let found: boolean;
         if (type === CalendarAssociationType.DEAL) {
           const deal = await findVisible(ctx, DEALS, id);
           if (deal) entry.deal = ctx.em.getReference(Deal, deal.id);

@@ -13,5 +13,8 @@ export const CALENDAR_ENTRIES: ResourceDef<CalendarEntry> = {
   entity: CalendarEntry,
   alias: 'ce',
   name: 'CalendarEntry',
-  visibility: new VisibilityRule<CalendarEntry>([ownerTerm<CalendarEntry>('owner_id', (e) => e.owner?.id, ['owner']), linkedRecordsTerm<CalendarEntry>('ce', 'CalendarEntry')]),
+  visibility: new VisibilityRule<CalendarEntry>([
+    ownerTerm<CalendarEntry>('owner_id', (e) => e.owner?.id, ['owner']),
+    linkedRecordsTerm<CalendarEntry>('ce', 'CalendarEntry'),
+  ]),
 };

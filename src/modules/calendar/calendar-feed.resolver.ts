@@ -9,7 +9,7 @@ import { CALENDAR_FEED_LIMIT, CalendarFeedService, type CalendarFeedData } from 
 
 @ObjectType('CalendarFeed', {
   description:
-    'The viewer\'s calendar entries as one iCalendar (RFC 5545) document, for calendar applications: entries of no series, and each recurring series once (its base entry with its rules).',
+    "The viewer's calendar entries as one iCalendar (RFC 5545) document, for calendar applications: entries of no series, and each recurring series once (its base entry with its rules).",
 })
 export class CalendarFeed {
   constructor(private readonly data: CalendarFeedData) {}
@@ -29,13 +29,14 @@ export class CalendarFeed {
 
   @Field({
     description:
-      'The VCALENDAR text (CRLF line ends): events as VEVENT, tasks as VTODO, a series as its base with RRULE, RDATE, EXRULE and EXDATE (occurrences cancelled one by one as EXDATEs), times in the series\' time zone with its VTIMEZONE.',
+      "The VCALENDAR text (CRLF line ends): events as VEVENT, tasks as VTODO, a series as its base with RRULE, RDATE, EXRULE and EXDATE (occurrences cancelled one by one as EXDATEs), times in the series' time zone with its VTIMEZONE.",
   })
   get ics(): string {
     return this.data.render();
   }
 }
 
+// eslint-disable-next-line no-useless-assignment -- read by a decorator, which the rule does not see
 const FEED_SEARCH_ID_DOC =
   'Run a saved search of calendar entries (its databaseId): its conditions hold besides `filter` (not its sort: the feed is in start order). A search the viewer may not see, of another list, or missing is a BAD_USER_INPUT error naming `searchId`.';
 
@@ -48,7 +49,11 @@ export class CalendarFeedResolver {
   @Extensions({ rowCost: { rows: CALENDAR_FEED_LIMIT } satisfies RowCost })
   async calendarFeed(
     @Ctx() ctx: RequestContext,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, { nullable: true, description: 'Which calendar entries; all of them (but those of deleted series) when absent.' }) filter?: CalendarEntryFilter,
+    @Arg('filter', () => CALENDAR_ENTRY.Filter, {
+      nullable: true,
+      description: 'Which calendar entries; all of them (but those of deleted series) when absent.',
+    })
+    filter?: CalendarEntryFilter,
     @Info() info?: GraphQLResolveInfo,
     @Arg('searchId', () => Int, { nullable: true, description: FEED_SEARCH_ID_DOC }) searchId?: number | null,
   ): Promise<CalendarFeed> {

@@ -72,8 +72,10 @@ export class CalendarOccurrenceService {
     boundedInstant(from, 'from', this.ctx.viewer.timeZone);
     boundedInstant(to, 'to', this.ctx.viewer.timeZone);
     if (to.getTime() <= from.getTime()) throw new BadInputError('to', 'must be after from');
-    if (to.getTime() - from.getTime() > RECURRENCE_LIMITS.windowDays * DAY) throw new BadInputError('to', `must be at most ${RECURRENCE_LIMITS.windowDays} days after from`);
-    if (!Number.isInteger(first) || first < 0 || first > OCCURRENCES_MAX) throw new BadInputError('first', `must be between 0 and ${OCCURRENCES_MAX}, got ${first}`);
+    if (to.getTime() - from.getTime() > RECURRENCE_LIMITS.windowDays * DAY)
+      throw new BadInputError('to', `must be at most ${RECURRENCE_LIMITS.windowDays} days after from`);
+    if (!Number.isInteger(first) || first < 0 || first > OCCURRENCES_MAX)
+      throw new BadInputError('first', `must be between 0 and ${OCCURRENCES_MAX}, got ${first}`);
     if (first === 0) return [];
 
     const [stored, computed] = await Promise.all([this.stored(from, to, filter, first), this.fromRules(from, to, filter, first)]);
@@ -87,7 +89,11 @@ export class CalendarOccurrenceService {
     // An event overlaps when it starts before `to` and ends after `from` (one of no length: starts at or after it).
     where.add(
       `(ce.kind = 'event' and ce.start_time < ? and (ce.end_time > ? or ce.start_time >= ?)) or (ce.kind = 'task' and ce.due_date is not null and ${TASK_START} < ? and ${TASK_END} > ?)`,
-      to, from, from, to, from,
+      to,
+      from,
+      from,
+      to,
+      from,
     );
     const rows = await ctx.em.execute<Array<Record<string, unknown>>>(
       `select ce.* from ${fromOf(ctx, CALENDAR_ENTRIES)} where ${where.sql} order by ${START_SQL} asc, ce.id asc limit ?`,

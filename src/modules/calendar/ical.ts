@@ -194,7 +194,26 @@ interface ZoneInfo {
 }
 
 const zoneCache = new Map<string, ZoneInfo>();
-const UTC_NAMES = new Set(['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Etc/UCT', 'UCT', 'Etc/Zulu', 'Zulu', 'Etc/Universal', 'Universal', 'Etc/GMT0', 'Etc/GMT+0', 'Etc/GMT-0', 'GMT0', 'GMT+0', 'GMT-0', 'Etc/Greenwich', 'Greenwich']);
+const UTC_NAMES = new Set([
+  'UTC',
+  'Etc/UTC',
+  'Etc/GMT',
+  'GMT',
+  'Etc/UCT',
+  'UCT',
+  'Etc/Zulu',
+  'Zulu',
+  'Etc/Universal',
+  'Universal',
+  'Etc/GMT0',
+  'Etc/GMT+0',
+  'Etc/GMT-0',
+  'GMT0',
+  'GMT+0',
+  'GMT-0',
+  'Etc/Greenwich',
+  'Greenwich',
+]);
 
 /** The zone by its canonical IANA name; an unknown zone (bad data) is written as UTC. */
 function zoneInfo(name: string): ZoneInfo {
@@ -389,12 +408,7 @@ function vtimezone(name: string, from: number, to: number): string[] {
   const component = (t: Transition, rrule: string | null) => {
     const daylight = DateTime.fromMillis(t.at, { zone }).isInDST;
     const kind = daylight ? 'DAYLIGHT' : 'STANDARD';
-    lines.push(
-      `BEGIN:${kind}`,
-      `DTSTART:${floatingText(t.at + t.from)}`,
-      `TZOFFSETFROM:${offsetText(t.from)}`,
-      `TZOFFSETTO:${offsetText(t.to)}`,
-    );
+    lines.push(`BEGIN:${kind}`, `DTSTART:${floatingText(t.at + t.from)}`, `TZOFFSETFROM:${offsetText(t.from)}`, `TZOFFSETTO:${offsetText(t.to)}`);
     const abbreviation = ['en-US', 'en-GB']
       .map((locale) => zone.offsetName(t.at, { format: 'short', locale }))
       .find((text) => text && /^[A-Z]{2,6}$/.test(text));
@@ -447,7 +461,7 @@ export function fold(line: string): string {
   let begin = 0;
   let bytes = 0;
   let limit = 75;
-  for (let i = 0; i < line.length; ) {
+  for (let i = 0; i < line.length;) {
     const cp = line.codePointAt(i)!;
     const width = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
     const units = cp >= 0x10000 ? 2 : 1;

@@ -7,7 +7,16 @@ import { CalendarOccurrenceResolver } from './calendar-occurrence.resolver';
 export { CalendarAssociationType, CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
 export { CALENDAR_ENTRY, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
 export { CalendarEntryDue, localDate, localMidnight, periodSpan, today, type Pin } from './calendar-entry.periods';
-export { CALENDAR_ENTRIES, CalendarEntryService, calendarCondition, findVisibleEntries, loadEntryForWrite, visibleEntryIds, type CalendarDeletion, type NewTask } from './calendar-entry.service';
+export {
+  CALENDAR_ENTRIES,
+  CalendarEntryService,
+  calendarCondition,
+  findVisibleEntries,
+  loadEntryForWrite,
+  visibleEntryIds,
+  type CalendarDeletion,
+  type NewTask,
+} from './calendar-entry.service';
 export { anchorOf, rulesOf } from './calendar-entry.series';
 export { CALENDAR_FEED_LIMIT, CalendarFeedService, type CalendarFeedData } from './calendar-feed.service';
 export { CalendarOccurrenceService, OCCURRENCES_DEFAULT, OCCURRENCES_MAX, type OccurrenceOf } from './calendar-occurrence.service';

@@ -2,14 +2,7 @@
  * Occurrences of many entries in a window (a calendar view): each entry as itself, or a series
  * computed from its rules (recurrence.ts), without reading the stored recurrences. Pure.
  */
-import {
-  hasRecurrence,
-  occurrencesInSpan,
-  RECURRENCE_LIMITS,
-  RecurrenceInvalid,
-  type RecurrenceRules,
-  type SeriesAnchor,
-} from './recurrence';
+import { hasRecurrence, occurrencesInSpan, RECURRENCE_LIMITS, RecurrenceInvalid, type RecurrenceRules, type SeriesAnchor } from './recurrence';
 
 export interface SeriesSource {
   readonly entryId: number;

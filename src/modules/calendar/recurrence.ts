@@ -52,7 +52,10 @@ export type RecurrenceField = 'rrule' | 'rdate' | 'exrule' | 'exdate';
 
 /** A rule that cannot be used; `field` names the v3 attribute, `message` says what is wrong in a sentence a user can act on (no library stack text). */
 export class RecurrenceInvalid extends Error {
-  constructor(readonly field: RecurrenceField, message: string) {
+  constructor(
+    readonly field: RecurrenceField,
+    message: string,
+  ) {
     super(message);
     this.name = 'RecurrenceInvalid';
   }
@@ -239,9 +242,7 @@ function formatUtc(ms: number): string {
 // Date values (rdate, exdate, UNTIL, DTSTART).
 
 type DateValue =
-  | { readonly kind: 'instant'; readonly ms: number }
-  | { readonly kind: 'floating'; readonly f: number }
-  | { readonly kind: 'date'; readonly day: number };
+  { readonly kind: 'instant'; readonly ms: number } | { readonly kind: 'floating'; readonly f: number } | { readonly kind: 'date'; readonly day: number };
 
 const BASIC = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
@@ -290,7 +291,16 @@ function propertyLines(text: string): PropertyLine[] {
     for (const param of m[2].split(';').slice(1)) {
       const eq = param.indexOf('=');
       const key = (eq < 0 ? param : param.slice(0, eq)).trim().toUpperCase();
-      if (key) params.set(key, eq < 0 ? '' : param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+      if (key)
+        params.set(
+          key,
+          eq < 0
+            ? ''
+            : param
+                .slice(eq + 1)
+                .trim()
+                .replace(/^"(.*)"$/, '$1'),
+        );
     }
     lines.push({ name: m[1].toUpperCase(), params, value: m[3].trim() });
   }
@@ -612,7 +622,13 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx, strict
     if (part.trim() === '') continue;
     const eq = part.indexOf('=');
     const key = (eq < 0 ? part : part.slice(0, eq)).trim().toUpperCase();
-    const value = eq < 0 ? '' : part.slice(eq + 1).trim().toUpperCase();
+    const value =
+      eq < 0
+        ? ''
+        : part
+            .slice(eq + 1)
+            .trim()
+            .toUpperCase();
     if (!(RULE_KEYS as readonly string[]).includes(key)) {
       fail(
         key === 'BYEASTER'
@@ -716,7 +732,13 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx, strict
   // several (BYSETPOS may thin them out, depending on the set: refused alike, one simple rule).
   const times = (byhour?.length ?? 1) * (byminute?.length ?? 1) * (bysecond?.length ?? 1);
   if (strict && times > 1) {
-    const lists = ([['BYHOUR', byhour], ['BYMINUTE', byminute], ['BYSECOND', bysecond]] as const)
+    const lists = (
+      [
+        ['BYHOUR', byhour],
+        ['BYMINUTE', byminute],
+        ['BYSECOND', bysecond],
+      ] as const
+    )
       .filter(([, values]) => values && values.length > 1)
       .map(([key, values]) => `${key}=${values!.join(',')}`);
     fail(
@@ -773,7 +795,16 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx, strict
         case 'COUNT':
           return `COUNT=${count}`;
         default: {
-          const list = { BYSECOND: bysecond, BYMINUTE: byminute, BYHOUR: byhour, BYMONTHDAY: bymonthday, BYYEARDAY: byyearday, BYWEEKNO: byweekno, BYMONTH: bymonth, BYSETPOS: bysetpos }[key];
+          const list = {
+            BYSECOND: bysecond,
+            BYMINUTE: byminute,
+            BYHOUR: byhour,
+            BYMONTHDAY: bymonthday,
+            BYYEARDAY: byyearday,
+            BYWEEKNO: byweekno,
+            BYMONTH: bymonth,
+            BYSETPOS: bysetpos,
+          }[key];
           return `${key}=${list!.join(',')}`;
         }
       }
@@ -1068,11 +1099,7 @@ export function normalizeRecurrence(rules: RecurrenceRules, anchor: SeriesAnchor
 }
 
 /** Starts of the occurrences AFTER the base's own (the base is the first occurrence and is not returned), in order, up to `until` (inclusive) and the rule's own end (UNTIL/COUNT), at most `max` (default maxOccurrences). EXRULE/EXDATE remove occurrences; RDATE adds. */
-export function expandSeries(
-  rules: RecurrenceRules,
-  anchor: SeriesAnchor,
-  options: { readonly until: Date; readonly max?: number },
-): Date[] {
+export function expandSeries(rules: RecurrenceRules, anchor: SeriesAnchor, options: { readonly until: Date; readonly max?: number }): Date[] {
   const until = instantOf(options.until, 'until');
   const max = maxOf(options.max);
   if (!hasRecurrence(rules)) return [];
@@ -1122,8 +1149,7 @@ export function seriesEnd(rules: RecurrenceRules, anchor: SeriesAnchor): Date | 
     const all = others({ ...c, rdates: [] }, ctx.startMs, ctx.startMs + SEARCH_SPAN, rrule.count);
     return new Date(Math.max(last, all[all.length - 1] ?? last));
   }
-  const end =
-    rrule.untilMs ?? (rrule.untilDay !== null ? toInstant(ctx.zone, (rrule.untilDay + 1) * DAY) - SECOND : null);
+  const end = rrule.untilMs ?? (rrule.untilDay !== null ? toInstant(ctx.zone, (rrule.untilDay + 1) * DAY) - SECOND : null);
   if (end === null || end > ctx.startMs + SEARCH_SPAN) return null;
   // The last surviving rule occurrence: look back from UNTIL in widening windows.
   for (let width = 400 * DAY, hi = end; hi > ctx.startMs; width *= 4) {

@@ -38,7 +38,9 @@ export function linkedRecordsTerm<T>(prefix: string, what: string): VisibilityTe
       const params: unknown[] = [];
       for (const link of links()) {
         const inner = (link.def.visibility as VisibilityRule<object>).restrict(new Where(), `${prefix}${link.table[0]}`, seer);
-        sql.push(`exists (select 1 from "${link.table}" ${prefix}${link.table[0]} where ${prefix}${link.table[0]}.id = ${alias}.${link.column} and ${inner.sql})`);
+        sql.push(
+          `exists (select 1 from "${link.table}" ${prefix}${link.table[0]} where ${prefix}${link.table[0]}.id = ${alias}.${link.column} and ${inner.sql})`,
+        );
         params.push(...inner.params);
       }
       return { sql: sql.join(' or '), params };
@@ -67,4 +69,5 @@ export function linkedDeal(ctx: RequestContext, id: number | undefined): Deal | 
 export const linkedPerson = (ctx: RequestContext, id: number | undefined) => relationField(ctx, Person, id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
 
 /** The company an activity is linked to, as its `company` field shows it: null when the viewer may not see it. */
-export const linkedCompany = (ctx: RequestContext, id: number | undefined) => relationField(ctx, Company, id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
+export const linkedCompany = (ctx: RequestContext, id: number | undefined) =>
+  relationField(ctx, Company, id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));

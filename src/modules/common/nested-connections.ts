@@ -26,7 +26,15 @@ export interface NestedConnectionSpec<F extends object, O extends object> {
   readonly filterDoc: (parent: LinkParent) => string;
   readonly orderDoc: string;
   /** One page of the parent's records, preloaded for the selection. */
-  readonly page: (ctx: RequestContext, parent: LinkParent, id: number, args: ConnectionArgs, filter: F | undefined, orderBy: O[] | undefined, info: GraphQLResolveInfo | undefined) => Promise<unknown>;
+  readonly page: (
+    ctx: RequestContext,
+    parent: LinkParent,
+    id: number,
+    args: ConnectionArgs,
+    filter: F | undefined,
+    orderBy: O[] | undefined,
+    info: GraphQLResolveInfo | undefined,
+  ) => Promise<unknown>;
 }
 
 /**

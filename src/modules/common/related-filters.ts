@@ -19,7 +19,7 @@ type AnyResource = ResourceDef<{ id: number }>;
 
 /** A resource other records' conditions may reach: who sees its rows, and (for conditions on its fields) its field table. */
 export interface RelatedResource<T extends FieldTable = FieldTable> {
-    readonly def: AnyResource;
+  readonly def: AnyResource;
   readonly fields: Resource<T>;
 }
 
@@ -47,7 +47,10 @@ function linkedRows(scope: FilterScope, def: AnyResource, link: RelatedLink): Fr
   const rows = visibleRows(scope, def);
   // The tenancy and visibility tests stay in WHERE: inside the join's ON they kept PostgreSQL from
   // turning the exists into a join, and it then ran the subquery once per record (seconds on 1M deals).
-  return { sql: `select 1 from "${link.table}" ${link.alias} join ${rows.from} on ${def.alias}.id = ${link.column} where ${link.on} and ${rows.sql}`, params: rows.params };
+  return {
+    sql: `select 1 from "${link.table}" ${link.alias} join ${rows.from} on ${def.alias}.id = ${link.column} where ${link.on} and ${rows.sql}`,
+    params: rows.params,
+  };
 }
 
 /** The filter of the related resource, compiled for the same viewer, as a condition on its rows. */
@@ -68,7 +71,10 @@ export function relatedRecordFilter(target: RelatedResource, column: string, doc
     build: (value: never, path: string, scope: FilterScope) => {
       const rows = visibleRows(scope, target.def);
       const inner = relatedCondition(scope, target, value, path);
-      return { sql: `exists (select 1 from ${rows.from} where ${target.def.alias}.id = ${column} and ${rows.sql} and (${inner.sql}))`, params: [...rows.params, ...inner.params] };
+      return {
+        sql: `exists (select 1 from ${rows.from} where ${target.def.alias}.id = ${column} and ${rows.sql} and (${inner.sql}))`,
+        params: [...rows.params, ...inner.params],
+      };
     },
   };
 }
@@ -117,8 +123,11 @@ export function relatedIdsFilter(target: AnyResource, link: RelatedLink, doc: st
       // Those who see every record of the account see every link: the join would only cost.
       if (seesEverything(scope.viewer)) return linkedIdConditions(link, value, path);
       const rows = visibleRows(scope, target);
-      return linkedIdConditions({ ...link, rows: { join: `join ${rows.from} on ${target.alias}.id = ${link.column}`, sql: rows.sql, params: rows.params } }, value, path);
+      return linkedIdConditions(
+        { ...link, rows: { join: `join ${rows.from} on ${target.alias}.id = ${link.column}`, sql: rows.sql, params: rows.params } },
+        value,
+        path,
+      );
     },
   };
 }
-

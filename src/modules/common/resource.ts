@@ -27,7 +27,11 @@ export function fromOf<T extends { id: number }>(ctx: Pick<RequestContext, 'em'>
 }
 
 /** Tenancy and visibility of the resource's rows for the viewer: the start of every condition. */
-export function scopeOf<T extends { id: number }>(ctx: { readonly viewer: Seer & { readonly accountId: number } }, def: ResourceDef<T>, alias = def.alias): Where {
+export function scopeOf<T extends { id: number }>(
+  ctx: { readonly viewer: Seer & { readonly accountId: number } },
+  def: ResourceDef<T>,
+  alias = def.alias,
+): Where {
   const where = new Where().add(`${alias}.account_id = ?`, ctx.viewer.accountId);
   return def.visibility.restrict(where, alias, ctx.viewer);
 }
@@ -45,7 +49,11 @@ export async function listConnection<T extends { id: number }>(
 }
 
 /** For reading: a read-only projection, or null when missing or not visible (answered alike, so existence does not leak). */
-export async function findVisible<T extends { id: number }>(ctx: Pick<RequestContext, 'em'> & Parameters<typeof scopeOf>[0], def: ResourceDef<T>, id: number): Promise<T | null> {
+export async function findVisible<T extends { id: number }>(
+  ctx: Pick<RequestContext, 'em'> & Parameters<typeof scopeOf>[0],
+  def: ResourceDef<T>,
+  id: number,
+): Promise<T | null> {
   return isValidId(id) ? findOneRow(ctx.em, def.entity, fromOf(ctx, def), def.alias, id, scopeOf(ctx, def)) : null;
 }
 
@@ -55,19 +63,21 @@ export async function findVisible<T extends { id: number }>(ctx: Pick<RequestCon
  */
 export function sharesOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>): SettledLoader<number[]> {
   const shares = def.visibility.shares;
-  return ctx.loaders.memo(`shares:${def.name}`, () =>
-    new SettledLoader<number[]>(async (ids) => {
-      const found = new Map<number, number[]>(ids.map((id) => [id, []]));
-      if (shares) {
-        const rows = await ctx.em.execute<Array<{ r: number; u: number }>>(
-          `select ${shares.recordColumn} as r, ${shares.userColumn} as u from "${shares.table}" where ${shares.recordColumn} = any(?::int[]) order by ${shares.userColumn}`,
-          [`{${ids.join(',')}}`],
-          'all',
-        );
-        for (const row of rows) found.get(Number(row.r))?.push(Number(row.u));
-      }
-      return ids.map((id) => found.get(id)!);
-    }),
+  return ctx.loaders.memo(
+    `shares:${def.name}`,
+    () =>
+      new SettledLoader<number[]>(async (ids) => {
+        const found = new Map<number, number[]>(ids.map((id) => [id, []]));
+        if (shares) {
+          const rows = await ctx.em.execute<Array<{ r: number; u: number }>>(
+            `select ${shares.recordColumn} as r, ${shares.userColumn} as u from "${shares.table}" where ${shares.recordColumn} = any(?::int[]) order by ${shares.userColumn}`,
+            [`{${ids.join(',')}}`],
+            'all',
+          );
+          for (const row of rows) found.get(Number(row.r))?.push(Number(row.u));
+        }
+        return ids.map((id) => found.get(id)!);
+      }),
   );
 }
 

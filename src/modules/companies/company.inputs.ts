@@ -4,7 +4,10 @@ import { Field, InputType } from 'type-graphql';
 
 @InputType('CompanyCreateOptions')
 export class CompanyCreateOptions {
-  @Field({ defaultValue: false, description: 'Refuse the company (DUPLICATE user error) when another company of the account has the same name, ignoring case (default false).' })
+  @Field({
+    defaultValue: false,
+    description: 'Refuse the company (DUPLICATE user error) when another company of the account has the same name, ignoring case (default false).',
+  })
   checkForDuplicates: boolean = false;
 }
 

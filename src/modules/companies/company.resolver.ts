@@ -44,8 +44,10 @@ export class CompanyResolver {
   async companies(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => COMPANY.Filter, { nullable: true, description: 'Which companies; all of them when absent.' }) filter?: InstanceType<typeof COMPANY.Filter>,
-    @Arg('orderBy', () => [COMPANY.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof COMPANY.Order>>,
+    @Arg('filter', () => COMPANY.Filter, { nullable: true, description: 'Which companies; all of them when absent.' })
+    filter?: InstanceType<typeof COMPANY.Filter>,
+    @Arg('orderBy', () => [COMPANY.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof COMPANY.Order>>,
     @Info() info?: GraphQLResolveInfo,
     @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
   ): Promise<Connection<Company>> {
@@ -56,7 +58,7 @@ export class CompanyResolver {
   }
 
   @Query(() => Company, { nullable: true, description: 'One company by databaseId; null when it does not exist or the viewer may not see it.' })
-  company(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The company\'s databaseId.' }) id: number) {
+  company(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The company's databaseId." }) id: number) {
     return new CompanyService(ctx).get(id);
   }
 
@@ -72,15 +74,17 @@ export class CompanyResolver {
   @Mutation(() => UpdateCompanyPayload, { description: 'Changes a company: only the fields given. A missing or hidden company is a NOT_FOUND user error.' })
   updateCompany(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The company\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The company's databaseId." }) id: number,
     @Arg('input', () => COMPANY.UpdateInput, { description: 'The changes.' }) input: CompanyInput,
     @Arg('options', () => CompanyUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: CompanyUpdateOptions,
   ) {
     return recordPayload('company', () => new CompanyService(ctx).update(id, input, options));
   }
 
-  @Mutation(() => DeleteCompanyPayload, { description: 'Deletes a company; its people stay, without a company. A missing or hidden company is a NOT_FOUND user error.' })
-  deleteCompany(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The company\'s databaseId.' }) id: number) {
+  @Mutation(() => DeleteCompanyPayload, {
+    description: 'Deletes a company; its people stay, without a company. A missing or hidden company is a NOT_FOUND user error.',
+  })
+  deleteCompany(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The company's databaseId." }) id: number) {
     return deletePayload('Company', () => new CompanyService(ctx).delete(id));
   }
 }
@@ -92,7 +96,7 @@ export class CompanyFieldsResolver {
     return relationField(ctx, Users, company.owner?.id);
   }
 
-  @FieldResolver(() => [CustomFieldValue], { description: 'Every custom field defined for companies, with this company\'s value (null when unset).' })
+  @FieldResolver(() => [CustomFieldValue], { description: "Every custom field defined for companies, with this company's value (null when unset)." })
   customFields(@Root() company: Company, @Ctx() ctx: RequestContext) {
     return customFieldsField(ctx, CustomFieldResource.COMPANY, company.customFields);
   }

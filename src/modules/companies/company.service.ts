@@ -24,7 +24,6 @@ const WRITES = COMPANY.writes(['ownerId', 'customFields', 'customFieldValues', '
 /** Company names are varchar(255). */
 const MAX_COMPANY_NAME = 255;
 
-
 /**
  * What other records' company fields read of their company: `company` what is selected of it and
  * what `linkable` judges; `companyName` its name only (context/relations.ts).
@@ -37,7 +36,12 @@ export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
 
   /** A page of the companies the viewer may see that match `filter`, in `orderBy` order. */
-  async list(filter: InstanceType<typeof COMPANY.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof COMPANY.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Company>> {
+  async list(
+    filter: InstanceType<typeof COMPANY.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof COMPANY.Order>> | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<Company>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.COMPANY, filter);
     const condition = COMPANY.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, COMPANIES).add(condition.sql, ...condition.params);
@@ -80,7 +84,11 @@ export class CompanyService {
       company.updatedAt = new Date();
       const newOwner = company.owner?.id ?? null;
       if (ownerMailOwed(this.ctx, previousOwner, newOwner, options?.deliverReassignmentEmail)) {
-        recordMail(this.ctx, newOwner, { kind: 'company_reassignment', subject: { type: 'Company', id: company.id }, payload: { byUserId: this.ctx.viewer.userId } });
+        recordMail(this.ctx, newOwner, {
+          kind: 'company_reassignment',
+          subject: { type: 'Company', id: company.id },
+          payload: { byUserId: this.ctx.viewer.userId },
+        });
       }
       return company;
     });
@@ -98,7 +106,11 @@ export class CompanyService {
   async findOrCreateByName(name: string): Promise<Company> {
     const trimmed = name.trim();
     const where = scopeOf(this.ctx, COMPANIES).add('lower(c.name) = lower(?)', trimmed);
-    const existing = await this.ctx.em.execute<Array<{ id: number }>>(`select c.id from "companies" c where ${where.sql} order by c.id limit 1`, where.params, 'all');
+    const existing = await this.ctx.em.execute<Array<{ id: number }>>(
+      `select c.id from "companies" c where ${where.sql} order by c.id limit 1`,
+      where.params,
+      'all',
+    );
     if (existing.length > 0) return this.ctx.em.getReference(Company, existing[0].id);
     const company = this.ctx.em.create(Company, { account: this.ctx.viewer.accountId, name: trimmed, owner: this.ctx.viewer.userId });
     this.ctx.em.persist(company);

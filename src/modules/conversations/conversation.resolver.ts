@@ -22,27 +22,37 @@ registerNode({ name: 'Conversation', entity: Conversation, find: (ctx, ids) => n
 
 @Resolver()
 export class ConversationResolver {
-  @Query(() => Conversation, { nullable: true, description: 'One conversation (a note on a deal) by databaseId; null when it does not exist, is not on a deal, or the viewer may not see its deal.' })
-  conversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The conversation\'s (its note\'s) databaseId.' }) id: number) {
+  @Query(() => Conversation, {
+    nullable: true,
+    description: 'One conversation (a note on a deal) by databaseId; null when it does not exist, is not on a deal, or the viewer may not see its deal.',
+  })
+  conversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The conversation's (its note's) databaseId." }) id: number) {
     return new ConversationService(ctx).get(id);
   }
 
-  @Mutation(() => CreateConversationPayload, { description: 'Writes a conversation on a deal the viewer may see. Problems with the input come back as userErrors, and nothing is created.' })
-  createConversation(@Ctx() ctx: RequestContext, @Arg('input', () => ConversationCreateInput, { description: 'The new conversation.' }) input: ConversationCreateInput) {
+  @Mutation(() => CreateConversationPayload, {
+    description: 'Writes a conversation on a deal the viewer may see. Problems with the input come back as userErrors, and nothing is created.',
+  })
+  createConversation(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => ConversationCreateInput, { description: 'The new conversation.' }) input: ConversationCreateInput,
+  ) {
     return recordPayload('conversation', () => new ConversationService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateConversationPayload, { description: 'Changes a conversation\'s text. A missing or hidden conversation is a NOT_FOUND user error.' })
+  @Mutation(() => UpdateConversationPayload, { description: "Changes a conversation's text. A missing or hidden conversation is a NOT_FOUND user error." })
   updateConversation(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The conversation\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The conversation's databaseId." }) id: number,
     @Arg('input', () => ConversationUpdateInput, { description: 'The changes.' }) input: ConversationUpdateInput,
   ) {
     return recordPayload('conversation', () => new ConversationService(ctx).update(id, input));
   }
 
-  @Mutation(() => DeleteConversationPayload, { description: 'Deletes a conversation (the note it is). A missing or hidden conversation is a NOT_FOUND user error.' })
-  deleteConversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The conversation\'s databaseId.' }) id: number) {
+  @Mutation(() => DeleteConversationPayload, {
+    description: 'Deletes a conversation (the note it is). A missing or hidden conversation is a NOT_FOUND user error.',
+  })
+  deleteConversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The conversation's databaseId." }) id: number) {
     return deletePayload('Conversation', () => new ConversationService(ctx).delete(id));
   }
 }

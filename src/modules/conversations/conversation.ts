@@ -32,7 +32,11 @@ export function previewOf(sentence: string): { preview: string; hasMore: boolean
  * A conversation (v3 §2.8): a note on a deal, seen through its own small shape. Built from the
  * note row; its ids are the note's databaseId (global id `Conversation:<id>`).
  */
-@ObjectType('Conversation', { implements: Node, simpleResolvers: true, description: 'A conversation: a note on a deal, written as one `sentence` and shown as a preview (v3 "conversation").' })
+@ObjectType('Conversation', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'A conversation: a note on a deal, written as one `sentence` and shown as a preview (v3 "conversation").',
+})
 export class Conversation {
   /** The note's id. */
   readonly databaseIdValue: number;
@@ -68,7 +72,9 @@ export class Conversation {
   @Field({ description: 'The whole text.' })
   sentence: string;
 
-  @Field({ description: `The start of the text: all of it when it fits in ${PREVIEW_LENGTH} characters, else cut on the last word boundary before that (see hasMore).` })
+  @Field({
+    description: `The start of the text: all of it when it fits in ${PREVIEW_LENGTH} characters, else cut on the last word boundary before that (see hasMore).`,
+  })
   preview: string;
 
   @Field({ description: 'Whether the preview leaves out part of the text.' })

@@ -48,7 +48,11 @@ const SEARCH_OF_KIND: Readonly<Record<string, Search>> = {
   boolean: 'boolean',
 };
 
-const PLURAL: Readonly<Record<CustomFieldResource, string>> = { [CustomFieldResource.DEAL]: 'deals', [CustomFieldResource.PERSON]: 'people', [CustomFieldResource.COMPANY]: 'companies' };
+const PLURAL: Readonly<Record<CustomFieldResource, string>> = {
+  [CustomFieldResource.DEAL]: 'deals',
+  [CustomFieldResource.PERSON]: 'people',
+  [CustomFieldResource.COMPANY]: 'companies',
+};
 
 /** The numbers a range or a list takes: decimal text, as v3 sends it (no exponent). */
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)$/;
@@ -94,7 +98,8 @@ function matchesOf(filter: CustomFieldFilter, at: string): readonly string[] {
   if (values.length > MAX_CUSTOM_FIELD_MATCHES) throw new BadInputError(`${at}.matches`, `at most ${MAX_CUSTOM_FIELD_MATCHES} values, got ${values.length}`);
   values.forEach((v, i) => {
     if (typeof v !== 'string') throw new BadInputError(`${at}.matches[${i}]`, 'must be text');
-    if (v.length > MAX_FILTER_STRING && [...v].length > MAX_FILTER_STRING) throw new BadInputError(`${at}.matches[${i}]`, `is too long (at most ${MAX_FILTER_STRING} characters)`);
+    if (v.length > MAX_FILTER_STRING && [...v].length > MAX_FILTER_STRING)
+      throw new BadInputError(`${at}.matches[${i}]`, `is too long (at most ${MAX_FILTER_STRING} characters)`);
   });
   return values;
 }
@@ -103,11 +108,18 @@ function matchesOf(filter: CustomFieldFilter, at: string): readonly string[] {
  * The side-table conditions of a filter on a field searched as `search` (null: the range is empty).
  * Throws BadInputError naming the value that does not parse, or the condition the kind refuses.
  */
-function valueConditions(filter: CustomFieldFilter, search: Search, fieldId: number, kind: string, at: string): { range: ValueCondition | null; matches: ValueCondition | null } {
+function valueConditions(
+  filter: CustomFieldFilter,
+  search: Search,
+  fieldId: number,
+  kind: string,
+  at: string,
+): { range: ValueCondition | null; matches: ValueCondition | null } {
   let range: ValueCondition | null = null;
   let matches: ValueCondition | null = null;
   if (filter.range != null) {
-    if (search !== 'number' && search !== 'date') throw new BadInputError(`${at}.range`, `is for numeric, currency and date fields; ${filter.label} is a ${kind} field (give matches)`);
+    if (search !== 'number' && search !== 'date')
+      throw new BadInputError(`${at}.range`, `is for numeric, currency and date fields; ${filter.label} is a ${kind} field (give matches)`);
     const parse = search === 'number' ? number : dateKey;
     const from = filter.range.from == null ? null : parse(filter.range.from, `${at}.range.from`);
     const to = filter.range.to == null ? null : parse(filter.range.to, `${at}.range.to`);
@@ -140,9 +152,14 @@ function matchingCounts(ctx: RequestContext): DataLoader<ValueCondition & { fiel
       new DataLoader<ValueCondition & { field: number }, number, string>(
         async (conditions) => {
           const columns = conditions.map(
-            (c, i) => `(select count(*) from (select 1 from ${TABLE} s where s.field_id = ${Math.trunc(c.field)} and ${c.sql} limit ${MATCH_LIST_MAX + 1}) x) as "c${i}"`,
+            (c, i) =>
+              `(select count(*) from (select 1 from ${TABLE} s where s.field_id = ${Math.trunc(c.field)} and ${c.sql} limit ${MATCH_LIST_MAX + 1}) x) as "c${i}"`,
           );
-          const [row] = await ctx.em.execute<Array<Record<string, string>>>(`select ${columns.join(', ')}`, conditions.flatMap((c) => c.params), 'all');
+          const [row] = await ctx.em.execute<Array<Record<string, string>>>(
+            `select ${columns.join(', ')}`,
+            conditions.flatMap((c) => c.params),
+            'all',
+          );
           return conditions.map((_, i) => Number(row[`c${i}`]));
         },
         { cacheKeyFn: (c) => c.key },
@@ -189,7 +206,12 @@ export async function prepareCustomFieldSearch(ctx: RequestContext, resource: Cu
     for (const def of await customFieldDefs(ctx, r).load()) fields.set(`custom_label_${def.id}`, { id: def.id, kind: String(def.kind), resource: r });
   };
   await load(resource);
-  if (conditions.some((c) => !fields.has(c.label))) await Promise.all(Object.values(CustomFieldResource).filter((r) => r !== resource).map(load));
+  if (conditions.some((c) => !fields.has(c.label)))
+    await Promise.all(
+      Object.values(CustomFieldResource)
+        .filter((r) => r !== resource)
+        .map(load),
+    );
   const counts = matchingCounts(ctx);
   await Promise.all(
     conditions.map(async (condition) => {
@@ -219,7 +241,8 @@ export async function prepareCustomFieldSearch(ctx: RequestContext, resource: Cu
 function onRecords(alias: string, fieldId: number, condition: ValueCondition, matching: number | undefined): Fragment {
   if (matching === 0) return { sql: 'false', params: [] };
   const where = `s.field_id = ${Math.trunc(fieldId)} and ${condition.sql}`;
-  if (matching !== undefined && matching <= MATCH_LIST_MAX) return { sql: `${alias}.id = any(array(select s.record_id from ${TABLE} s where ${where}))`, params: condition.params };
+  if (matching !== undefined && matching <= MATCH_LIST_MAX)
+    return { sql: `${alias}.id = any(array(select s.record_id from ${TABLE} s where ${where}))`, params: condition.params };
   return { sql: `exists (select 1 from ${TABLE} s where s.record_id = ${alias}.id and ${where})`, params: condition.params };
 }
 
@@ -251,7 +274,8 @@ export function customFieldFilter(resource: CustomFieldResource, alias: string) 
       } else {
         const wanted = values.map((v, i) => {
           const text = v.trim().toLowerCase();
-          if (text !== 'true' && text !== 'false') throw new BadInputError(`${at}.matches[${i}]`, `must be "true" or "false" (${filter.label} is a boolean field)`);
+          if (text !== 'true' && text !== 'false')
+            throw new BadInputError(`${at}.matches[${i}]`, `must be "true" or "false" (${filter.label} is a boolean field)`);
           return text;
         });
         parts.push({ sql: `${value} in (${wanted.map(() => '?::jsonb').join(', ')})`, params: wanted });

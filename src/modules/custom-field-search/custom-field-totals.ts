@@ -1,13 +1,17 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { GraphQLDecimal } from '../../graphql/decimal';
 
-@ObjectType('CustomFieldTotal', { simpleResolvers: true, description: 'The sum of one numeric or currency custom field over every record a filter matches (v3 `totals`: its custom_label_<id> key).' })
+@ObjectType('CustomFieldTotal', {
+  simpleResolvers: true,
+  description: 'The sum of one numeric or currency custom field over every record a filter matches (v3 `totals`: its custom_label_<id> key).',
+})
 export class CustomFieldTotal {
-  @Field(() => Int, { description: 'The custom field\'s databaseId.' }) fieldId!: number;
-  @Field({ description: 'The field\'s key, custom_label_<id> (as in customFields and the v3 totals).' }) label!: string;
-  @Field({ description: 'The field\'s name.' }) name!: string;
+  @Field(() => Int, { description: "The custom field's databaseId." }) fieldId!: number;
+  @Field({ description: "The field's key, custom_label_<id> (as in customFields and the v3 totals)." }) label!: string;
+  @Field({ description: "The field's name." }) name!: string;
   @Field(() => GraphQLDecimal, {
-    description: 'The sum as a decimal string, 0 when no record has a value: currency fields in the account currency\'s places (e.g. "1250.00"), numeric fields exactly (e.g. "12.5").',
+    description:
+      'The sum as a decimal string, 0 when no record has a value: currency fields in the account currency\'s places (e.g. "1250.00"), numeric fields exactly (e.g. "12.5").',
   })
   value!: string;
 }

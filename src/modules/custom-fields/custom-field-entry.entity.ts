@@ -13,8 +13,15 @@ import { CustomField } from './custom-field.entity';
 @Entity({ tableName: 'custom_field_entries' })
 @Index({ name: 'custom_field_entries_field_position', properties: ['customField', 'position'] })
 @Index({ name: 'custom_field_entries_account', properties: ['account'] })
-@Unique({ name: 'custom_field_entries_field_name_unique', expression: `create unique index "custom_field_entries_field_name_unique" on "custom_field_entries" ("custom_field_id", lower("name"))` })
-@ObjectType('CustomFieldEntry', { implements: Node, simpleResolvers: true, description: 'One choice of a dropdown or multi-select custom field (v3: a dropdown entry).' })
+@Unique({
+  name: 'custom_field_entries_field_name_unique',
+  expression: `create unique index "custom_field_entries_field_name_unique" on "custom_field_entries" ("custom_field_id", lower("name"))`,
+})
+@ObjectType('CustomFieldEntry', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'One choice of a dropdown or multi-select custom field (v3: a dropdown entry).',
+})
 export class CustomFieldEntry {
   [OptionalProps]?: 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'customFieldLabelId';
 
@@ -41,7 +48,7 @@ export class CustomFieldEntry {
   @Property({ type: 'string', length: 100 })
   name!: string;
 
-  @Field(() => Int, { description: 'Place in its field\'s list (0 or more); ordered by position, then databaseId.' })
+  @Field(() => Int, { description: "Place in its field's list (0 or more); ordered by position, then databaseId." })
   @Property({ type: 'integer' })
   position: number = 0;
 

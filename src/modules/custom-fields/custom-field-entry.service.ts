@@ -17,7 +17,12 @@ import { CUSTOM_FIELDS, RECORD_TABLES } from './custom-field.service';
 
 export const CUSTOM_FIELD_ENTRIES_PAGE_SIZE = 200;
 
-export const CUSTOM_FIELD_ENTRIES: ResourceDef<CustomFieldEntry> = { entity: CustomFieldEntry, alias: 'ce', name: 'CustomFieldEntry', visibility: accountWide<CustomFieldEntry>() };
+export const CUSTOM_FIELD_ENTRIES: ResourceDef<CustomFieldEntry> = {
+  entity: CustomFieldEntry,
+  alias: 'ce',
+  name: 'CustomFieldEntry',
+  visibility: accountWide<CustomFieldEntry>(),
+};
 
 /** Every writable field is the service's own (checked once, when the module loads). */
 CUSTOM_FIELD_ENTRY.writes(['customFieldLabelId', 'name', 'position']);
@@ -78,7 +83,8 @@ export class CustomFieldEntryService {
       const name = input.name !== undefined ? checkName(input.name, issues, 'name', MAX_CUSTOM_FIELD_NAME) : null;
       // Records hold entry ids of one field: an entry cannot move (sent back unchanged, it is accepted).
       if (input.customFieldLabelId === null) issues.blank('customFieldLabelId');
-      else if (input.customFieldLabelId !== undefined && input.customFieldLabelId !== entry.customField.id) issues.invalid('customFieldLabelId', "can't be changed: an entry stays in its field");
+      else if (input.customFieldLabelId !== undefined && input.customFieldLabelId !== entry.customField.id)
+        issues.invalid('customFieldLabelId', "can't be changed: an entry stays in its field");
       if (input.position === null) issues.blank('position');
       checkRange(input.position, 'position', 0, INT_MAX, issues);
       if (name !== null && (await this.nameTaken(entry.customField.id, name, entry.id))) issues.taken('name');
@@ -100,7 +106,11 @@ export class CustomFieldEntryService {
       const accountId = this.ctx.viewer.accountId;
       const table = RECORD_TABLES[field.resource];
       if (field.kind === CustomFieldKind.DROPDOWN) {
-        await em.execute(`update "${table}" set custom_fields = custom_fields - ?::text where account_id = ? and custom_fields @> jsonb_build_object(?::text, ?::int)`, [field.label, accountId, field.label, entry.id], 'run');
+        await em.execute(
+          `update "${table}" set custom_fields = custom_fields - ?::text where account_id = ? and custom_fields @> jsonb_build_object(?::text, ?::int)`,
+          [field.label, accountId, field.label, entry.id],
+          'run',
+        );
       } else if (field.kind === CustomFieldKind.MULTI_SELECT) {
         // `with ordinality` keeps the remaining entries in their order; containment (`@>`) can use a GIN index on custom_fields.
         await em.execute(

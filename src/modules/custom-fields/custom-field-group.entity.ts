@@ -11,8 +11,15 @@ import { CustomFieldResource } from './custom-field.enums';
  */
 @Entity({ tableName: 'custom_field_groups' })
 @Index({ name: 'custom_field_groups_account_resource_position', properties: ['account', 'resource', 'position'] })
-@Unique({ name: 'custom_field_groups_account_resource_name_unique', expression: `create unique index "custom_field_groups_account_resource_name_unique" on "custom_field_groups" ("account_id", "resource", lower("name"))` })
-@ObjectType('CustomFieldGroup', { implements: Node, simpleResolvers: true, description: 'A named group of custom fields of one kind of record, to show them together.' })
+@Unique({
+  name: 'custom_field_groups_account_resource_name_unique',
+  expression: `create unique index "custom_field_groups_account_resource_name_unique" on "custom_field_groups" ("account_id", "resource", lower("name"))`,
+})
+@ObjectType('CustomFieldGroup', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'A named group of custom fields of one kind of record, to show them together.',
+})
 export class CustomFieldGroup {
   [OptionalProps]?: 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId';
 

@@ -10,7 +10,12 @@ import { CUSTOM_FIELDS } from './custom-field.service';
 
 export const CUSTOM_FIELD_GROUPS_PAGE_SIZE = 200;
 
-export const CUSTOM_FIELD_GROUPS: ResourceDef<CustomFieldGroup> = { entity: CustomFieldGroup, alias: 'cg', name: 'CustomFieldGroup', visibility: accountWide<CustomFieldGroup>() };
+export const CUSTOM_FIELD_GROUPS: ResourceDef<CustomFieldGroup> = {
+  entity: CustomFieldGroup,
+  alias: 'cg',
+  name: 'CustomFieldGroup',
+  visibility: accountWide<CustomFieldGroup>(),
+};
 
 /** The kit copies `resource` on create; the service applies name and position. */
 const WRITES = CUSTOM_FIELD_GROUP.writes(['name', 'position']);
@@ -57,7 +62,8 @@ export class CustomFieldGroupService {
       WRITES.assign(em, group, input, issues, true);
       if (resource !== null) {
         if (name !== null && (await this.nameTaken(resource, name, null))) issues.taken('name');
-        if ((await this.stat(resource)).count >= MAX_GROUPS_PER_RESOURCE) issues.invalid('resource', `has too many custom field groups (maximum is ${MAX_GROUPS_PER_RESOURCE})`);
+        if ((await this.stat(resource)).count >= MAX_GROUPS_PER_RESOURCE)
+          issues.invalid('resource', `has too many custom field groups (maximum is ${MAX_GROUPS_PER_RESOURCE})`);
       }
       issues.throwIfAny();
       group.position = input.position ?? (await this.stat(resource!)).next;

@@ -21,7 +21,7 @@ import { CustomFieldEntry } from './custom-field-entry.entity';
 
 // Typed views are getters: a list shows thousands of values and most operations (the v3 facade's)
 // select only `label kind value`, so nothing else is built unless asked for.
-@ObjectType('CustomFieldValue', { simpleResolvers: true, description: 'A custom field of the record and its value, typed by the field\'s kind.' })
+@ObjectType('CustomFieldValue', { simpleResolvers: true, description: "A custom field of the record and its value, typed by the field's kind." })
 export class CustomFieldValue {
   constructor(
     /** The definition (with its entries). */
@@ -37,49 +37,59 @@ export class CustomFieldValue {
   }
 
   @Field(() => Int, { description: 'databaseId of the custom field (label).' }) fieldId: number;
-  @Field({ description: 'The field\'s key in customFields inputs and v3: custom_label_<databaseId>.' }) label: string;
-  @Field({ description: 'The field\'s name, as the account defined it.' }) name: string;
+  @Field({ description: "The field's key in customFields inputs and v3: custom_label_<databaseId>." }) label: string;
+  @Field({ description: "The field's name, as the account defined it." }) name: string;
   @Field(() => CustomFieldKind, { description: 'What kind of value the field holds.' }) kind: CustomFieldKind;
   @Field(() => CustomField, { description: 'The custom field itself (its definition).' }) field: CustomField;
   @Field(() => GraphQLJSON, {
     nullable: true,
-    description: 'The value as JSON, null when unset: text a string, numeric a number, currency a decimal string ("1250.00"), date YYYY-MM-DD, boolean true/false, dropdown an entry databaseId, multi-select a list of them ([] when none). The typed fields below hold the same value.',
+    description:
+      'The value as JSON, null when unset: text a string, numeric a number, currency a decimal string ("1250.00"), date YYYY-MM-DD, boolean true/false, dropdown an entry databaseId, multi-select a list of them ([] when none). The typed fields below hold the same value.',
   })
   value: unknown;
 
-  @Field(() => String, { nullable: true, description: 'A text field\'s value; null for other kinds or when unset.' })
+  @Field(() => String, { nullable: true, description: "A text field's value; null for other kinds or when unset." })
   get textValue(): string | null {
     return this.kind === CustomFieldKind.TEXT ? (this.value as string | null) : null;
   }
 
-  @Field(() => Float, { nullable: true, description: 'A numeric field\'s value; null for other kinds or when unset.' })
+  @Field(() => Float, { nullable: true, description: "A numeric field's value; null for other kinds or when unset." })
   get numberValue(): number | null {
     return this.kind === CustomFieldKind.NUMERIC ? (this.value as number | null) : null;
   }
 
-  @Field(() => GraphQLDecimal, { nullable: true, description: 'A currency field\'s value in the account currency ("1250.00"); null for other kinds or when unset.' })
+  @Field(() => GraphQLDecimal, {
+    nullable: true,
+    description: 'A currency field\'s value in the account currency ("1250.00"); null for other kinds or when unset.',
+  })
   get decimalValue(): string | null {
     return this.kind === CustomFieldKind.CURRENCY ? (this.value as string | null) : null;
   }
 
-  @Field(() => String, { nullable: true, description: 'A date field\'s value, YYYY-MM-DD; null for other kinds or when unset.' })
+  @Field(() => String, { nullable: true, description: "A date field's value, YYYY-MM-DD; null for other kinds or when unset." })
   get dateValue(): string | null {
     return this.kind === CustomFieldKind.DATE ? (this.value as string | null) : null;
   }
 
-  @Field(() => Boolean, { nullable: true, description: 'A boolean field\'s value; null for other kinds or when unset.' })
+  @Field(() => Boolean, { nullable: true, description: "A boolean field's value; null for other kinds or when unset." })
   get booleanValue(): boolean | null {
     return this.kind === CustomFieldKind.BOOLEAN ? (this.value as boolean | null) : null;
   }
 
-  @Field(() => [Int], { nullable: true, description: 'The chosen entries\' databaseIds of a dropdown (at most one) or multi-select field ([] when none), in the order stored; null for other kinds.' })
+  @Field(() => [Int], {
+    nullable: true,
+    description: "The chosen entries' databaseIds of a dropdown (at most one) or multi-select field ([] when none), in the order stored; null for other kinds.",
+  })
   get entryIds(): number[] | null {
     if (this.kind === CustomFieldKind.MULTI_SELECT) return this.value as number[];
     if (this.kind === CustomFieldKind.DROPDOWN) return this.value === null ? [] : [this.value as number];
     return null;
   }
 
-  @Field(() => [CustomFieldEntry], { nullable: true, description: 'The chosen entries of a dropdown (at most one) or multi-select field, in the field\'s order; null for other kinds.' })
+  @Field(() => [CustomFieldEntry], {
+    nullable: true,
+    description: "The chosen entries of a dropdown (at most one) or multi-select field, in the field's order; null for other kinds.",
+  })
   get entries(): CustomFieldEntry[] | null {
     const ids = this.entryIds;
     return ids === null ? null : (this.field.entries ?? []).filter((e) => ids.includes(e.id));
@@ -91,13 +101,17 @@ export class CustomFieldValue {
     'The value of one custom field of a record: the field by labelId, and the value in the input field of its kind (text, number for numeric, decimal for currency, date, boolean, entryIds for dropdown and multi-select). None of them (or null) clears the value.',
 })
 export class CustomFieldValueInput {
-  @Field(() => Int, { description: 'databaseId of the custom field (label), of the record\'s kind.' }) labelId!: number;
+  @Field(() => Int, { description: "databaseId of the custom field (label), of the record's kind." }) labelId!: number;
   @Field(() => String, { nullable: true, description: 'For a text field: at most 5,000 characters.' }) text?: string | null;
   @Field(() => Float, { nullable: true, description: 'For a numeric field.' }) number?: number | null;
-  @Field(() => GraphQLDecimal, { nullable: true, description: 'For a currency field: rounded to the account currency\'s places.' }) decimal?: string | null;
+  @Field(() => GraphQLDecimal, { nullable: true, description: "For a currency field: rounded to the account currency's places." }) decimal?: string | null;
   @Field(() => String, { nullable: true, description: 'For a date field: YYYY-MM-DD.' }) date?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'For a boolean field.' }) boolean?: boolean | null;
-  @Field(() => [Int], { nullable: true, description: 'For a dropdown field (one entry) or a multi-select field (any entries): entry databaseIds of that field.' }) entryIds?: number[] | null;
+  @Field(() => [Int], {
+    nullable: true,
+    description: 'For a dropdown field (one entry) or a multi-select field (any entries): entry databaseIds of that field.',
+  })
+  entryIds?: number[] | null;
 }
 
 /** The input field of CustomFieldValueInput each kind reads. */
@@ -239,7 +253,7 @@ function coerce(def: CustomField, value: unknown, path: string, issues: Issues, 
       const list = Array.isArray(value) ? value : [value];
       if (list.length > 1) return refuse('takes one entry');
       const id = entryId(list[0]);
-      if (id === null || !entryIdsOf(def).has(id)) return refuse('must be one of the field\'s entries');
+      if (id === null || !entryIdsOf(def).has(id)) return refuse("must be one of the field's entries");
       return id;
     }
     case CustomFieldKind.MULTI_SELECT: {

@@ -27,5 +27,9 @@ export async function applyCustomFields(
   if (!isNew && input.customFields === undefined && typed === null) return;
   const defs = await customFieldDefs(ctx, resource).load();
   if (defs.length === 0 && !typed?.length) return;
-  record.customFields = mergeCustomFields(defs, record.customFields ?? {}, input.customFields, issues, { decimals: ctx.viewer.currency.decimals, isNew, typed });
+  record.customFields = mergeCustomFields(defs, record.customFields ?? {}, input.customFields, issues, {
+    decimals: ctx.viewer.currency.decimals,
+    isNew,
+    typed,
+  });
 }

@@ -18,11 +18,15 @@ export { CustomFieldKind, CustomFieldResource, ENTRY_KINDS } from './custom-fiel
 @Index({ name: 'custom_fields_account_label', properties: ['account', 'resource', 'position'] })
 @Index({ name: 'custom_fields_group', properties: ['group'] })
 // Unique per account and resource ignoring case: an expression index, declared with the migration's statement.
-@Unique({ name: 'custom_fields_account_resource_name_unique', expression: `create unique index "custom_fields_account_resource_name_unique" on "custom_fields" ("account_id", "resource", lower("name"))` })
+@Unique({
+  name: 'custom_fields_account_resource_name_unique',
+  expression: `create unique index "custom_fields_account_resource_name_unique" on "custom_fields" ("account_id", "resource", lower("name"))`,
+})
 @ObjectType('CustomFieldLabel', {
   implements: Node,
   simpleResolvers: true,
-  description: 'A custom field of people, companies or deals (v3 calls it a custom field label): its values are in each record\'s customFields under its key, custom_label_<databaseId>.',
+  description:
+    "A custom field of people, companies or deals (v3 calls it a custom field label): its values are in each record's customFields under its key, custom_label_<databaseId>.",
 })
 export class CustomField {
   [OptionalProps]?: 'position' | 'isRequired' | 'group' | 'createdAt' | 'updatedAt' | 'label' | 'nodeId' | 'databaseId' | 'groupId' | 'entries';
@@ -70,7 +74,7 @@ export class CustomField {
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
-  @Field({ description: 'When the field was last changed (its entries\' changes included).' })
+  @Field({ description: "When the field was last changed (its entries' changes included)." })
   @Property({ type: 'datetime' })
   updatedAt: Date = new Date();
 
@@ -82,12 +86,12 @@ export class CustomField {
   entries?: CustomFieldEntry[];
 
   /** The key of its values in records, `custom_label_<id>` (v3 §1.9). */
-  @Field({ description: 'The key of the field\'s values in records\' customFields: custom_label_<databaseId>.' })
+  @Field({ description: "The key of the field's values in records' customFields: custom_label_<databaseId>." })
   get label(): string {
     return `custom_label_${this.id}`;
   }
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the field\'s group; null when it is in none.' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the field's group; null when it is in none." })
   get groupId(): number | null {
     return this.group?.id ?? null;
   }

@@ -37,8 +37,8 @@ registerEnumType(CustomFieldKind, {
     NUMERIC: { description: 'A number.' },
     CURRENCY: { description: 'An amount of money in the account currency: a decimal string with the currency\'s places (e.g. "1250.00").' },
     DATE: { description: 'A calendar date, YYYY-MM-DD.' },
-    DROPDOWN: { description: 'One entry of the field\'s list of entries (its databaseId).' },
-    MULTI_SELECT: { description: 'Any entries of the field\'s list of entries (their databaseIds).' },
+    DROPDOWN: { description: "One entry of the field's list of entries (its databaseId)." },
+    MULTI_SELECT: { description: "Any entries of the field's list of entries (their databaseIds)." },
     BOOLEAN: { description: 'Yes or no.' },
   },
 });

@@ -29,12 +29,13 @@ export const CUSTOM_FIELD_LABEL = defineResource(
     alias: 'cf',
     defaultOrder: ['resource', 'position'],
     createDoc: 'A new custom field: resource, name and kind are required; it goes after the other fields of its records unless a position is given.',
-    updateDoc: 'Changes to a custom field: only the fields given change; null clears groupId (name and kind cannot be cleared). resource cannot change and is ignored.',
+    updateDoc:
+      'Changes to a custom field: only the fields given change; null clears groupId (name and kind cannot be cleared). resource cannot change and is ignored.',
     filterDoc: 'Which custom fields to list: every condition given must hold; compose with and, or, not.',
     orderDoc: 'A key custom fields can be ordered by (default: resource, then position).',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The field\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The field's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     resource: {
       kind: 'enum',
       enum: CustomFieldResource,
@@ -60,7 +61,8 @@ export const CUSTOM_FIELD_LABEL = defineResource(
       write: 'custom',
       required: true,
       createDoc: 'Required: what kind of value the field holds.',
-      updateDoc: 'What kind of value the field holds; refused while any record has a value for the field. Leaving dropdown and multi-select for another kind deletes the field\'s entries.',
+      updateDoc:
+        "What kind of value the field holds; refused while any record has a value for the field. Leaving dropdown and multi-select for another kind deletes the field's entries.",
       filter: { input: () => CustomFieldKindFilter, doc: 'What kind of value the field holds.' },
     },
     isRequired: {
@@ -104,7 +106,7 @@ export const CUSTOM_FIELD_GROUP = defineResource(
     orderDoc: 'A key custom field groups can be ordered by (default: resource, then position).',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The group\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The group's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     resource: {
       kind: 'enum',
       enum: CustomFieldResource,
@@ -146,22 +148,23 @@ export const CUSTOM_FIELD_ENTRY = defineResource(
     entity: CustomFieldEntry,
     alias: 'ce',
     defaultOrder: ['customFieldLabelId', 'position'],
-    createDoc: 'A new entry of a dropdown or multi-select field: name and customFieldLabelId are required; it goes to the end of its field\'s list unless a position is given.',
+    createDoc:
+      "A new entry of a dropdown or multi-select field: name and customFieldLabelId are required; it goes to the end of its field's list unless a position is given.",
     updateDoc: 'Changes to an entry: only the fields given change (none can be cleared); an entry cannot move to another field.',
     filterDoc: 'Which custom field entries to list: every condition given must hold; compose with and, or, not.',
     orderDoc: 'A key custom field entries can be ordered by (default: field, then position).',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The entry\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The entry's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     customFieldLabelId: {
       kind: 'ref',
       property: 'customField',
       write: 'custom',
       required: true,
       createDoc: 'Required: databaseId of the dropdown or multi-select custom field the entry belongs to.',
-      updateDoc: 'databaseId of the entry\'s field; only its own field is accepted (an entry cannot move).',
+      updateDoc: "databaseId of the entry's field; only its own field is accepted (an entry cannot move).",
       filter: { doc: 'The custom field (its databaseId).' },
-      sort: { doc: 'The custom field\'s databaseId.' },
+      sort: { doc: "The custom field's databaseId." },
     },
     name: {
       kind: 'text',
@@ -175,9 +178,9 @@ export const CUSTOM_FIELD_ENTRY = defineResource(
     position: {
       kind: 'int',
       write: 'custom',
-      createDoc: 'Place in its field\'s list (0 or more); the end of the list when absent.',
-      updateDoc: 'Place in its field\'s list (0 or more); cannot be cleared.',
-      sort: { doc: 'Place in its field\'s list.' },
+      createDoc: "Place in its field's list (0 or more); the end of the list when absent.",
+      updateDoc: "Place in its field's list (0 or more); cannot be cleared.",
+      sort: { doc: "Place in its field's list." },
     },
     createdAt: { kind: 'datetime', filter: { doc: 'When the entry was created.' }, sort: { doc: 'Creation time.' } },
     updatedAt: { kind: 'datetime', filter: { doc: 'When the entry was last changed.' }, sort: { doc: 'Last change.' } },

@@ -40,28 +40,38 @@ function entryOf(raw: EntryJson, field: CustomField, accountId: number): CustomF
  * ({id, name, position}).
  */
 export function customFieldDefs(ctx: RequestContext, resource: CustomFieldResource): Once<CustomField[]> {
-  return ctx.loaders.memo(`custom-fields:${resource}`, () =>
-    new Once(async () => {
-      const accountId = ctx.viewer.accountId;
-      const rows = await ctx.em.execute<Array<Record<string, unknown> & { entries_json: EntryJson[] | null }>>(
-        `select cf.*, (select json_agg(json_build_object('id', e.id, 'name', e.name, 'position', e.position, 'created_at', e.created_at, 'updated_at', e.updated_at) order by e.position, e.id)
+  return ctx.loaders.memo(
+    `custom-fields:${resource}`,
+    () =>
+      new Once(async () => {
+        const accountId = ctx.viewer.accountId;
+        const rows = await ctx.em.execute<Array<Record<string, unknown> & { entries_json: EntryJson[] | null }>>(
+          `select cf.*, (select json_agg(json_build_object('id', e.id, 'name', e.name, 'position', e.position, 'created_at', e.created_at, 'updated_at', e.updated_at) order by e.position, e.id)
                        from "custom_field_entries" e where e.custom_field_id = cf.id) as entries_json
          from "custom_fields" cf where cf.account_id = ? and cf.resource = ? order by cf.position, cf.id`,
-        [accountId, resource],
-        'all',
-      );
-      const defs = hydrate(ctx.em, CustomField, rows);
-      defs.forEach((def, i) => (def.entries = (rows[i].entries_json ?? []).map((e) => entryOf(e, def, accountId))));
-      return defs;
-    }),
+          [accountId, resource],
+          'all',
+        );
+        const defs = hydrate(ctx.em, CustomField, rows);
+        defs.forEach((def, i) => (def.entries = (rows[i].entries_json ?? []).map((e) => entryOf(e, def, accountId))));
+        return defs;
+      }),
   );
 }
 
 /** The `customFields` field of a record: every definition of its resource with the record's values. */
-export function customFieldsField(ctx: RequestContext, resource: CustomFieldResource, values: Record<string, unknown>): CustomFieldValue[] | Promise<CustomFieldValue[]> {
+export function customFieldsField(
+  ctx: RequestContext,
+  resource: CustomFieldResource,
+  values: Record<string, unknown>,
+): CustomFieldValue[] | Promise<CustomFieldValue[]> {
   const defs = customFieldDefs(ctx, resource);
   const decimals = ctx.viewer.currency.decimals;
-  return sooner(defs.settled(), () => defs.load(), (d) => presentCustomFields(d, values, decimals));
+  return sooner(
+    defs.settled(),
+    () => defs.load(),
+    (d) => presentCustomFields(d, values, decimals),
+  );
 }
 
 /** Preloads a resource's definitions for a page whose `customFields` are selected. */

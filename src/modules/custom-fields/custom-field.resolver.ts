@@ -80,18 +80,21 @@ export class CustomFieldResolver {
   customFieldLabels(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('resource', () => CustomFieldResource, { nullable: true, description: 'Only the fields of these records; all when absent.' }) resource?: CustomFieldResource,
-    @Arg('filter', () => CUSTOM_FIELD_LABEL.Filter, { nullable: true, description: 'Which fields; all of them when absent.' }) filter?: InstanceType<typeof CUSTOM_FIELD_LABEL.Filter>,
-    @Arg('orderBy', () => [CUSTOM_FIELD_LABEL.Order], { nullable: true, description: ORDER_DOC }) orderBy?: Array<InstanceType<typeof CUSTOM_FIELD_LABEL.Order>>,
+    @Arg('resource', () => CustomFieldResource, { nullable: true, description: 'Only the fields of these records; all when absent.' })
+    resource?: CustomFieldResource,
+    @Arg('filter', () => CUSTOM_FIELD_LABEL.Filter, { nullable: true, description: 'Which fields; all of them when absent.' })
+    filter?: InstanceType<typeof CUSTOM_FIELD_LABEL.Filter>,
+    @Arg('orderBy', () => [CUSTOM_FIELD_LABEL.Order], { nullable: true, description: ORDER_DOC })
+    orderBy?: Array<InstanceType<typeof CUSTOM_FIELD_LABEL.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<CustomField>> {
     return new CustomFieldService(ctx).list(filter, orderBy, pagingOf(args, CUSTOM_FIELDS_PAGE_SIZE), connectionReads(info), resource);
   }
 
-  @Query(() => CustomField, { nullable: true, description: 'One custom field by databaseId; null when it does not exist in the viewer\'s account.' })
+  @Query(() => CustomField, { nullable: true, description: "One custom field by databaseId; null when it does not exist in the viewer's account." })
   customFieldLabel(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The field\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The field's databaseId." }) id: number,
     @Arg('resource', () => CustomFieldResource, { nullable: true, description: RESOURCE_DOC }) resource?: CustomFieldResource,
   ) {
     return new CustomFieldService(ctx).find(id, resource);
@@ -103,18 +106,21 @@ export class CustomFieldResolver {
   customFieldGroups(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('resource', () => CustomFieldResource, { nullable: true, description: 'Only the groups of these records; all when absent.' }) resource?: CustomFieldResource,
-    @Arg('filter', () => CUSTOM_FIELD_GROUP.Filter, { nullable: true, description: 'Which groups; all of them when absent.' }) filter?: InstanceType<typeof CUSTOM_FIELD_GROUP.Filter>,
-    @Arg('orderBy', () => [CUSTOM_FIELD_GROUP.Order], { nullable: true, description: ORDER_DOC }) orderBy?: Array<InstanceType<typeof CUSTOM_FIELD_GROUP.Order>>,
+    @Arg('resource', () => CustomFieldResource, { nullable: true, description: 'Only the groups of these records; all when absent.' })
+    resource?: CustomFieldResource,
+    @Arg('filter', () => CUSTOM_FIELD_GROUP.Filter, { nullable: true, description: 'Which groups; all of them when absent.' })
+    filter?: InstanceType<typeof CUSTOM_FIELD_GROUP.Filter>,
+    @Arg('orderBy', () => [CUSTOM_FIELD_GROUP.Order], { nullable: true, description: ORDER_DOC })
+    orderBy?: Array<InstanceType<typeof CUSTOM_FIELD_GROUP.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<CustomFieldGroup>> {
     return new CustomFieldGroupService(ctx).list(filter, orderBy, pagingOf(args, CUSTOM_FIELD_GROUPS_PAGE_SIZE), connectionReads(info), resource);
   }
 
-  @Query(() => CustomFieldGroup, { nullable: true, description: 'One custom field group by databaseId; null when it does not exist in the viewer\'s account.' })
+  @Query(() => CustomFieldGroup, { nullable: true, description: "One custom field group by databaseId; null when it does not exist in the viewer's account." })
   customFieldGroup(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The group\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The group's databaseId." }) id: number,
     @Arg('resource', () => CustomFieldResource, { nullable: true, description: RESOURCE_DOC }) resource?: CustomFieldResource,
   ) {
     return new CustomFieldGroupService(ctx).find(id, resource);
@@ -126,20 +132,25 @@ export class CustomFieldResolver {
   customFieldEntries(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CUSTOM_FIELD_ENTRY.Filter, { nullable: true, description: 'Which entries; all of them when absent.' }) filter?: InstanceType<typeof CUSTOM_FIELD_ENTRY.Filter>,
-    @Arg('orderBy', () => [CUSTOM_FIELD_ENTRY.Order], { nullable: true, description: ORDER_DOC }) orderBy?: Array<InstanceType<typeof CUSTOM_FIELD_ENTRY.Order>>,
+    @Arg('filter', () => CUSTOM_FIELD_ENTRY.Filter, { nullable: true, description: 'Which entries; all of them when absent.' })
+    filter?: InstanceType<typeof CUSTOM_FIELD_ENTRY.Filter>,
+    @Arg('orderBy', () => [CUSTOM_FIELD_ENTRY.Order], { nullable: true, description: ORDER_DOC })
+    orderBy?: Array<InstanceType<typeof CUSTOM_FIELD_ENTRY.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<CustomFieldEntry>> {
     return new CustomFieldEntryService(ctx).list(filter, orderBy, pagingOf(args, CUSTOM_FIELD_ENTRIES_PAGE_SIZE), connectionReads(info));
   }
 
-  @Query(() => CustomFieldEntry, { nullable: true, description: 'One custom field entry by databaseId; null when it does not exist in the viewer\'s account.' })
-  customFieldEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The entry\'s databaseId.' }) id: number) {
+  @Query(() => CustomFieldEntry, { nullable: true, description: "One custom field entry by databaseId; null when it does not exist in the viewer's account." })
+  customFieldEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The entry's databaseId." }) id: number) {
     return new CustomFieldEntryService(ctx).find(id);
   }
 
   @Mutation(() => CreateCustomFieldLabelPayload, { description: `Adds a custom field to people, companies or deals. ${ADMINS_ONLY}` })
-  createCustomFieldLabel(@Ctx() ctx: RequestContext, @Arg('input', () => CUSTOM_FIELD_LABEL.CreateInput, { description: 'The new field.' }) input: CustomFieldLabelInput) {
+  createCustomFieldLabel(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CUSTOM_FIELD_LABEL.CreateInput, { description: 'The new field.' }) input: CustomFieldLabelInput,
+  ) {
     return recordPayload('customFieldLabel', () => new CustomFieldService(ctx).create(input));
   }
 
@@ -148,55 +159,69 @@ export class CustomFieldResolver {
   })
   updateCustomFieldLabel(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The field\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The field's databaseId." }) id: number,
     @Arg('input', () => CUSTOM_FIELD_LABEL.UpdateInput, { description: 'The changes.' }) input: CustomFieldLabelInput,
     @Arg('resource', () => CustomFieldResource, { nullable: true, description: RESOURCE_DOC }) resource?: CustomFieldResource,
   ) {
     return recordPayload('customFieldLabel', () => new CustomFieldService(ctx).update(id, input, resource));
   }
 
-  @Mutation(() => DeleteCustomFieldLabelPayload, { description: `Deletes a custom field and its entries, and removes its value from every record. A missing field is a NOT_FOUND user error. ${ADMINS_ONLY}` })
+  @Mutation(() => DeleteCustomFieldLabelPayload, {
+    description: `Deletes a custom field and its entries, and removes its value from every record. A missing field is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
   deleteCustomFieldLabel(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The field\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The field's databaseId." }) id: number,
     @Arg('resource', () => CustomFieldResource, { nullable: true, description: RESOURCE_DOC }) resource?: CustomFieldResource,
   ) {
     return deletePayload('CustomFieldLabel', () => new CustomFieldService(ctx).delete(id, resource));
   }
 
   @Mutation(() => CreateCustomFieldGroupPayload, { description: `Adds a custom field group. ${ADMINS_ONLY}` })
-  createCustomFieldGroup(@Ctx() ctx: RequestContext, @Arg('input', () => CUSTOM_FIELD_GROUP.CreateInput, { description: 'The new group.' }) input: CustomFieldGroupInput) {
+  createCustomFieldGroup(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CUSTOM_FIELD_GROUP.CreateInput, { description: 'The new group.' }) input: CustomFieldGroupInput,
+  ) {
     return recordPayload('customFieldGroup', () => new CustomFieldGroupService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateCustomFieldGroupPayload, { description: `Changes a custom field group: only the fields given. A missing group is a NOT_FOUND user error. ${ADMINS_ONLY}` })
+  @Mutation(() => UpdateCustomFieldGroupPayload, {
+    description: `Changes a custom field group: only the fields given. A missing group is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
   updateCustomFieldGroup(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The group\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The group's databaseId." }) id: number,
     @Arg('input', () => CUSTOM_FIELD_GROUP.UpdateInput, { description: 'The changes.' }) input: CustomFieldGroupInput,
     @Arg('resource', () => CustomFieldResource, { nullable: true, description: RESOURCE_DOC }) resource?: CustomFieldResource,
   ) {
     return recordPayload('customFieldGroup', () => new CustomFieldGroupService(ctx).update(id, input, resource));
   }
 
-  @Mutation(() => DeleteCustomFieldGroupPayload, { description: `Deletes a custom field group; its fields stay, in no group. A missing group is a NOT_FOUND user error. ${ADMINS_ONLY}` })
+  @Mutation(() => DeleteCustomFieldGroupPayload, {
+    description: `Deletes a custom field group; its fields stay, in no group. A missing group is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
   deleteCustomFieldGroup(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The group\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The group's databaseId." }) id: number,
     @Arg('resource', () => CustomFieldResource, { nullable: true, description: RESOURCE_DOC }) resource?: CustomFieldResource,
   ) {
     return deletePayload('CustomFieldGroup', () => new CustomFieldGroupService(ctx).delete(id, resource));
   }
 
   @Mutation(() => CreateCustomFieldEntryPayload, { description: `Adds an entry to a dropdown or multi-select field. ${ADMINS_ONLY}` })
-  createCustomFieldEntry(@Ctx() ctx: RequestContext, @Arg('input', () => CUSTOM_FIELD_ENTRY.CreateInput, { description: 'The new entry.' }) input: CustomFieldEntryInput) {
+  createCustomFieldEntry(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => CUSTOM_FIELD_ENTRY.CreateInput, { description: 'The new entry.' }) input: CustomFieldEntryInput,
+  ) {
     return recordPayload('customFieldEntry', () => new CustomFieldEntryService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateCustomFieldEntryPayload, { description: `Changes a custom field entry: only the fields given. A missing entry is a NOT_FOUND user error. ${ADMINS_ONLY}` })
+  @Mutation(() => UpdateCustomFieldEntryPayload, {
+    description: `Changes a custom field entry: only the fields given. A missing entry is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
   updateCustomFieldEntry(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The entry\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The entry's databaseId." }) id: number,
     @Arg('input', () => CUSTOM_FIELD_ENTRY.UpdateInput, { description: 'The changes.' }) input: CustomFieldEntryInput,
   ) {
     return recordPayload('customFieldEntry', () => new CustomFieldEntryService(ctx).update(id, input));
@@ -205,19 +230,21 @@ export class CustomFieldResolver {
   @Mutation(() => DeleteCustomFieldEntryPayload, {
     description: `Deletes a custom field entry and removes it from every record's value (a dropdown loses its value, a multi-select keeps its other entries). A missing entry is a NOT_FOUND user error. ${ADMINS_ONLY}`,
   })
-  deleteCustomFieldEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The entry\'s databaseId.' }) id: number) {
+  deleteCustomFieldEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The entry's databaseId." }) id: number) {
     return deletePayload('CustomFieldEntry', () => new CustomFieldEntryService(ctx).delete(id));
   }
 }
 
 @Resolver(() => CustomField)
 export class CustomFieldLabelFieldsResolver {
-  @FieldResolver(() => CustomFieldGroup, { nullable: true, description: 'The field\'s group; null when it is in none.' })
+  @FieldResolver(() => CustomFieldGroup, { nullable: true, description: "The field's group; null when it is in none." })
   group(@Root() field: CustomField, @Ctx() ctx: RequestContext) {
     return relationField(ctx, CustomFieldGroup, field.group?.id);
   }
 
-  @FieldResolver(() => [CustomFieldEntry], { description: `The entries of a dropdown or multi-select field, in their order (at most ${MAX_ENTRIES_PER_FIELD}); empty for other kinds.` })
+  @FieldResolver(() => [CustomFieldEntry], {
+    description: `The entries of a dropdown or multi-select field, in their order (at most ${MAX_ENTRIES_PER_FIELD}); empty for other kinds.`,
+  })
   // Bounded (the service refuses more): the cost of what is selected under it multiplies by it (cost.ts).
   @Extensions({ listSize: { max: MAX_ENTRIES_PER_FIELD } satisfies ListSize })
   entries(@Root() field: CustomField, @Ctx() ctx: RequestContext) {

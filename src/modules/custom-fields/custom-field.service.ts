@@ -13,7 +13,12 @@ import { CustomFieldGroup } from './custom-field-group.entity';
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */
 export const CUSTOM_FIELDS_PAGE_SIZE = 200;
 
-export const CUSTOM_FIELD_LABELS: ResourceDef<CustomField> = { entity: CustomField, alias: 'cf', name: 'CustomFieldLabel', visibility: accountWide<CustomField>() };
+export const CUSTOM_FIELD_LABELS: ResourceDef<CustomField> = {
+  entity: CustomField,
+  alias: 'cf',
+  name: 'CustomFieldLabel',
+  visibility: accountWide<CustomField>(),
+};
 
 /** The kit copies `resource` on create; the service applies the rest. */
 const WRITES = CUSTOM_FIELD_LABEL.writes(['name', 'kind', 'isRequired', 'position', 'groupId']);
@@ -77,12 +82,17 @@ export class CustomFieldService {
       const name = checkName(input.name, issues, 'name', MAX_CUSTOM_FIELD_NAME);
       if (input.kind == null) issues.blank('kind');
       checkRange(input.position, 'position', 0, INT_MAX, issues);
-      const field = em.create(CustomField, { account: this.ctx.viewer.accountId, resource: resource!, kind: input.kind!, name: name ?? '' }, { persist: false });
+      const field = em.create(
+        CustomField,
+        { account: this.ctx.viewer.accountId, resource: resource!, kind: input.kind!, name: name ?? '' },
+        { persist: false },
+      );
       WRITES.assign(em, field, input, issues, true);
       if (resource !== null) {
         if (name !== null && (await this.nameTaken(resource, name, null))) issues.taken('name');
         await this.applyGroup(field, resource, input.groupId, issues);
-        if ((await this.count(resource)) >= MAX_FIELDS_PER_RESOURCE) issues.invalid('resource', `has too many custom fields (maximum is ${MAX_FIELDS_PER_RESOURCE})`);
+        if ((await this.count(resource)) >= MAX_FIELDS_PER_RESOURCE)
+          issues.invalid('resource', `has too many custom fields (maximum is ${MAX_FIELDS_PER_RESOURCE})`);
       }
       issues.throwIfAny();
       field.isRequired = input.isRequired === true;
@@ -106,13 +116,17 @@ export class CustomFieldService {
       await this.applyGroup(field, field.resource, input.groupId, issues);
       const kind = input.kind ?? field.kind;
       if (kind !== field.kind && (await fieldHasValues(em, field, this.ctx.viewer.accountId))) {
-        issues.invalid('kind', `can't be changed from ${field.kind} to ${kind} while records have a value for the field "${field.name}": clear those values first`);
+        issues.invalid(
+          'kind',
+          `can't be changed from ${field.kind} to ${kind} while records have a value for the field "${field.name}": clear those values first`,
+        );
       }
       issues.throwIfAny();
       if (name !== null) field.name = name;
       if (kind !== field.kind) {
         // Entries mean nothing to other kinds (no record holds them: checked above).
-        if (ENTRY_KINDS.has(field.kind) && !ENTRY_KINDS.has(kind)) await em.execute('delete from "custom_field_entries" where custom_field_id = ? and account_id = ?', [field.id, this.ctx.viewer.accountId], 'run');
+        if (ENTRY_KINDS.has(field.kind) && !ENTRY_KINDS.has(kind))
+          await em.execute('delete from "custom_field_entries" where custom_field_id = ? and account_id = ?', [field.id, this.ctx.viewer.accountId], 'run');
         field.kind = kind;
       }
       // null means "not required", as false.
@@ -130,7 +144,11 @@ export class CustomFieldService {
     return writeUnique(this.ctx, async (em) => {
       const field = await this.get(id, resource);
       const accountId = this.ctx.viewer.accountId;
-      await em.execute(`update "${RECORD_TABLES[field.resource]}" set custom_fields = custom_fields - ?::text where account_id = ? and jsonb_exists(custom_fields, ?::text)`, [field.label, accountId, field.label], 'run');
+      await em.execute(
+        `update "${RECORD_TABLES[field.resource]}" set custom_fields = custom_fields - ?::text where account_id = ? and jsonb_exists(custom_fields, ?::text)`,
+        [field.label, accountId, field.label],
+        'run',
+      );
       await em.execute('delete from "custom_fields" where id = ? and account_id = ?', [field.id, accountId], 'run');
       em.getUnitOfWork().unsetIdentity(field);
       return id;
@@ -167,7 +185,11 @@ export class CustomFieldService {
   }
 
   private async count(resource: CustomFieldResource): Promise<number> {
-    const [{ n }] = await this.ctx.em.execute<Array<{ n: string }>>('select count(*) as n from "custom_fields" where account_id = ? and resource = ?', [this.ctx.viewer.accountId, resource], 'all');
+    const [{ n }] = await this.ctx.em.execute<Array<{ n: string }>>(
+      'select count(*) as n from "custom_fields" where account_id = ? and resource = ?',
+      [this.ctx.viewer.accountId, resource],
+      'all',
+    );
     return Number(n);
   }
 
@@ -180,4 +202,3 @@ export class CustomFieldService {
     return Number(next);
   }
 }
-

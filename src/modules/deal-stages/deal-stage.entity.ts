@@ -11,8 +11,15 @@ import { Account } from '../accounts/account.entity';
 @Entity({ tableName: 'deal_stages' })
 @Index({ name: 'deal_stages_account_position', properties: ['account', 'position'] })
 // Unique per account ignoring case: an expression index, declared with the migration's statement.
-@Unique({ name: 'deal_stages_account_name_unique', expression: `create unique index "deal_stages_account_name_unique" on "deal_stages" ("account_id", lower("name"))` })
-@ObjectType('DealStage', { implements: Node, simpleResolvers: true, description: 'A stage of the account\'s sales pipeline, with the probability (percent) a deal at that stage is won.' })
+@Unique({
+  name: 'deal_stages_account_name_unique',
+  expression: `create unique index "deal_stages_account_name_unique" on "deal_stages" ("account_id", lower("name"))`,
+})
+@ObjectType('DealStage', {
+  implements: Node,
+  simpleResolvers: true,
+  description: "A stage of the account's sales pipeline, with the probability (percent) a deal at that stage is won.",
+})
 export class DealStage {
   [OptionalProps]?: 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId';
 
@@ -32,7 +39,7 @@ export class DealStage {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;
 
-  @Field({ description: 'Name, unique among the account\'s stages (case-insensitive), at most 100 characters.' })
+  @Field({ description: "Name, unique among the account's stages (case-insensitive), at most 100 characters." })
   @Property({ type: 'string', length: 100 })
   name!: string;
 

@@ -18,13 +18,13 @@ export const DEAL_STAGE = defineResource(
     filterDoc: 'Which deal stages to list: every condition given must hold; compose with and, or, not.',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The stage\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The stage's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     name: {
       kind: 'text',
       write: 'custom',
       required: true,
-      createDoc: 'Required; at most 100 characters; unique among the account\'s stages (case-insensitive).',
-      updateDoc: 'At most 100 characters; unique among the account\'s stages (case-insensitive); cannot be blank.',
+      createDoc: "Required; at most 100 characters; unique among the account's stages (case-insensitive).",
+      updateDoc: "At most 100 characters; unique among the account's stages (case-insensitive); cannot be blank.",
       filter: { doc: 'Name.' },
       sort: { case: 'ci', doc: 'Name, ignoring case.' },
     },

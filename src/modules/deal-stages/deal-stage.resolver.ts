@@ -34,15 +34,17 @@ export class DealStageResolver {
   dealStages(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DEAL_STAGE.Filter, { nullable: true, description: 'Which stages; all of them when absent.' }) filter?: InstanceType<typeof DEAL_STAGE.Filter>,
-    @Arg('orderBy', () => [DEAL_STAGE.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof DEAL_STAGE.Order>>,
+    @Arg('filter', () => DEAL_STAGE.Filter, { nullable: true, description: 'Which stages; all of them when absent.' })
+    filter?: InstanceType<typeof DEAL_STAGE.Filter>,
+    @Arg('orderBy', () => [DEAL_STAGE.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof DEAL_STAGE.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<DealStage>> {
     return new DealStageService(ctx).list(filter, orderBy, pagingOf(args, DEAL_STAGES_PAGE_SIZE), connectionReads(info));
   }
 
-  @Query(() => DealStage, { nullable: true, description: 'One deal stage by databaseId; null when it does not exist in the viewer\'s account.' })
-  dealStage(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The stage\'s databaseId.' }) id: number) {
+  @Query(() => DealStage, { nullable: true, description: "One deal stage by databaseId; null when it does not exist in the viewer's account." })
+  dealStage(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The stage's databaseId." }) id: number) {
     return new DealStageService(ctx).find(id);
   }
 
@@ -51,17 +53,19 @@ export class DealStageResolver {
     return recordPayload('dealStage', () => new DealStageService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateDealStagePayload, { description: `Changes a deal stage: only the fields given. A missing stage is a NOT_FOUND user error. ${ADMINS_ONLY}` })
+  @Mutation(() => UpdateDealStagePayload, {
+    description: `Changes a deal stage: only the fields given. A missing stage is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
   updateDealStage(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The stage\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The stage's databaseId." }) id: number,
     @Arg('input', () => DEAL_STAGE.UpdateInput, { description: 'The changes.' }) input: DealStageInput,
   ) {
     return recordPayload('dealStage', () => new DealStageService(ctx).update(id, input));
   }
 
   @Mutation(() => DeleteDealStagePayload, { description: `Deletes a deal stage. A missing stage is a NOT_FOUND user error. ${ADMINS_ONLY}` })
-  deleteDealStage(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The stage\'s databaseId.' }) id: number) {
+  deleteDealStage(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The stage's databaseId." }) id: number) {
     return deletePayload('DealStage', () => new DealStageService(ctx).delete(id));
   }
 }

@@ -22,7 +22,12 @@ export class DealStageService {
   constructor(private readonly ctx: RequestContext) {}
 
   /** A page of the account's stages, in pipeline order unless asked otherwise. */
-  list(filter: InstanceType<typeof DEAL_STAGE.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof DEAL_STAGE.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<DealStage>> {
+  list(
+    filter: InstanceType<typeof DEAL_STAGE.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof DEAL_STAGE.Order>> | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<DealStage>> {
     const condition = DEAL_STAGE.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, DEAL_STAGES).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, DEAL_STAGES, where, DEAL_STAGE.orderKeys(this.ctx.em, orderBy), paging, reads);

@@ -67,7 +67,11 @@ export async function syncCloseDateTask(ctx: RequestContext, deal: Deal, before:
 }
 
 async function linkedTask(ctx: RequestContext, dealId: number): Promise<number | null> {
-  const [row] = await ctx.em.execute<Array<{ id: number | null }>>(`select "expected_close_date_event_id" as id from "deals" where "id" = ? and "account_id" = ?`, [dealId, ctx.viewer.accountId], 'all');
+  const [row] = await ctx.em.execute<Array<{ id: number | null }>>(
+    `select "expected_close_date_event_id" as id from "deals" where "id" = ? and "account_id" = ?`,
+    [dealId, ctx.viewer.accountId],
+    'all',
+  );
   return row?.id == null ? null : Number(row.id);
 }
 
@@ -86,7 +90,13 @@ async function milestoneCategory(ctx: RequestContext): Promise<number> {
   const em = ctx.em;
   const params = [ctx.viewer.accountId, ListKind.EVENT_CATEGORY, MILESTONE_CATEGORY];
   const find = async () =>
-    (await em.execute<Array<{ id: number }>>(`select "id" from "list_items" where "account_id" = ? and "kind" = ? and lower("name") = lower(?) limit 1`, params, 'all'))[0]?.id;
+    (
+      await em.execute<Array<{ id: number }>>(
+        `select "id" from "list_items" where "account_id" = ? and "kind" = ? and lower("name") = lower(?) limit 1`,
+        params,
+        'all',
+      )
+    )[0]?.id;
   const found = await find();
   if (found != null) return Number(found);
   const made = await em.execute<Array<{ id: number }>>(

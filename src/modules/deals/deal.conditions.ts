@@ -39,7 +39,11 @@ export const DEAL_CONDITIONS: ConditionTable = {
 };
 
 /** DECISIONS: `user_id` (the older Ruby client's `user.deals`), `company_id`, `person_id` as plain params. */
-export const DEAL_QUERY_FILTERS: ConditionTable = { user_id: { to: 'ownerId', kind: 'ids' }, company_id: { to: 'companyId', kind: 'ids' }, person_id: { to: 'personIds', kind: 'ids' } };
+export const DEAL_QUERY_FILTERS: ConditionTable = {
+  user_id: { to: 'ownerId', kind: 'ids' },
+  company_id: { to: 'companyId', kind: 'ids' },
+  person_id: { to: 'personIds', kind: 'ids' },
+};
 
 /** v3 §4.5 sort: deals.name, owner_id, source_id, probability, expected_close_date, created_at, updated_at, closed_time. */
 export const DEAL_SORT: V3SortSpec = { aliases: { user_id: 'OWNER_ID' } };

@@ -61,8 +61,23 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @ObjectType('Deal', { implements: Node, simpleResolvers: true, description: 'A sale in progress: its value, stage, probability, owner, company and people.' })
 export class Deal {
   [OptionalProps]?:
-    | 'customFields' | 'createdAt' | 'updatedAt' | 'isArchived' | 'isExample' | 'nodeId' | 'databaseId' | 'ownerId' | 'companyId' | 'primaryContactId'
-    | 'dealStageId' | 'dealLossReasonId' | 'sourceId' | 'lastModifiedByUserId' | 'accountId' | 'expectedCloseDateEventId' | 'expectedCloseDateEvent';
+    | 'customFields'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'isArchived'
+    | 'isExample'
+    | 'nodeId'
+    | 'databaseId'
+    | 'ownerId'
+    | 'companyId'
+    | 'primaryContactId'
+    | 'dealStageId'
+    | 'dealLossReasonId'
+    | 'sourceId'
+    | 'lastModifiedByUserId'
+    | 'accountId'
+    | 'expectedCloseDateEventId'
+    | 'expectedCloseDateEvent';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -157,7 +172,11 @@ export class Deal {
   get lastModifiedByUserId(): number | null {
     return this.lastModifiedBy?.id ?? null;
   }
-  @Field(() => Int, { nullable: true, description: 'databaseId of the task of the expected close date (a calendar entry named "Expected close date" in the Milestone event category, owned by the deal\'s owner); null when the deal has no expected close date or the task was deleted.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'databaseId of the task of the expected close date (a calendar entry named "Expected close date" in the Milestone event category, owned by the deal\'s owner); null when the deal has no expected close date or the task was deleted.',
+  })
   @Extensions({ [READS]: ['expectedCloseDateEvent'] })
   get expectedCloseDateEventId(): number | null {
     return this.expectedCloseDateEvent?.id ?? null;

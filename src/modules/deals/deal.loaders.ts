@@ -18,18 +18,20 @@ type Ids = readonly number[];
 
 /** v3 `person_ids`: the people of a deal the viewer may see, by deal: one statement per batch. */
 export function peopleIdsOfDeal(ctx: RequestContext): SettledLoader<number[]> {
-  return ctx.loaders.memo('deal-people:deal', () =>
-    new SettledLoader<number[]>(async (keys: Ids) => {
-      const found = new Map<number, number[]>(keys.map((k) => [k, []]));
-      const where = scopeOf(ctx, PEOPLE);
-      const rows = await ctx.em.execute<Array<{ k: number; v: number }>>(
-        `select dp.deal_id as k, dp.person_id as v from "deal_people" dp join ${fromOf(ctx, PEOPLE)} on p.id = dp.person_id where dp.deal_id = any(?::int[]) and ${where.sql} order by dp.person_id`,
-        [`{${keys.join(',')}}`, ...where.params],
-        'all',
-      );
-      for (const row of rows) found.get(Number(row.k))?.push(Number(row.v));
-      return keys.map((k) => found.get(k)!);
-    }),
+  return ctx.loaders.memo(
+    'deal-people:deal',
+    () =>
+      new SettledLoader<number[]>(async (keys: Ids) => {
+        const found = new Map<number, number[]>(keys.map((k) => [k, []]));
+        const where = scopeOf(ctx, PEOPLE);
+        const rows = await ctx.em.execute<Array<{ k: number; v: number }>>(
+          `select dp.deal_id as k, dp.person_id as v from "deal_people" dp join ${fromOf(ctx, PEOPLE)} on p.id = dp.person_id where dp.deal_id = any(?::int[]) and ${where.sql} order by dp.person_id`,
+          [`{${keys.join(',')}}`, ...where.params],
+          'all',
+        );
+        for (const row of rows) found.get(Number(row.k))?.push(Number(row.v));
+        return keys.map((k) => found.get(k)!);
+      }),
   );
 }
 
@@ -53,31 +55,38 @@ export interface DealsOfPerson {
  * sums are PostgreSQL's (exact numeric), per person.
  */
 export function dealsOfPersonSummary(ctx: RequestContext): SettledLoader<DealsOfPerson> {
-  return ctx.loaders.memo('deal-people:person', () =>
-    new SettledLoader<DealsOfPerson>(async (keys: Ids) => {
-      const found = new Map(keys.map((k) => [k, { ids: [] as number[], refs: [] as Array<{ databaseId: number; name: string }>, pipeline: null as string | null, won: null as string | null }]));
-      const where = scopeOf(ctx, DEALS);
-      const rows = await ctx.em.execute<Array<{ k: number; v: number; name: string; pipeline: string | null; won: string | null }>>(
-        `select dp.person_id as k, dp.deal_id as v, d.name,
+  return ctx.loaders.memo(
+    'deal-people:person',
+    () =>
+      new SettledLoader<DealsOfPerson>(async (keys: Ids) => {
+        const found = new Map(
+          keys.map((k) => [
+            k,
+            { ids: [] as number[], refs: [] as Array<{ databaseId: number; name: string }>, pipeline: null as string | null, won: null as string | null },
+          ]),
+        );
+        const where = scopeOf(ctx, DEALS);
+        const rows = await ctx.em.execute<Array<{ k: number; v: number; name: string; pipeline: string | null; won: string | null }>>(
+          `select dp.person_id as k, dp.deal_id as v, d.name,
                 sum(d.value) filter (where d.probability is null or d.probability not in (0, 100)) over per_person as pipeline,
                 sum(d.value) filter (where d.probability = 100) over per_person as won
            from "deal_people" dp join ${fromOf(ctx, DEALS)} on d.id = dp.deal_id
           where dp.person_id = any(?::int[]) and ${where.sql}
          window per_person as (partition by dp.person_id)
           order by dp.deal_id`,
-        [`{${keys.join(',')}}`, ...where.params],
-        'all',
-      );
-      for (const row of rows) {
-        const entry = found.get(Number(row.k));
-        if (!entry) continue;
-        entry.ids.push(Number(row.v));
-        entry.refs.push({ databaseId: Number(row.v), name: row.name });
-        entry.pipeline = row.pipeline;
-        entry.won = row.won;
-      }
-      return keys.map((k) => found.get(k)!);
-    }),
+          [`{${keys.join(',')}}`, ...where.params],
+          'all',
+        );
+        for (const row of rows) {
+          const entry = found.get(Number(row.k));
+          if (!entry) continue;
+          entry.ids.push(Number(row.v));
+          entry.refs.push({ databaseId: Number(row.v), name: row.name });
+          entry.pipeline = row.pipeline;
+          entry.won = row.won;
+        }
+        return keys.map((k) => found.get(k)!);
+      }),
   );
 }
 
@@ -96,19 +105,26 @@ type PersonFilter = InstanceType<typeof PERSON.Filter>;
 type PersonOrder = InstanceType<typeof PERSON.Order>;
 
 /** A page of deals per parent (a company, a person), batched across a page of parents. */
-async function dealsBy(ctx: RequestContext, parent: 'company' | 'person', parentId: number, nested: NestedArgs<DealFilter, DealOrder>): Promise<Connection<Deal>> {
+async function dealsBy(
+  ctx: RequestContext,
+  parent: 'company' | 'person',
+  parentId: number,
+  nested: NestedArgs<DealFilter, DealOrder>,
+): Promise<Connection<Deal>> {
   await prepareCustomFieldSearch(ctx, CustomFieldResource.DEAL, nested.filter);
   const paging = pagingOf(nested.args, 100);
   const order = DEAL.orderKeys(ctx.em, nested.orderBy);
   const condition = DEAL.filterSql(ctx, nested.filter);
-  const loader = ctx.loaders.memo(`deals-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
-    new DataLoader(async (ids: Ids) => {
-      const where = scopeOf(ctx, DEALS).add(condition.sql, ...condition.params);
-      const from = parent === 'company' ? fromOf(ctx, DEALS) : `${fromOf(ctx, DEALS)} join "deal_people" dp on dp.deal_id = d.id`;
-      const parentColumn = parent === 'company' ? 'd.company_id' : 'dp.person_id';
-      const pages = await keysetPagesByParent(ctx.em, Deal, { from, alias: 'd', where, order, paging, reads: nested.reads, parentColumn }, ids);
-      return ids.map((id) => new Connection(pages.get(id)!));
-    }),
+  const loader = ctx.loaders.memo(
+    `deals-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
+    () =>
+      new DataLoader(async (ids: Ids) => {
+        const where = scopeOf(ctx, DEALS).add(condition.sql, ...condition.params);
+        const from = parent === 'company' ? fromOf(ctx, DEALS) : `${fromOf(ctx, DEALS)} join "deal_people" dp on dp.deal_id = d.id`;
+        const parentColumn = parent === 'company' ? 'd.company_id' : 'dp.person_id';
+        const pages = await keysetPagesByParent(ctx.em, Deal, { from, alias: 'd', where, order, paging, reads: nested.reads, parentColumn }, ids);
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(parentId);
 }
@@ -122,13 +138,20 @@ export async function peopleOfDeal(ctx: RequestContext, dealId: number, nested: 
   const paging = pagingOf(nested.args, 100);
   const order = PERSON.orderKeys(ctx.em, nested.orderBy);
   const condition = PERSON.filterSql(ctx, nested.filter);
-  const loader = ctx.loaders.memo(`people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null, nested.readSet?.key ?? null])}`, () =>
-    new DataLoader(async (ids: Ids) => {
-      const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
-      const from = `${fromOf(ctx, PEOPLE)} join "deal_people" dp on dp.person_id = p.id`;
-      const pages = await keysetPagesByParent(ctx.em, Person, { from, alias: 'p', where, order, paging, reads: nested.reads, readSet: nested.readSet, parentColumn: 'dp.deal_id' }, ids);
-      return ids.map((id) => new Connection(pages.get(id)!));
-    }),
+  const loader = ctx.loaders.memo(
+    `people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null, nested.readSet?.key ?? null])}`,
+    () =>
+      new DataLoader(async (ids: Ids) => {
+        const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
+        const from = `${fromOf(ctx, PEOPLE)} join "deal_people" dp on dp.person_id = p.id`;
+        const pages = await keysetPagesByParent(
+          ctx.em,
+          Person,
+          { from, alias: 'p', where, order, paging, reads: nested.reads, readSet: nested.readSet, parentColumn: 'dp.deal_id' },
+          ids,
+        );
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(dealId);
 }

@@ -37,21 +37,26 @@ import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-search
 type DealFilter = InstanceType<typeof DEAL.Filter>;
 type DealOrder = InstanceType<typeof DEAL.Order>;
 
-@ObjectType('DealTotals', { simpleResolvers: true, description: 'Sums over every deal the filter matches, not only the page (v3 `totals=true`); money as decimal strings.' })
+@ObjectType('DealTotals', {
+  simpleResolvers: true,
+  description: 'Sums over every deal the filter matches, not only the page (v3 `totals=true`); money as decimal strings.',
+})
 export class DealTotals {
-  @Field(() => GraphQLDecimal, { description: 'Sum of the deals\' values.' }) value!: string;
+  @Field(() => GraphQLDecimal, { description: "Sum of the deals' values." }) value!: string;
   @Field(() => GraphQLDecimal, { description: 'Sum of the bonuses.' }) bonus!: string;
   @Field(() => GraphQLDecimal, { description: 'Sum of the commissions.' }) commission!: string;
   @Field(() => Int, { description: 'How many deals were summed.' }) count!: number;
-  @Field(() => [CustomFieldTotal], { description: 'Sum of each numeric and currency custom field of deals (v3 `custom_label_<id>` totals), in the fields\' order.' })
+  @Field(() => [CustomFieldTotal], {
+    description: "Sum of each numeric and currency custom field of deals (v3 `custom_label_<id>` totals), in the fields' order.",
+  })
   customFields!: CustomFieldTotal[];
 }
 
 /** A deal named on a person (v3 `deals: [{id, name}]` on people): what a person's page reads with their deal ids. */
 @ObjectType('DealName', { simpleResolvers: true, description: 'A deal by databaseId and name, as a person lists the deals they take part in.' })
 export class DealName {
-  @Field(() => Int, { description: 'The deal\'s databaseId.' }) databaseId!: number;
-  @Field({ description: 'The deal\'s name.' }) name!: string;
+  @Field(() => Int, { description: "The deal's databaseId." }) databaseId!: number;
+  @Field({ description: "The deal's name." }) name!: string;
 }
 
 @ObjectType('DealConnection', { description: 'A page of deals, with cursors, and totals over every matching deal when asked for.' })
@@ -112,14 +117,17 @@ function withTotals(ctx: RequestContext, page: Connection<Deal>, filter: DealFil
   TOTALS_WANTED.set(page, wants);
   let plain: Promise<Totals> | undefined;
   let full: Promise<Totals> | undefined;
-  const totals = () => (wants.customFields ? (full ??= new DealService(ctx).totals(filter, { customFields: true })) : (plain ??= full ?? new DealService(ctx).totals(filter)));
+  const totals = () =>
+    wants.customFields ? (full ??= new DealService(ctx).totals(filter, { customFields: true })) : (plain ??= full ?? new DealService(ctx).totals(filter));
   Object.defineProperty(page, 'totals', { get: totals, enumerable: false });
   return page;
 }
 
 @Resolver()
 export class DealResolver {
-  @Query(() => DealConnection, { description: 'Deals the viewer may see (their own and those shared with them, or all for admins and `all` users). Default order: newest first.' })
+  @Query(() => DealConnection, {
+    description: 'Deals the viewer may see (their own and those shared with them, or all for admins and `all` users). Default order: newest first.',
+  })
   async deals(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
@@ -135,7 +143,7 @@ export class DealResolver {
   }
 
   @Query(() => Deal, { nullable: true, description: 'One deal by databaseId; null when it does not exist or the viewer may not see it.' })
-  deal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The deal\'s databaseId.' }) id: number) {
+  deal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The deal's databaseId." }) id: number) {
     return new DealService(ctx).get(id);
   }
 
@@ -151,7 +159,7 @@ export class DealResolver {
   @Mutation(() => UpdateDealPayload, { description: 'Changes a deal: only the fields given. A missing or hidden deal is a NOT_FOUND user error.' })
   updateDeal(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The deal\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The deal's databaseId." }) id: number,
     @Arg('input', () => DEAL.UpdateInput, { description: 'The changes.' }) input: DealInput,
     @Arg('options', () => DealUpdateOptions, { nullable: true, description: 'A todo template to apply.' }) options?: DealUpdateOptions,
   ) {
@@ -159,7 +167,7 @@ export class DealResolver {
   }
 
   @Mutation(() => DeleteDealPayload, { description: 'Deletes a deal (its people stay). A missing or hidden deal is a NOT_FOUND user error.' })
-  deleteDeal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The deal\'s databaseId.' }) id: number) {
+  deleteDeal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The deal's databaseId." }) id: number) {
     return deletePayload('Deal', () => new DealService(ctx).delete(id));
   }
 }
@@ -167,7 +175,10 @@ export class DealResolver {
 /** Every relation through the per-request loaders: a page of deals costs one query per related kind. */
 @Resolver(() => Deal)
 export class DealFieldsResolver {
-  @FieldResolver(() => GraphQLDecimal, { nullable: true, description: 'The deal\'s value in the account currency, a decimal string with the currency\'s places (e.g. "5000.00").' })
+  @FieldResolver(() => GraphQLDecimal, {
+    nullable: true,
+    description: 'The deal\'s value in the account currency, a decimal string with the currency\'s places (e.g. "5000.00").',
+  })
   value(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
     return showMoney(deal.value, ctx.viewer.currency.decimals);
   }
@@ -207,22 +218,37 @@ export class DealFieldsResolver {
     return relationField(ctx, Users, deal.owner?.id);
   }
 
-  @FieldResolver(() => Company, { nullable: true, description: 'The deal\'s company; null when none, or when the viewer may not see it (companyName and companyId still show it).' })
+  @FieldResolver(() => Company, {
+    nullable: true,
+    description: "The deal's company; null when none, or when the viewer may not see it (companyName and companyId still show it).",
+  })
   company(@Root() deal: Deal, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
-    return relationField(ctx, Company, deal.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null), relationReadSet(ctx, Company, COMPANY_READS, info));
+    return relationField(
+      ctx,
+      Company,
+      deal.company?.id,
+      (c) => (c && linkable(ctx, COMPANIES, c) ? c : null),
+      relationReadSet(ctx, Company, COMPANY_READS, info),
+    );
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'The name of the deal\'s company, shown whatever the viewer may see of the company itself.' })
+  @FieldResolver(() => String, { nullable: true, description: "The name of the deal's company, shown whatever the viewer may see of the company itself." })
   companyName(@Root() deal: Deal, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
     return relationField(ctx, Company, deal.company?.id, (c) => c?.name ?? null, relationReadSet(ctx, Company, COMPANY_NAME_READS));
   }
 
   @FieldResolver(() => Person, { nullable: true, description: 'The main person of the deal; null when none or when the viewer may not see them.' })
   primaryContact(@Root() deal: Deal, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
-    return relationField(ctx, Person, deal.primaryContact?.id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null), relationReadSet(ctx, Person, CONTACT_READS, info));
+    return relationField(
+      ctx,
+      Person,
+      deal.primaryContact?.id,
+      (p) => (p && linkable(ctx, PEOPLE, p) ? p : null),
+      relationReadSet(ctx, Person, CONTACT_READS, info),
+    );
   }
 
-  @FieldResolver(() => DealStage, { nullable: true, description: 'The deal\'s stage of the pipeline.' })
+  @FieldResolver(() => DealStage, { nullable: true, description: "The deal's stage of the pipeline." })
   dealStage(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
     return relationField(ctx, DealStage, deal.stage?.id);
   }
@@ -257,25 +283,30 @@ export class DealFieldsResolver {
     return peopleIdsOfDeal(ctx).answer(deal.id);
   }
 
-  @FieldResolver(() => PersonConnection, { description: 'The people taking part in the deal whom the viewer may see. Default order: last name, then first name.' })
+  @FieldResolver(() => PersonConnection, {
+    description: 'The people taking part in the deal whom the viewer may see. Default order: last name, then first name.',
+  })
   people(
     @Root() deal: Deal,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
     @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
-    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
+    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
     const readSet = info ? PEOPLE_PAGE_READS(ctx, info) : null;
     return peopleOfDeal(ctx, deal.id, { args, filter, orderBy, reads: connectionReads(info), readSet });
   }
 
-  @FieldResolver(() => [CustomFieldValue], { description: 'Every custom field defined for deals, with this deal\'s value (null when unset).' })
+  @FieldResolver(() => [CustomFieldValue], { description: "Every custom field defined for deals, with this deal's value (null when unset)." })
   customFields(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
     return customFieldsField(ctx, CustomFieldResource.DEAL, deal.customFields);
   }
 
-  @FieldResolver(() => [Int], { description: 'databaseIds of the users who can see this deal (admins, `all` users, its owner and collaborators), and so may be notified about it.' })
+  @FieldResolver(() => [Int], {
+    description: 'databaseIds of the users who can see this deal (admins, `all` users, its owner and collaborators), and so may be notified about it.',
+  })
   possibleNotifyUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
     return sharesOf(ctx, DEALS).answer(deal.id, (shared) => notifyUserIdsField(ctx, DEALS.visibility, deal, shared));
   }
@@ -293,7 +324,9 @@ export class CompanyDealsResolver {
     @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
-    return dealsOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { companyId: { eq: company.id } }] } as DealFilter, info));
+    return dealsOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) =>
+      withTotals(ctx, page, { and: [filter ?? {}, { companyId: { eq: company.id } }] } as DealFilter, info),
+    );
   }
 }
 
@@ -308,7 +341,9 @@ export class PersonDealsResolver {
     @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
-    return dealsOfPerson(ctx, person.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) => withTotals(ctx, page, { and: [filter ?? {}, { personIds: { eq: person.id } }] } as DealFilter, info));
+    return dealsOfPerson(ctx, person.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) =>
+      withTotals(ctx, page, { and: [filter ?? {}, { personIds: { eq: person.id } }] } as DealFilter, info),
+    );
   }
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the deals this person takes part in that the viewer may see.' })
@@ -317,17 +352,25 @@ export class PersonDealsResolver {
   }
 
   // dealNames and the totals come from dealIds' statement (deal.loaders.ts): a page of people pays nothing more for them.
-  @FieldResolver(() => [DealName], { description: 'The deals this person takes part in that the viewer may see, as databaseId and name, in databaseId order (v3 `deals` on people).' })
+  @FieldResolver(() => [DealName], {
+    description: 'The deals this person takes part in that the viewer may see, as databaseId and name, in databaseId order (v3 `deals` on people).',
+  })
   dealNames(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return dealsOfPersonSummary(ctx).answer(person.id, (d) => d.refs);
   }
 
-  @FieldResolver(() => GraphQLDecimal, { description: 'Sum of the values of this person\'s open deals (probability neither 0 nor 100) that the viewer may see, in the account currency (decimal string; "0.00" when none). v3 `total_pipeline`.' })
+  @FieldResolver(() => GraphQLDecimal, {
+    description:
+      'Sum of the values of this person\'s open deals (probability neither 0 nor 100) that the viewer may see, in the account currency (decimal string; "0.00" when none). v3 `total_pipeline`.',
+  })
   totalPipeline(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return dealsOfPersonSummary(ctx).answer(person.id, (d) => showMoney(d.pipeline ?? '0', ctx.viewer.currency.decimals));
   }
 
-  @FieldResolver(() => GraphQLDecimal, { description: 'Sum of the values of this person\'s won deals (probability 100) that the viewer may see, in the account currency (decimal string; "0.00" when none). v3 `won_deals_total`.' })
+  @FieldResolver(() => GraphQLDecimal, {
+    description:
+      'Sum of the values of this person\'s won deals (probability 100) that the viewer may see, in the account currency (decimal string; "0.00" when none). v3 `won_deals_total`.',
+  })
   wonDealsTotal(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return dealsOfPersonSummary(ctx).answer(person.id, (d) => showMoney(d.won ?? '0', ctx.viewer.currency.decimals));
   }

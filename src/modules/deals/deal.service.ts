@@ -31,11 +31,30 @@ import type { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (deal.fields.ts). */
 const WRITES = DEAL.writes([
-  'status', 'probability', 'expectedCloseDate', 'closedTime', 'isArchived', 'value', 'valueInCents', 'bonus', 'commission', 'commissionRate',
-  'ownerId', 'companyId', 'companyName', 'primaryContactId', 'personIds', 'sharedUserIds', 'dealStageId', 'dealLossReasonId', 'sourceId',
-  'customFields', 'customFieldValues', 'createdAt', 'updatedAt',
+  'status',
+  'probability',
+  'expectedCloseDate',
+  'closedTime',
+  'isArchived',
+  'value',
+  'valueInCents',
+  'bonus',
+  'commission',
+  'commissionRate',
+  'ownerId',
+  'companyId',
+  'companyName',
+  'primaryContactId',
+  'personIds',
+  'sharedUserIds',
+  'dealStageId',
+  'dealLossReasonId',
+  'sourceId',
+  'customFields',
+  'customFieldValues',
+  'createdAt',
+  'updatedAt',
 ]);
-
 
 /** The most people and collaborators one deal takes (v3 `person_ids`, `shared_user_ids`). */
 export const MAX_DEAL_PEOPLE = 200;
@@ -62,7 +81,12 @@ export class DealService {
   }
 
   /** A page of the deals the viewer may see that match `filter`, in `orderBy` order. */
-  async list(filter: InstanceType<typeof DEAL.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof DEAL.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Deal>> {
+  async list(
+    filter: InstanceType<typeof DEAL.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof DEAL.Order>> | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<Deal>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.DEAL, filter);
     const condition = DEAL.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
@@ -84,7 +108,13 @@ export class DealService {
       'all',
     );
     const sum = (v: string | null) => showMoney(v ?? '0', this.decimals)!;
-    return { value: sum(row.value), bonus: sum(row.bonus), commission: sum(row.commission), count: Number(row.n), ...(sums ? { customFields: sums.read(row) } : {}) };
+    return {
+      value: sum(row.value),
+      bonus: sum(row.bonus),
+      commission: sum(row.commission),
+      count: Number(row.n),
+      ...(sums ? { customFields: sums.read(row) } : {}),
+    };
   }
 
   get(id: number): Promise<Deal | null> {
@@ -152,10 +182,10 @@ export class DealService {
     const wanted = [...new Set((dealIds ?? []).filter(isValidId))].slice(0, MAX_DEAL_PEOPLE);
     const visible = scopeOf(this.ctx, DEALS);
     const em = this.ctx.em;
-    await em.execute(
-      `delete from "deal_people" dp using ${fromOf(this.ctx, DEALS)} where dp.deal_id = d.id and dp.person_id = ? and ${visible.sql}`,
-      [personId, ...visible.params],
-    );
+    await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, DEALS)} where dp.deal_id = d.id and dp.person_id = ? and ${visible.sql}`, [
+      personId,
+      ...visible.params,
+    ]);
     if (wanted.length === 0) return;
     await em.execute(
       `insert into "deal_people" (deal_id, person_id) select d.id, ? from ${fromOf(this.ctx, DEALS)} where d.id = any(?::int[]) and ${visible.sql} on conflict do nothing`,
@@ -189,7 +219,16 @@ export class DealService {
     await setRelation(this.ctx, deal, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
     await new CompanyService(this.ctx).linkCompany(deal, input, issues);
     await setRelation(this.ctx, deal, 'primaryContact', Person, input.primaryContactId, (id) => this.visiblePerson(id), issues);
-    await setRelation(this.ctx, deal, 'lossReason', ListItem, input.dealLossReasonId, (id) => new ListItemService(this.ctx).find(id, ListKind.DEAL_LOSS_REASON), issues, 'dealLossReasonId');
+    await setRelation(
+      this.ctx,
+      deal,
+      'lossReason',
+      ListItem,
+      input.dealLossReasonId,
+      (id) => new ListItemService(this.ctx).find(id, ListKind.DEAL_LOSS_REASON),
+      issues,
+      'dealLossReasonId',
+    );
     await setRelation(this.ctx, deal, 'source', ListItem, input.sourceId, (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_SOURCE), issues);
     await this.applyStage(deal, input, issues, isNew);
 
@@ -252,7 +291,8 @@ export class DealService {
     await setRelation(this.ctx, deal, 'stage', DealStage, input.dealStageId, async (id) => (stage = await this.stage(id)), issues, 'dealStageId');
     let probability = deal.probability;
     if (input.probability !== undefined) {
-      if (input.probability === null || (Number.isInteger(input.probability) && input.probability >= 0 && input.probability <= 100)) probability = input.probability;
+      if (input.probability === null || (Number.isInteger(input.probability) && input.probability >= 0 && input.probability <= 100))
+        probability = input.probability;
       else issues.outOfRange('probability');
     }
     // The stage wins over a probability sent with it: a record PUT back whole carries the old one.
@@ -275,7 +315,10 @@ export class DealService {
       // Hidden people keep their association: the viewer cannot see them to remove them.
       if (!isNew) {
         const visible = scopeOf(this.ctx, PEOPLE);
-        await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, PEOPLE)} where dp.deal_id = ? and dp.person_id = p.id and ${visible.sql}`, [deal.id, ...visible.params]);
+        await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, PEOPLE)} where dp.deal_id = ? and dp.person_id = p.id and ${visible.sql}`, [
+          deal.id,
+          ...visible.params,
+        ]);
       }
       for (const personId of sets.people) em.persist(em.create(DealPerson, { deal, person: em.getReference(Person, personId) }));
     }
@@ -308,5 +351,4 @@ export class DealService {
   private async stage(id: number): Promise<DealStage | null> {
     return this.ctx.loaders.byId(DealStage).load(id);
   }
-
 }

@@ -24,7 +24,12 @@ export const DOCUMENT_CONDITIONS: ConditionTable = {
     map: { spreadsheets: 'SPREADSHEET', images: 'IMAGE', documents: 'DOCUMENT', pdfs: 'PDF', pds: 'PDF', presentations: 'PRESENTATION', others: 'OTHER' },
   },
   document_owner: { to: 'ownerId', kind: 'ids', any: 'all' },
-  associated_with: { to: 'associatedWith', kind: 'enum', any: 'all', map: { companies: 'COMPANIES', deals: 'DEALS', email: 'EMAIL', people: 'PEOPLE', shared: 'SHARED' } },
+  associated_with: {
+    to: 'associatedWith',
+    kind: 'enum',
+    any: 'all',
+    map: { companies: 'COMPANIES', deals: 'DEALS', email: 'EMAIL', people: 'PEOPLE', shared: 'SHARED' },
+  },
   // DECISIONS: datetime ranges as [from_date] and/or [to_date].
   document_uploaded: { to: 'uploadedAt', kind: 'datetimeRange' },
   document_modified: { to: 'updatedAt', kind: 'datetimeRange' },

@@ -25,7 +25,7 @@ export enum DocumentUploadState {
 }
 registerEnumType(DocumentUploadState, {
   name: 'DocumentUploadState',
-  description: 'Where the fetch of a document\'s URL stands.',
+  description: "Where the fetch of a document's URL stands.",
   valuesConfig: {
     PENDING: { description: 'Created, or its URL changed: the service has yet to fetch the URL (uploadStatus 1).' },
     COMPLETE: { description: 'Fetched: the bytes are stored and served at the public link (uploadStatus 2).' },
@@ -74,7 +74,11 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 // What the worker's sweep looks for: pending documents, oldest first.
 @Index(sqlIndex('documents_pending', '("created_at", "id") where "upload_status" = 1'))
 @Unique({ name: 'documents_public_token_digest_unique', properties: ['publicTokenDigest'] })
-@ObjectType('Document', { implements: Node, simpleResolvers: true, description: 'A file fetched from a URL and stored by the service (v3 "document"), linked to a deal, a person and/or a company.' })
+@ObjectType('Document', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'A file fetched from a URL and stored by the service (v3 "document"), linked to a deal, a person and/or a company.',
+})
 export class Document {
   [OptionalProps]?:
     | 'owner'
@@ -132,7 +136,7 @@ export class Document {
   @ManyToOne(() => Company, { nullable: true, deleteRule: 'set null' })
   company: Company | null = null;
 
-  @Field({ description: 'The file name shown for the document; by default the last segment of its URL\'s path.' })
+  @Field({ description: "The file name shown for the document; by default the last segment of its URL's path." })
   @Property({ type: 'string', length: 255 })
   title!: string;
 
@@ -167,11 +171,17 @@ export class Document {
   @Property({ type: 'integer', nullable: true })
   sizeBytes: number | null = null;
 
-  @Field(() => String, { nullable: true, description: 'SHA-256 of the content, in hex: changes exactly when the content does (the public link sends it, quoted, as its ETag); null until fetched.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'SHA-256 of the content, in hex: changes exactly when the content does (the public link sends it, quoted, as its ETag); null until fetched.',
+  })
   @Property({ type: 'string', length: 64, nullable: true })
   etag: string | null = null;
 
-  @Field(() => String, { nullable: true, description: 'The media type of the content (from the server that sent it, else from the file extension); null until fetched.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The media type of the content (from the server that sent it, else from the file extension); null until fetched.',
+  })
   @Property({ type: 'string', length: 255, nullable: true })
   contentType: string | null = null;
 
@@ -200,13 +210,15 @@ export class Document {
   fetchLeaseUntil: Date | null = null;
 
   @Field({ description: 'When the document was created.' }) @Property({ type: 'datetime' }) createdAt: Date = new Date();
-  @Field({ description: 'When the document was last changed by a user (writable on create, for imports); fetches do not change it.' }) @Property({ type: 'datetime' }) updatedAt: Date = new Date();
+  @Field({ description: 'When the document was last changed by a user (writable on create, for imports); fetches do not change it.' })
+  @Property({ type: 'datetime' })
+  updatedAt: Date = new Date();
 
   @Field(() => Date, { nullable: true, description: 'When the content was last fetched and stored; null until then.' })
   @Property({ type: 'datetime', nullable: true })
   uploadedAt: Date | null = null;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the document\'s owner.' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the document's owner." })
   @Extensions({ [READS]: ['owner'] })
   get ownerId(): number | null {
     return this.owner?.id ?? null;

@@ -25,7 +25,14 @@ export interface DocumentFetchDeps {
 }
 
 export type DocumentFetchOutcome =
-  | { readonly status: 'complete'; readonly sizeBytes: number; readonly sizeInK: number; readonly etag: string; readonly contentType: string; readonly attempts: number }
+  | {
+      readonly status: 'complete';
+      readonly sizeBytes: number;
+      readonly sizeInK: number;
+      readonly etag: string;
+      readonly contentType: string;
+      readonly attempts: number;
+    }
   | { readonly status: 'error'; readonly reason: string }
   /** Nothing done: not pending (already complete or error), gone, claimed by another worker, or its URL changed meanwhile. */
   | { readonly status: 'skipped' };
@@ -169,7 +176,9 @@ async function giveUpIfExhausted(deps: DocumentFetchDeps, documentId: number): P
 
 /** Ids of the documents pending and not claimed (no lease, or one that ran out), oldest first: what the worker's sweep enqueues. */
 export async function dueDocumentIds(em: EntityManager, limit = 100): Promise<number[]> {
-  const rows = await em.getConnection().execute<Array<{ id: number }>>(`select "id" from "documents" where ${CLAIMABLE} order by "created_at", "id" limit ?`, [limit], 'all');
+  const rows = await em
+    .getConnection()
+    .execute<Array<{ id: number }>>(`select "id" from "documents" where ${CLAIMABLE} order by "created_at", "id" limit ?`, [limit], 'all');
   return rows.map((r: { id: number }) => Number(r.id));
 }
 

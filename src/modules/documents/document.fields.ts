@@ -25,7 +25,7 @@ registerEnumType(DocumentAssociation, {
     DEALS: { description: 'Documents linked to a deal.' },
     PEOPLE: { description: 'Documents linked to a person.' },
     EMAIL: { description: 'Documents attached to mail: none, since documents are only ever fetched from URLs.' },
-    SHARED: { description: 'Documents linked to no deal, person or company (the account\'s own files).' },
+    SHARED: { description: "Documents linked to no deal, person or company (the account's own files)." },
   },
 });
 
@@ -69,13 +69,15 @@ function enumCondition<E extends string>(value: EnumCondition<E>, path: string, 
   return { sql: parts.map((p) => `(${p.sql})`).join(' and '), params: parts.flatMap((p) => p.params) };
 }
 
-const associatedWith = (value: EnumCondition<DocumentAssociation>, path: string) => enumCondition(value, path, (v) => (ASSOCIATED[v] ? { sql: ASSOCIATED[v], params: [] } : null));
+const associatedWith = (value: EnumCondition<DocumentAssociation>, path: string) =>
+  enumCondition(value, path, (v) => (ASSOCIATED[v] ? { sql: ASSOCIATED[v], params: [] } : null));
 
 const uploadState = (value: EnumCondition<DocumentUploadState>, path: string) =>
   enumCondition(value, path, (v) => (STATUS_OF_STATE[v] ? { sql: 'doc.upload_status = ?', params: [STATUS_OF_STATE[v]] } : null));
 
 /** `tagIds`: documents with this tag (`eq`), any of these (`in`), none (`isNull: true`). */
-const tagIdsCondition = (value: IdFilter, path: string) => linkedIdConditions({ table: 'document_tags', alias: 'dt', on: 'dt.document_id = doc.id', column: 'dt.list_item_id' }, value, path);
+const tagIdsCondition = (value: IdFilter, path: string) =>
+  linkedIdConditions({ table: 'document_tags', alias: 'dt', on: 'dt.document_id = doc.id', column: 'dt.list_item_id' }, value, path);
 
 /**
  * Every document field, once (v3 §2.7): inputs, filter, order and the write whitelist derive from
@@ -89,18 +91,19 @@ export const DOCUMENT = defineResource(
     entity: Document,
     alias: 'doc',
     defaultOrder: ['-createdAt'],
-    createDoc: 'A new document: the URL to fetch it from (required) and what it is linked to. The owner defaults to the viewer, the title to the URL\'s file name.',
+    createDoc:
+      "A new document: the URL to fetch it from (required) and what it is linked to. The owner defaults to the viewer, the title to the URL's file name.",
     updateDoc: 'Changes to a document: only the fields given change; null clears a link. A new URL fetches the document again.',
     filterDoc: 'Which documents to list: every condition given must hold; compose with and, or, not.',
     orderDoc: 'A key documents can be ordered by. The title ignores case.',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The document\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The document's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     title: {
       kind: 'text',
       write: 'custom',
       doc: 'The file name shown for the document, at most 255 characters.',
-      createDoc: 'The file name shown for the document, at most 255 characters; the last segment of the URL\'s path when not given.',
+      createDoc: "The file name shown for the document, at most 255 characters; the last segment of the URL's path when not given.",
       updateDoc: 'The file name shown for the document, at most 255 characters; cannot be blank.',
       filter: { doc: 'The title (contains: any part of it, ignoring case).' },
       sort: { case: 'ci', doc: 'Title, ignoring case.' },
@@ -118,17 +121,37 @@ export const DOCUMENT = defineResource(
       kind: 'ref',
       write: 'custom',
       doc: 'databaseId of the owner, a user of the account; the viewer when not given on create.',
-      filter: { doc: 'The owner (a user\'s databaseId).' },
+      filter: { doc: "The owner (a user's databaseId)." },
     },
-    dealId: { kind: 'ref', write: 'custom', doc: 'databaseId of the deal the document is linked to (one the viewer may see); null removes the link.', filter: { doc: 'The deal it is linked to (v3 deal_id).' } },
-    personId: { kind: 'ref', write: 'custom', doc: 'databaseId of the person the document is linked to (one the viewer may see); null removes the link.', filter: { doc: 'The person it is linked to (v3 person_id).' } },
-    companyId: { kind: 'ref', write: 'custom', doc: 'databaseId of the company the document is linked to (one the viewer may see); null removes the link.', filter: { doc: 'The company it is linked to (v3 company_id).' } },
+    dealId: {
+      kind: 'ref',
+      write: 'custom',
+      doc: 'databaseId of the deal the document is linked to (one the viewer may see); null removes the link.',
+      filter: { doc: 'The deal it is linked to (v3 deal_id).' },
+    },
+    personId: {
+      kind: 'ref',
+      write: 'custom',
+      doc: 'databaseId of the person the document is linked to (one the viewer may see); null removes the link.',
+      filter: { doc: 'The person it is linked to (v3 person_id).' },
+    },
+    companyId: {
+      kind: 'ref',
+      write: 'custom',
+      doc: 'databaseId of the company the document is linked to (one the viewer may see); null removes the link.',
+      filter: { doc: 'The company it is linked to (v3 company_id).' },
+    },
     tagIds: {
       kind: 'refs',
       property: null,
       write: 'custom',
-      inputDoc: 'databaseIds of document tags (items of the document tags list): replaces the whole set; ids that are not document tags of the account are ignored.',
-      filter: { input: () => IdFilter, build: tagIdsCondition as never, doc: 'The document tags: `eq` has this tag, `in` has any of these, `isNull: true` has none.' },
+      inputDoc:
+        'databaseIds of document tags (items of the document tags list): replaces the whole set; ids that are not document tags of the account are ignored.',
+      filter: {
+        input: () => IdFilter,
+        build: tagIdsCondition as never,
+        doc: 'The document tags: `eq` has this tag, `in` has any of these, `isNull: true` has none.',
+      },
     },
     uploadState: {
       kind: 'enum',

@@ -84,7 +84,14 @@ const TYPES: Readonly<Record<string, DocumentKind>> = {
 };
 
 /** Content types that say nothing about the file (servers send them for anything). */
-const UNINFORMATIVE = new Set(['application/octet-stream', 'binary/octet-stream', 'application/binary', 'application/unknown', 'application/x-download', 'application/force-download']);
+const UNINFORMATIVE = new Set([
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/binary',
+  'application/unknown',
+  'application/x-download',
+  'application/force-download',
+]);
 
 /** `type/subtype` as RFC 9110 allows it (tokens), at most 255 characters. */
 const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]{1,127}\/[a-z0-9!#$&^_.+-]{1,127}$/;
@@ -160,7 +167,10 @@ const MAX_TITLE = 255;
 
 /** Text as it may be stored and shown: no control characters, single spaces, at most `max` code points. */
 export function cleanText(text: string, max: number): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const points = [...flat];
   return points.length > max ? points.slice(0, max).join('').trim() : flat;
 }

@@ -18,16 +18,28 @@ export const DOCUMENTS_PAGE_SIZE = 100;
 const PARENT_COLUMN = { deal: 'doc.deal_id', person: 'doc.person_id', company: 'doc.company_id' } as const;
 
 /** Deal.documents, Person.documents, Company.documents: a page of the parent's visible documents, batched across a page of parents. */
-export function documentsOf(ctx: RequestContext, parent: keyof typeof PARENT_COLUMN, parentId: number, nested: NestedArgs<DocumentFilter, DocumentOrder>): Promise<Connection<Document>> {
+export function documentsOf(
+  ctx: RequestContext,
+  parent: keyof typeof PARENT_COLUMN,
+  parentId: number,
+  nested: NestedArgs<DocumentFilter, DocumentOrder>,
+): Promise<Connection<Document>> {
   const paging = pagingOf(nested.args, DOCUMENTS_PAGE_SIZE);
   const order = DOCUMENT.orderKeys(ctx.em, nested.orderBy);
   const condition = DOCUMENT.filterSql(ctx, nested.filter);
-  const loader = ctx.loaders.memo(`documents-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
-    new DataLoader(async (ids: Ids) => {
-      const where = scopeOf(ctx, DOCUMENTS).add(condition.sql, ...condition.params);
-      const pages = await keysetPagesByParent(ctx.em, Document, { from: fromOf(ctx, DOCUMENTS), alias: 'doc', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] }, ids);
-      return ids.map((id) => new Connection(pages.get(id)!));
-    }),
+  const loader = ctx.loaders.memo(
+    `documents-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
+    () =>
+      new DataLoader(async (ids: Ids) => {
+        const where = scopeOf(ctx, DOCUMENTS).add(condition.sql, ...condition.params);
+        const pages = await keysetPagesByParent(
+          ctx.em,
+          Document,
+          { from: fromOf(ctx, DOCUMENTS), alias: 'doc', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
+          ids,
+        );
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(parentId);
 }

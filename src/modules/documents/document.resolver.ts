@@ -63,12 +63,13 @@ function preloadDocuments(ctx: RequestContext, rows: readonly Document[], info?:
   return preloadPage(ctx, DOCUMENT_RELATIONS, rows, info);
 }
 
-
-const ID_ARG = { description: 'The document\'s databaseId.' };
+const ID_ARG = { description: "The document's databaseId." };
 
 @Resolver()
 export class DocumentResolver {
-  @Query(() => DocumentConnection, { description: 'Documents the viewer may see (their own, and those linked to a deal, person or company they may see). Default order: newest first.' })
+  @Query(() => DocumentConnection, {
+    description: 'Documents the viewer may see (their own, and those linked to a deal, person or company they may see). Default order: newest first.',
+  })
   async documents(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
@@ -86,22 +87,35 @@ export class DocumentResolver {
     return new DocumentService(ctx).get(id);
   }
 
-  @Mutation(() => CreateDocumentPayload, { description: 'Creates a document from a URL; the service then fetches it in the background (uploadState PENDING until then). Problems with the input come back as userErrors, and nothing is created.' })
+  @Mutation(() => CreateDocumentPayload, {
+    description:
+      'Creates a document from a URL; the service then fetches it in the background (uploadState PENDING until then). Problems with the input come back as userErrors, and nothing is created.',
+  })
   createDocument(@Ctx() ctx: RequestContext, @Arg('input', () => DOCUMENT.CreateInput, { description: 'The new document.' }) input: DocumentInput) {
     return recordPayload('document', () => new DocumentService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateDocumentPayload, { description: 'Changes a document: only the fields given; a new URL fetches it again. A missing or hidden document is a NOT_FOUND user error.' })
-  updateDocument(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number, @Arg('input', () => DOCUMENT.UpdateInput, { description: 'The changes.' }) input: DocumentInput) {
+  @Mutation(() => UpdateDocumentPayload, {
+    description: 'Changes a document: only the fields given; a new URL fetches it again. A missing or hidden document is a NOT_FOUND user error.',
+  })
+  updateDocument(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, ID_ARG) id: number,
+    @Arg('input', () => DOCUMENT.UpdateInput, { description: 'The changes.' }) input: DocumentInput,
+  ) {
     return recordPayload('document', () => new DocumentService(ctx).update(id, input));
   }
 
-  @Mutation(() => DeleteDocumentPayload, { description: 'Deletes a document and its stored content (its public link then answers 404). A missing or hidden document is a NOT_FOUND user error.' })
+  @Mutation(() => DeleteDocumentPayload, {
+    description: 'Deletes a document and its stored content (its public link then answers 404). A missing or hidden document is a NOT_FOUND user error.',
+  })
   deleteDocument(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number) {
     return deletePayload('Document', () => new DocumentService(ctx).delete(id));
   }
 
-  @Mutation(() => ResetDocumentPublicLinkPayload, { description: 'Gives a document a new public link; the old one stops working at once. A missing or hidden document is a NOT_FOUND user error.' })
+  @Mutation(() => ResetDocumentPublicLinkPayload, {
+    description: 'Gives a document a new public link; the old one stops working at once. A missing or hidden document is a NOT_FOUND user error.',
+  })
   resetDocumentPublicLink(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number) {
     return recordPayload('document', () => new DocumentService(ctx).resetPublicLink(id));
   }
@@ -110,12 +124,15 @@ export class DocumentResolver {
 /** Every relation of a document through the per-request loaders. */
 @Resolver(() => Document)
 export class DocumentFieldsResolver {
-  @FieldResolver(() => User, { nullable: true, description: 'The document\'s owner.' })
+  @FieldResolver(() => User, { nullable: true, description: "The document's owner." })
   owner(@Root() doc: Document, @Ctx() ctx: RequestContext) {
     return relationField(ctx, Users, doc.owner?.id);
   }
 
-  @FieldResolver(() => Deal, { nullable: true, description: 'The deal the document is linked to; null when none or when the viewer may not see it (dealId still names it).' })
+  @FieldResolver(() => Deal, {
+    nullable: true,
+    description: 'The deal the document is linked to; null when none or when the viewer may not see it (dealId still names it).',
+  })
   deal(@Root() doc: Document, @Ctx() ctx: RequestContext) {
     return linkedDeal(ctx, doc.deal?.id);
   }
@@ -130,18 +147,19 @@ export class DocumentFieldsResolver {
     return linkedCompany(ctx, doc.company?.id);
   }
 
-  @FieldResolver(() => [Int], { description: 'databaseIds of the document\'s tags (items of the document tags list), in databaseId order.' })
+  @FieldResolver(() => [Int], { description: "databaseIds of the document's tags (items of the document tags list), in databaseId order." })
   tagIds(@Root() doc: Document, @Ctx() ctx: RequestContext) {
     return documentTagIds(ctx).answer(doc.id);
   }
 
-  @FieldResolver(() => [ListItem], { description: 'The document\'s tags (items of the document tags list), in databaseId order.' })
+  @FieldResolver(() => [ListItem], { description: "The document's tags (items of the document tags list), in databaseId order." })
   tags(@Root() doc: Document, @Ctx() ctx: RequestContext) {
     return documentTagIds(ctx).answer(doc.id, (ids) => relationListField(ctx, ListItem, ids));
   }
 
   @FieldResolver(() => String, {
-    description: 'Where anyone holding this link downloads the content, without an API key (it answers 404 until the document is fetched). resetDocumentPublicLink replaces it.',
+    description:
+      'Where anyone holding this link downloads the content, without an API key (it answers 404 until the document is fetched). resetDocumentPublicLink replaces it.',
   })
   publicLink(@Root() doc: Document, @Ctx() ctx: RequestContext): string {
     return publicLinkOf(ctx.origin, doc.publicToken);
@@ -150,7 +168,15 @@ export class DocumentFieldsResolver {
 
 const documentsArgs = (what: string) => ({ description: `Documents linked to this ${what} that the viewer may see. Default order: newest first.` });
 
-async function nestedDocuments(ctx: RequestContext, parent: 'deal' | 'person' | 'company', id: number, args: ConnectionArgs, filter: DocumentFilter | undefined, orderBy: DocumentOrder[] | undefined, info: GraphQLResolveInfo | undefined) {
+async function nestedDocuments(
+  ctx: RequestContext,
+  parent: 'deal' | 'person' | 'company',
+  id: number,
+  args: ConnectionArgs,
+  filter: DocumentFilter | undefined,
+  orderBy: DocumentOrder[] | undefined,
+  info: GraphQLResolveInfo | undefined,
+) {
   const page = await documentsOf(ctx, parent, id, { args, filter, orderBy, reads: connectionReads(info) });
   await preloadDocuments(ctx, page.nodes, info);
   return page;

@@ -48,13 +48,15 @@ export const DOCUMENTS: ResourceDef<Document> = {
 
 /** Which of a batch of document ids the viewer may see: one statement per batch (node(), writes). */
 export function visibleDocumentIds(ctx: RequestContext): SettledLoader<boolean> {
-  return ctx.loaders.memo('documents:visible', () =>
-    new SettledLoader<boolean>(async (ids) => {
-      const where = scopeOf(ctx, DOCUMENTS).add('doc.id = any(?::int[])', `{${ids.join(',')}}`);
-      const rows = await ctx.em.execute<Array<{ id: number }>>(`select doc.id from ${fromOf(ctx, DOCUMENTS)} where ${where.sql}`, where.params, 'all');
-      const found = new Set(rows.map((r) => Number(r.id)));
-      return ids.map((id) => found.has(id));
-    }),
+  return ctx.loaders.memo(
+    'documents:visible',
+    () =>
+      new SettledLoader<boolean>(async (ids) => {
+        const where = scopeOf(ctx, DOCUMENTS).add('doc.id = any(?::int[])', `{${ids.join(',')}}`);
+        const rows = await ctx.em.execute<Array<{ id: number }>>(`select doc.id from ${fromOf(ctx, DOCUMENTS)} where ${where.sql}`, where.params, 'all');
+        const found = new Set(rows.map((r) => Number(r.id)));
+        return ids.map((id) => found.has(id));
+      }),
   );
 }
 
@@ -71,17 +73,19 @@ export async function findVisibleDocuments(ctx: RequestContext, ids: readonly nu
 
 /** The tag ids of each document of a batch (v3 `document_tag_ids`), in id order: one statement per batch. */
 export function documentTagIds(ctx: RequestContext): SettledLoader<number[]> {
-  return ctx.loaders.memo('documents:tag-ids', () =>
-    new SettledLoader<number[]>(async (ids) => {
-      const found = new Map<number, number[]>(ids.map((id) => [id, []]));
-      const rows = await ctx.em.execute<Array<{ d: number; t: number }>>(
-        `select dt.document_id as d, dt.list_item_id as t from "document_tags" dt where dt.document_id = any(?::int[]) order by dt.list_item_id`,
-        [`{${ids.join(',')}}`],
-        'all',
-      );
-      for (const row of rows) found.get(Number(row.d))?.push(Number(row.t));
-      return ids.map((id) => found.get(id)!);
-    }),
+  return ctx.loaders.memo(
+    'documents:tag-ids',
+    () =>
+      new SettledLoader<number[]>(async (ids) => {
+        const found = new Map<number, number[]>(ids.map((id) => [id, []]));
+        const rows = await ctx.em.execute<Array<{ d: number; t: number }>>(
+          `select dt.document_id as d, dt.list_item_id as t from "document_tags" dt where dt.document_id = any(?::int[]) order by dt.list_item_id`,
+          [`{${ids.join(',')}}`],
+          'all',
+        );
+        for (const row of rows) found.get(Number(row.d))?.push(Number(row.t));
+        return ids.map((id) => found.get(id)!);
+      }),
   );
 }
 
@@ -124,7 +128,12 @@ const MAX_TITLE = 255;
 export class DocumentService {
   constructor(private readonly ctx: RequestContext) {}
 
-  list(filter: DocumentFilter | null | undefined, orderBy: readonly DocumentOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Document>> {
+  list(
+    filter: DocumentFilter | null | undefined,
+    orderBy: readonly DocumentOrder[] | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<Document>> {
     const condition = DOCUMENT.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, DOCUMENTS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, DOCUMENTS, where, DOCUMENT.orderKeys(this.ctx.em, orderBy), paging, reads);
@@ -138,7 +147,11 @@ export class DocumentService {
     return mutation(this.ctx, async (em) => {
       const issues = new Issues();
       const { token, digest } = newPublicToken();
-      const doc = em.create(Document, { account: this.ctx.viewer.accountId, owner: this.ctx.viewer.userId, title: '', url: '', publicToken: token, publicTokenDigest: digest }, { persist: false });
+      const doc = em.create(
+        Document,
+        { account: this.ctx.viewer.accountId, owner: this.ctx.viewer.userId, title: '', url: '', publicToken: token, publicTokenDigest: digest },
+        { persist: false },
+      );
       await this.apply(doc, input, issues, true);
       issues.throwIfAny();
       em.persist(doc);

@@ -47,7 +47,8 @@ export function checkName(raw: string | null | undefined, issues: Issues, field 
 /** An integer field within `min..max` (null and undefined pass: the caller decides what they mean). */
 export function checkRange(value: number | null | undefined, field: string, min: number, max: number, issues: Issues): void {
   if (value == null) return;
-  if (value < min || value > max) issues.add(field, 'OUT_OF_RANGE', max >= 2_147_483_647 ? `must be greater than or equal to ${min}` : `must be between ${min} and ${max}`);
+  if (value < min || value > max)
+    issues.add(field, 'OUT_OF_RANGE', max >= 2_147_483_647 ? `must be greater than or equal to ${min}` : `must be between ${min} and ${max}`);
 }
 
 /**

@@ -50,8 +50,16 @@ export const COLOURED_LISTS: ReadonlySet<ListKind> = new Set([ListKind.LEAD_STAT
 @Entity({ tableName: 'list_items' })
 @Index({ properties: ['account', 'kind', 'position'] })
 // Unique per list ignoring case: an expression index, declared with the migration's statement.
-@Unique({ name: 'list_items_account_kind_name_unique', expression: `create unique index "list_items_account_kind_name_unique" on "list_items" ("account_id", "kind", lower("name"))` })
-@ObjectType('ListItem', { implements: Node, simpleResolvers: true, description: 'An entry of one of the account\'s administrative lists that are a name in an order (lead statuses, lead sources, contact tags, note categories, deal loss and won reasons, event categories, document tags, calendar entry priorities).' })
+@Unique({
+  name: 'list_items_account_kind_name_unique',
+  expression: `create unique index "list_items_account_kind_name_unique" on "list_items" ("account_id", "kind", lower("name"))`,
+})
+@ObjectType('ListItem', {
+  implements: Node,
+  simpleResolvers: true,
+  description:
+    "An entry of one of the account's administrative lists that are a name in an order (lead statuses, lead sources, contact tags, note categories, deal loss and won reasons, event categories, document tags, calendar entry priorities).",
+})
 export class ListItem {
   [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'accountId';
 
@@ -83,11 +91,14 @@ export class ListItem {
    * Stored as given, not normalised: the real v3 service kept `"0"` (the official client sends the
    * number 0), `"fff"` and `"C73408"` (issue 22 §1, recorded), and clients read back what they wrote.
    */
-  @Field(() => String, { nullable: true, description: `Lead statuses and calendar entry priorities only: a colour as the client wrote it (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null when unset and for other lists.` })
+  @Field(() => String, {
+    nullable: true,
+    description: `Lead statuses and calendar entry priorities only: a colour as the client wrote it (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null when unset and for other lists.`,
+  })
   @Property({ type: 'string', length: HEX_COLOR_MAX, nullable: true })
   hexColor: string | null = null;
 
-  @Field(() => Int, { description: 'databaseId of the account the item belongs to (the viewer\'s).' })
+  @Field(() => Int, { description: "databaseId of the account the item belongs to (the viewer's)." })
   @Extensions({ [READS]: ['account'] })
   get accountId(): number {
     return this.account.id;

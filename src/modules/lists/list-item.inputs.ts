@@ -7,7 +7,10 @@ export class ListItemCreateInput {
   @Field(() => String, { description: 'Required; at most 100 characters; unique in its list (case-insensitive).' })
   name!: string;
 
-  @Field(() => String, { nullable: true, description: `Lead statuses and calendar entry priorities only: a colour, kept as given (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters (ignored for other lists).` })
+  @Field(() => String, {
+    nullable: true,
+    description: `Lead statuses and calendar entry priorities only: a colour, kept as given (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters (ignored for other lists).`,
+  })
   hexColor?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); the end of the list when absent.' })
@@ -25,7 +28,10 @@ export class ListItemUpdateInput {
   @Field(() => String, { nullable: true, description: 'At most 100 characters; unique in its list (case-insensitive); cannot be blank.' })
   name?: string | null;
 
-  @Field(() => String, { nullable: true, description: `Lead statuses and calendar entry priorities only: a colour, kept as given (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null or blank clears it.` })
+  @Field(() => String, {
+    nullable: true,
+    description: `Lead statuses and calendar entry priorities only: a colour, kept as given (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null or blank clears it.`,
+  })
   hexColor?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Place in the list (0 or more); null leaves it.' })
@@ -63,5 +69,6 @@ registerEnumType(ListItemOrderField, {
 @InputType('ListItemOrder', { description: 'One ordering key of an admin list; databaseId breaks ties.' })
 export class ListItemOrder {
   @Field(() => ListItemOrderField, { description: 'What to order by.' }) field!: ListItemOrderField;
-  @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC, description: 'Ascending (default) or descending.' }) direction: OrderDirection = OrderDirection.ASC;
+  @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC, description: 'Ascending (default) or descending.' }) direction: OrderDirection =
+    OrderDirection.ASC;
 }

@@ -53,54 +53,102 @@ export class ListItemResolver {
   }
 
   @Query(() => ListItemConnection, { description: `Lead statuses. ${PAGE_DOC}` })
-  leadStatuses(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  leadStatuses(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.LEAD_STATUS, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Lead sources. ${PAGE_DOC}` })
-  leadSources(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  leadSources(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.LEAD_SOURCE, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Predefined contact tags. ${PAGE_DOC}` })
-  contactTags(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  contactTags(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.CONTACT_TAG, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Note categories. ${PAGE_DOC}` })
-  noteCategories(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  noteCategories(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.NOTE_CATEGORY, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Reasons deals are lost. ${PAGE_DOC}` })
-  dealLossReasons(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  dealLossReasons(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.DEAL_LOSS_REASON, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Reasons deals are won. ${PAGE_DOC}` })
-  dealWonReasons(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  dealWonReasons(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.DEAL_WON_REASON, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Event categories (of calendar entries and tasks). ${PAGE_DOC}` })
-  eventCategories(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  eventCategories(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.EVENT_CATEGORY, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Document tags. ${PAGE_DOC}` })
-  documentTags(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  documentTags(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.DOCUMENT_TAG, args, orderBy, info);
   }
 
   @Query(() => ListItemConnection, { description: `Priorities of calendar entries and tasks. ${PAGE_DOC}` })
-  calendarEntryPriorities(@Ctx() ctx: RequestContext, @Args(() => ConnectionArgs) args: ConnectionArgs, @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[], @Info() info?: GraphQLResolveInfo) {
+  calendarEntryPriorities(
+    @Ctx() ctx: RequestContext,
+    @Args(() => ConnectionArgs) args: ConnectionArgs,
+    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
+    @Info() info?: GraphQLResolveInfo,
+  ) {
     return this.list(ctx, ListKind.CALENDAR_ENTRY_PRIORITY, args, orderBy, info);
   }
 
-  @Query(() => ListItem, { nullable: true, description: 'One admin list item by databaseId; null when it does not exist in the viewer\'s account (or belongs to another list than `kind`).' })
+  @Query(() => ListItem, {
+    nullable: true,
+    description: "One admin list item by databaseId; null when it does not exist in the viewer's account (or belongs to another list than `kind`).",
+  })
   listItem(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The item's databaseId." }) id: number,
     @Arg('kind', () => ListKind, { nullable: true, description: KIND_DOC }) kind?: ListKind | null,
   ) {
     return new ListItemService(ctx).find(id, kind);
@@ -118,7 +166,7 @@ export class ListItemResolver {
   @Mutation(() => UpdateListItemPayload, { description: 'Changes an admin list item. Administrators only (others get a FORBIDDEN error).' })
   updateListItem(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The item's databaseId." }) id: number,
     @Arg('input', () => ListItemUpdateInput, { description: 'The changes.' }) input: ListItemUpdateInput,
     @Arg('kind', () => ListKind, { nullable: true, description: KIND_DOC }) kind?: ListKind | null,
   ) {
@@ -126,11 +174,12 @@ export class ListItemResolver {
   }
 
   @Mutation(() => DeleteListItemPayload, {
-    description: 'Deletes an admin list item; whatever referred to it loses the reference (people, todo template items). Administrators only (others get a FORBIDDEN error).',
+    description:
+      'Deletes an admin list item; whatever referred to it loses the reference (people, todo template items). Administrators only (others get a FORBIDDEN error).',
   })
   deleteListItem(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The item's databaseId." }) id: number,
     @Arg('kind', () => ListKind, { nullable: true, description: KIND_DOC }) kind?: ListKind | null,
   ) {
     return deletePayload('ListItem', () => new ListItemService(ctx).delete(id, kind));
@@ -140,7 +189,9 @@ export class ListItemResolver {
 /** A lead source's costs (from their own table, one batch per page); null for items of other lists. */
 function costField(ctx: RequestContext, item: ListItem, field: keyof LeadSourceCosts): number | null | Promise<number | null> {
   if (item.kind !== ListKind.LEAD_SOURCE) return null;
-  return leadSourceCosts(ctx).load(item.id).then((costs) => costs[field]);
+  return leadSourceCosts(ctx)
+    .load(item.id)
+    .then((costs) => costs[field]);
 }
 
 @Resolver(() => ListItem)
@@ -150,7 +201,10 @@ export class ListItemFieldsResolver {
     return costField(ctx, item, 'costPerLeadInCents');
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: 'Lead sources only: the flat fee for the source, in cents; null when not recorded, and for other lists.' })
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Lead sources only: the flat fee for the source, in cents; null when not recorded, and for other lists.',
+  })
   flatFeeInCents(@Root() item: ListItem, @Ctx() ctx: RequestContext) {
     return costField(ctx, item, 'flatFeeInCents');
   }

@@ -23,9 +23,25 @@ import { User } from '../users/user.entity';
 @Index({ name: 'notes_deal', properties: ['deal', 'createdAt', 'id'] })
 @Index({ name: 'notes_person', properties: ['person', 'createdAt', 'id'] })
 @Index({ name: 'notes_company', properties: ['company', 'createdAt', 'id'] })
-@ObjectType('Note', { implements: [Node, TimelineEvent], simpleResolvers: true, description: 'What a user wrote about a deal, a person or a company (v3 "note" or "activity").' })
+@ObjectType('Note', {
+  implements: [Node, TimelineEvent],
+  simpleResolvers: true,
+  description: 'What a user wrote about a deal, a person or a company (v3 "note" or "activity").',
+})
 export class Note {
-  [OptionalProps]?: 'title' | 'notifyUserIds' | 'isSentMessage' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'userId' | 'dealId' | 'personId' | 'companyId' | 'noteCategoryId';
+  [OptionalProps]?:
+    | 'title'
+    | 'notifyUserIds'
+    | 'isSentMessage'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'nodeId'
+    | 'databaseId'
+    | 'userId'
+    | 'dealId'
+    | 'personId'
+    | 'companyId'
+    | 'noteCategoryId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -80,7 +96,7 @@ export class Note {
   @Field({ description: 'When the note was created.' }) @Property({ type: 'datetime' }) createdAt: Date = new Date();
   @Field({ description: 'When the note last changed (a comment added to it counts).' }) @Property({ type: 'datetime' }) updatedAt: Date = new Date();
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the note\'s owner.' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the note's owner." })
   @Extensions({ [READS]: ['user'] })
   get userId(): number | null {
     return this.user?.id ?? null;
@@ -100,7 +116,7 @@ export class Note {
   get companyId(): number | null {
     return this.company?.id ?? null;
   }
-  @Field(() => Int, { nullable: true, description: 'databaseId of the note\'s category (an item of the note categories list).' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the note's category (an item of the note categories list)." })
   @Extensions({ [READS]: ['noteCategory'] })
   get noteCategoryId(): number | null {
     return this.noteCategory?.id ?? null;
@@ -154,7 +170,7 @@ export class Comment {
   get noteId(): number {
     return this.note.id;
   }
-  @Field(() => Int, { nullable: true, description: 'databaseId of the comment\'s author.' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the comment's author." })
   @Extensions({ [READS]: ['user'] })
   get userId(): number | null {
     return this.user?.id ?? null;

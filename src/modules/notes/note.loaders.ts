@@ -21,16 +21,28 @@ export const NOTES_PAGE_SIZE = 100;
 const PARENT_COLUMN = { deal: 'n.deal_id', person: 'n.person_id', company: 'n.company_id' } as const;
 
 /** Deal.notes, Person.notes, Company.notes: a page of the parent's visible notes, batched across a page of parents. */
-export function notesOf(ctx: RequestContext, parent: keyof typeof PARENT_COLUMN, parentId: number, nested: NestedArgs<NoteFilter, NoteOrder>): Promise<Connection<Note>> {
+export function notesOf(
+  ctx: RequestContext,
+  parent: keyof typeof PARENT_COLUMN,
+  parentId: number,
+  nested: NestedArgs<NoteFilter, NoteOrder>,
+): Promise<Connection<Note>> {
   const paging = pagingOf(nested.args, NOTES_PAGE_SIZE);
   const order = NOTE.orderKeys(ctx.em, nested.orderBy);
   const condition = NOTE.filterSql(ctx, nested.filter);
-  const loader = ctx.loaders.memo(`notes-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
-    new DataLoader(async (ids: Ids) => {
-      const where = scopeOf(ctx, NOTES).add(condition.sql, ...condition.params);
-      const pages = await keysetPagesByParent(ctx.em, Note, { from: fromOf(ctx, NOTES), alias: 'n', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] }, ids);
-      return ids.map((id) => new Connection(pages.get(id)!));
-    }),
+  const loader = ctx.loaders.memo(
+    `notes-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
+    () =>
+      new DataLoader(async (ids: Ids) => {
+        const where = scopeOf(ctx, NOTES).add(condition.sql, ...condition.params);
+        const pages = await keysetPagesByParent(
+          ctx.em,
+          Note,
+          { from: fromOf(ctx, NOTES), alias: 'n', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
+          ids,
+        );
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(parentId);
 }
@@ -43,12 +55,19 @@ export function commentsOfNote(ctx: RequestContext, noteId: number, nested: Nest
   const paging = pagingOf(nested.args, NOTES_PAGE_SIZE);
   const order = COMMENT.orderKeys(ctx.em, nested.orderBy);
   const condition = COMMENT.filterSql(ctx, nested.filter);
-  const loader = ctx.loaders.memo(`comments-of-note:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`, () =>
-    new DataLoader(async (ids: Ids) => {
-      const where = new Where().add('cm.account_id = ?', ctx.viewer.accountId).add(condition.sql, ...condition.params);
-      const pages = await keysetPagesByParent(ctx.em, Comment, { from: fromOf(ctx, COMMENTS), alias: 'cm', where, order, paging, reads: nested.reads, parentColumn: 'cm.note_id' }, ids);
-      return ids.map((id) => new Connection(pages.get(id)!));
-    }),
+  const loader = ctx.loaders.memo(
+    `comments-of-note:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
+    () =>
+      new DataLoader(async (ids: Ids) => {
+        const where = new Where().add('cm.account_id = ?', ctx.viewer.accountId).add(condition.sql, ...condition.params);
+        const pages = await keysetPagesByParent(
+          ctx.em,
+          Comment,
+          { from: fromOf(ctx, COMMENTS), alias: 'cm', where, order, paging, reads: nested.reads, parentColumn: 'cm.note_id' },
+          ids,
+        );
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(noteId);
 }

@@ -65,7 +65,6 @@ function preloadNotes(ctx: RequestContext, rows: readonly Note[], info?: GraphQL
 
 const COMMENT_RELATIONS: readonly RelationPreload<Comment>[] = [usersPreload('user', 'editedBy')];
 
-
 @Resolver()
 export class NoteResolver {
   @Query(() => NoteConnection, { description: 'Notes the viewer may see (those about a deal, person or company they may see). Default order: newest first.' })
@@ -84,7 +83,7 @@ export class NoteResolver {
   }
 
   @Query(() => Note, { nullable: true, description: 'One note by databaseId; null when it does not exist or the viewer may not see it.' })
-  note(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The note\'s databaseId.' }) id: number) {
+  note(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The note's databaseId." }) id: number) {
     return new NoteService(ctx).get(id);
   }
 
@@ -94,12 +93,16 @@ export class NoteResolver {
   }
 
   @Mutation(() => UpdateNotePayload, { description: 'Changes a note: only the fields given. A missing or hidden note is a NOT_FOUND user error.' })
-  updateNote(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The note\'s databaseId.' }) id: number, @Arg('input', () => NOTE.UpdateInput, { description: 'The changes.' }) input: NoteInput) {
+  updateNote(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The note's databaseId." }) id: number,
+    @Arg('input', () => NOTE.UpdateInput, { description: 'The changes.' }) input: NoteInput,
+  ) {
     return recordPayload('note', () => new NoteService(ctx).update(id, input));
   }
 
   @Mutation(() => DeleteNotePayload, { description: 'Deletes a note and its comments. A missing or hidden note is a NOT_FOUND user error.' })
-  deleteNote(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The note\'s databaseId.' }) id: number) {
+  deleteNote(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The note's databaseId." }) id: number) {
     return deletePayload('Note', () => new NoteService(ctx).delete(id));
   }
 
@@ -107,7 +110,8 @@ export class NoteResolver {
   async comments(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => COMMENT.Filter, { nullable: true, description: 'Which comments (e.g. `{noteId: {eq: 12}}`); all of them when absent.' }) filter?: CommentFilter,
+    @Arg('filter', () => COMMENT.Filter, { nullable: true, description: 'Which comments (e.g. `{noteId: {eq: 12}}`); all of them when absent.' })
+    filter?: CommentFilter,
     @Arg('orderBy', () => [COMMENT.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: CommentOrder[],
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<Comment>> {
@@ -116,16 +120,21 @@ export class NoteResolver {
     return result;
   }
 
-  @Query(() => Comment, { nullable: true, description: 'One comment by databaseId; null when it does not exist, the viewer may not see its note, or it is not on `noteId` when given.' })
+  @Query(() => Comment, {
+    nullable: true,
+    description: 'One comment by databaseId; null when it does not exist, the viewer may not see its note, or it is not on `noteId` when given.',
+  })
   comment(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The comment\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The comment's databaseId." }) id: number,
     @Arg('noteId', () => Int, { nullable: true, description: 'The note it must be on (v3 /notes/:note_id/comments/:id).' }) noteId?: number | null,
   ) {
     return new CommentService(ctx).get(id, noteId);
   }
 
-  @Mutation(() => CreateCommentPayload, { description: 'Adds a comment to a note (and mails the note\'s notifyUserIds but the author). A missing or hidden note is a NOT_FOUND user error on `id`.' })
+  @Mutation(() => CreateCommentPayload, {
+    description: "Adds a comment to a note (and mails the note's notifyUserIds but the author). A missing or hidden note is a NOT_FOUND user error on `id`.",
+  })
   createComment(@Ctx() ctx: RequestContext, @Arg('input', () => COMMENT.CreateInput, { description: 'The new comment.' }) input: CommentInput) {
     return recordPayload('comment', () => new CommentService(ctx).create(input));
   }
@@ -133,7 +142,7 @@ export class NoteResolver {
   @Mutation(() => UpdateCommentPayload, { description: 'Changes a comment: only the fields given. A missing or hidden comment is a NOT_FOUND user error.' })
   updateComment(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The comment\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The comment's databaseId." }) id: number,
     @Arg('input', () => COMMENT.UpdateInput, { description: 'The changes.' }) input: CommentInput,
     @Arg('noteId', () => Int, { nullable: true, description: 'The note it must be on; NOT_FOUND otherwise.' }) noteId?: number | null,
   ) {
@@ -143,7 +152,7 @@ export class NoteResolver {
   @Mutation(() => DeleteCommentPayload, { description: 'Deletes a comment. A missing or hidden comment is a NOT_FOUND user error.' })
   deleteComment(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The comment\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The comment's databaseId." }) id: number,
     @Arg('noteId', () => Int, { nullable: true, description: 'The note it must be on; NOT_FOUND otherwise.' }) noteId?: number | null,
   ) {
     return deletePayload('Comment', () => new CommentService(ctx).delete(id, noteId));
@@ -153,12 +162,15 @@ export class NoteResolver {
 /** Every relation of a note through the per-request loaders. */
 @Resolver(() => Note)
 export class NoteFieldsResolver {
-  @FieldResolver(() => User, { nullable: true, description: 'The note\'s owner.' })
+  @FieldResolver(() => User, { nullable: true, description: "The note's owner." })
   user(@Root() note: Note, @Ctx() ctx: RequestContext) {
     return relationField(ctx, Users, note.user?.id);
   }
 
-  @FieldResolver(() => Deal, { nullable: true, description: 'The deal the note is about; null when none or when the viewer may not see it (dealId still names it).' })
+  @FieldResolver(() => Deal, {
+    nullable: true,
+    description: 'The deal the note is about; null when none or when the viewer may not see it (dealId still names it).',
+  })
   deal(@Root() note: Note, @Ctx() ctx: RequestContext) {
     return linkedDeal(ctx, note.deal?.id);
   }
@@ -173,12 +185,14 @@ export class NoteFieldsResolver {
     return linkedCompany(ctx, note.company?.id);
   }
 
-  @FieldResolver(() => ListItem, { nullable: true, description: 'The note\'s category (an item of the note categories list).' })
+  @FieldResolver(() => ListItem, { nullable: true, description: "The note's category (an item of the note categories list)." })
   noteCategory(@Root() note: Note, @Ctx() ctx: RequestContext) {
     return relationField(ctx, ListItem, note.noteCategory?.id);
   }
 
-  @FieldResolver(() => [Int], { description: 'databaseIds of the users who can see one of the note\'s records (so the note): the users notifyUserIds may name.' })
+  @FieldResolver(() => [Int], {
+    description: "databaseIds of the users who can see one of the note's records (so the note): the users notifyUserIds may name.",
+  })
   possibleNotifyUserIds(@Root() note: Note, @Ctx() ctx: RequestContext) {
     return possibleNotifyUserIds(ctx, note);
   }
@@ -193,7 +207,7 @@ export class NoteFieldsResolver {
     return note.deal ? 'Deal' : note.person ? 'Person' : 'Company';
   }
 
-  @FieldResolver(() => CommentConnection, { description: 'The note\'s comments. Default order: oldest first.' })
+  @FieldResolver(() => CommentConnection, { description: "The note's comments. Default order: oldest first." })
   comments(
     @Root() note: Note,
     @Ctx() ctx: RequestContext,
@@ -216,7 +230,7 @@ export class CommentFieldsResolver {
     return relationField(ctx, Note, comment.note.id);
   }
 
-  @FieldResolver(() => User, { nullable: true, description: 'The comment\'s author.' })
+  @FieldResolver(() => User, { nullable: true, description: "The comment's author." })
   user(@Root() comment: Comment, @Ctx() ctx: RequestContext) {
     return relationField(ctx, Users, comment.user?.id);
   }
@@ -229,7 +243,15 @@ export class CommentFieldsResolver {
 
 const notesArgs = (what: string) => ({ description: `Notes about this ${what} that the viewer may see. Default order: newest first.` });
 
-async function nestedNotes(ctx: RequestContext, parent: 'deal' | 'person' | 'company', id: number, args: ConnectionArgs, filter: NoteFilter | undefined, orderBy: NoteOrder[] | undefined, info: GraphQLResolveInfo | undefined) {
+async function nestedNotes(
+  ctx: RequestContext,
+  parent: 'deal' | 'person' | 'company',
+  id: number,
+  args: ConnectionArgs,
+  filter: NoteFilter | undefined,
+  orderBy: NoteOrder[] | undefined,
+  info: GraphQLResolveInfo | undefined,
+) {
   const page = await notesOf(ctx, parent, id, { args, filter, orderBy, reads: connectionReads(info) });
   await preloadNotes(ctx, page.nodes, info);
   return page;

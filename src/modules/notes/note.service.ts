@@ -33,23 +33,27 @@ type CommentOrder = InstanceType<typeof COMMENT.Order>;
 const NOTE_WRITES = NOTE.writes(['content', 'dealId', 'personId', 'companyId', 'userId', 'noteCategoryId', 'notifyUserIds', 'isSentMessage']);
 const COMMENT_WRITES = COMMENT.writes(['noteId', 'comment', 'userId', 'editedByUserId', 'updatedAt']);
 
-
 /** Which of a batch of note ids the viewer may see: one statement per batch (node(), writes, comments). */
 export function visibleNoteIds(ctx: RequestContext): SettledLoader<boolean> {
-  return ctx.loaders.memo('notes:visible', () =>
-    new SettledLoader<boolean>(async (ids) => {
-      const where = scopeOf(ctx, NOTES).add('n.id = any(?::int[])', `{${ids.join(',')}}`);
-      const rows = await ctx.em.execute<Array<{ id: number }>>(`select n.id from ${fromOf(ctx, NOTES)} where ${where.sql}`, where.params, 'all');
-      const found = new Set(rows.map((r) => Number(r.id)));
-      return ids.map((id) => found.has(id));
-    }),
+  return ctx.loaders.memo(
+    'notes:visible',
+    () =>
+      new SettledLoader<boolean>(async (ids) => {
+        const where = scopeOf(ctx, NOTES).add('n.id = any(?::int[])', `{${ids.join(',')}}`);
+        const rows = await ctx.em.execute<Array<{ id: number }>>(`select n.id from ${fromOf(ctx, NOTES)} where ${where.sql}`, where.params, 'all');
+        const found = new Set(rows.map((r) => Number(r.id)));
+        return ids.map((id) => found.has(id));
+      }),
   );
 }
 
 /** Notes by id for node(id:): the by-id loader (tenancy), then the visibility statement. */
 export async function findVisibleNotes(ctx: RequestContext, ids: readonly number[]): Promise<Array<Note | null>> {
   const valid = ids.filter(isValidId);
-  const [rows, visible] = await Promise.all([Promise.all(ids.map((id) => (isValidId(id) ? ctx.loaders.byId(Note).load(id) : null))), Promise.all(valid.map((id) => visibleNoteIds(ctx).load(id)))]);
+  const [rows, visible] = await Promise.all([
+    Promise.all(ids.map((id) => (isValidId(id) ? ctx.loaders.byId(Note).load(id) : null))),
+    Promise.all(valid.map((id) => visibleNoteIds(ctx).load(id))),
+  ]);
   const seen = new Map(valid.map((id, i) => [id, visible[i]]));
   return rows.map((row) => (row && seen.get(row.id) ? row : null));
 }
@@ -92,7 +96,11 @@ function whoCanSee(users: Iterable<User>, a: Associated): number[] {
   for (const u of users) {
     const seer: Seer = { userId: u.id, isAdmin: u.isAdmin, visibility: u.visibility };
     if (
-      seesEverything(seer) ? a.deal || a.person || a.company : (a.deal && DEALS.visibility.canSee(seer, a.deal, a.dealShares)) || (a.person && PEOPLE.visibility.canSee(seer, a.person)) || (a.company && COMPANIES.visibility.canSee(seer, a.company))
+      seesEverything(seer)
+        ? a.deal || a.person || a.company
+        : (a.deal && DEALS.visibility.canSee(seer, a.deal, a.dealShares)) ||
+          (a.person && PEOPLE.visibility.canSee(seer, a.person)) ||
+          (a.company && COMPANIES.visibility.canSee(seer, a.company))
     )
       ids.push(u.id);
   }
@@ -116,7 +124,12 @@ const isEmailCategory = (category: ListItem | null) => category !== null && cate
 export class NoteService {
   constructor(private readonly ctx: RequestContext) {}
 
-  list(filter: NoteFilter | null | undefined, orderBy: readonly NoteOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Note>> {
+  list(
+    filter: NoteFilter | null | undefined,
+    orderBy: readonly NoteOrder[] | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<Note>> {
     const condition = NOTE.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, NOTES).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, NOTES, where, NOTE.orderKeys(this.ctx.em, orderBy), paging, reads);
@@ -169,9 +182,19 @@ export class NoteService {
     await setRelation(this.ctx, note, 'deal', Deal, input.dealId, (id) => findVisible(this.ctx, DEALS, id), issues, 'dealId');
     await setRelation(this.ctx, note, 'person', Person, input.personId, (id) => findVisible(this.ctx, PEOPLE, id), issues, 'personId');
     await setRelation(this.ctx, note, 'company', Company, input.companyId, (id) => findVisible(this.ctx, COMPANIES, id), issues, 'companyId');
-    if (!note.deal && !note.person && !note.company && issues.empty) issues.add('base', 'BLANK', 'needs a deal, a person or a company (dealId, personId or companyId)');
+    if (!note.deal && !note.person && !note.company && issues.empty)
+      issues.add('base', 'BLANK', 'needs a deal, a person or a company (dealId, personId or companyId)');
     await setRelation(this.ctx, note, 'user', User, input.userId, (id) => accountUsers(this.ctx).load(id), issues, 'userId');
-    await setRelation(this.ctx, note, 'noteCategory', ListItem, input.noteCategoryId, (id) => new ListItemService(this.ctx).find(id, ListKind.NOTE_CATEGORY), issues, 'noteCategoryId');
+    await setRelation(
+      this.ctx,
+      note,
+      'noteCategory',
+      ListItem,
+      input.noteCategoryId,
+      (id) => new ListItemService(this.ctx).find(id, ListKind.NOTE_CATEGORY),
+      issues,
+      'noteCategoryId',
+    );
 
     // is_sent_message: only for the Email category (sent unless said otherwise); null for any other.
     const category = note.noteCategory ? await this.ctx.loaders.byId(ListItem).load(note.noteCategory.id) : null;
@@ -184,7 +207,8 @@ export class NoteService {
       if (wanted.length > 0) {
         const possible = new Set(await possibleNotifyUserIds(this.ctx, note));
         const refused = wanted.filter((id) => !possible.has(id));
-        if (refused.length > 0) issues.invalid('notifyUserIds', `may only name users who can see the note (possible_notify_user_ids); not ${refused.join(', ')}`);
+        if (refused.length > 0)
+          issues.invalid('notifyUserIds', `may only name users who can see the note (possible_notify_user_ids); not ${refused.join(', ')}`);
       }
       note.notifyUserIds = wanted;
     }
@@ -203,7 +227,12 @@ export async function loadNoteForWrite(ctx: RequestContext, id: number | null | 
 export class CommentService {
   constructor(private readonly ctx: RequestContext) {}
 
-  list(filter: CommentFilter | null | undefined, orderBy: readonly CommentOrder[] | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Comment>> {
+  list(
+    filter: CommentFilter | null | undefined,
+    orderBy: readonly CommentOrder[] | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<Comment>> {
     const condition = COMMENT.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, COMMENTS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, COMMENTS, where, COMMENT.orderKeys(this.ctx.em, orderBy), paging, reads);
@@ -255,7 +284,8 @@ export class CommentService {
   private async loadForWrite(id: number, noteId?: number | null): Promise<Comment> {
     if (!isValidId(id)) throw new NotFoundError('Comment', id);
     const comment = await this.ctx.em.findOne(Comment, { id, account: this.ctx.viewer.accountId });
-    if (!comment || (noteId != null && comment.note.id !== noteId) || !(await visibleNoteIds(this.ctx).load(comment.note.id))) throw new NotFoundError('Comment', id);
+    if (!comment || (noteId != null && comment.note.id !== noteId) || !(await visibleNoteIds(this.ctx).load(comment.note.id)))
+      throw new NotFoundError('Comment', id);
     return comment;
   }
 
@@ -285,7 +315,11 @@ export class CommentService {
     const author = comment.user?.id ?? this.ctx.viewer.userId;
     for (const userId of new Set(note.notifyUserIds)) {
       if (userId === author || !possible.has(userId)) continue;
-      recordMail(this.ctx, userId, { kind: 'note_comment', subject: { type: 'Note', id: note.id }, payload: { byUserId: this.ctx.viewer.userId, commentId: comment.id } });
+      recordMail(this.ctx, userId, {
+        kind: 'note_comment',
+        subject: { type: 'Note', id: note.id },
+        payload: { byUserId: this.ctx.viewer.userId, commentId: comment.id },
+      });
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MailTransport } from './mail-transport';
-import { OutboxMessage, OutboxStatus } from './outbox-message.entity';
+import { type OutboxMessage, OutboxStatus } from './outbox-message.entity';
 import { MailIntentInvalid, MailRecipientMissing, MailWithheld, renderMail, type MailToRender } from './render';
 
 /** How hard a row is tried. */
@@ -78,7 +78,12 @@ interface ClaimedRow {
  *    whose payload cannot be rendered fails at once (a retry would fail the same way), as does one
  *    about a record its recipient may no longer see (MailWithheld: `failed`, nothing sent).
  */
-export async function deliverOutboxMessage(em: EntityManager, transport: MailTransport, message: OutboxMessage | number, policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY): Promise<DeliveryResult> {
+export async function deliverOutboxMessage(
+  em: EntityManager,
+  transport: MailTransport,
+  message: OutboxMessage | number,
+  policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY,
+): Promise<DeliveryResult> {
   const id = typeof message === 'number' ? message : message.id;
   const conn = em.getConnection();
   const [claimed] = await conn.execute<ClaimedRow[]>(
@@ -140,10 +145,12 @@ export async function deliverOutboxMessage(em: EntityManager, transport: MailTra
 
 /** Ids of the rows due for delivery, oldest first: what a delivery job or sweep picks up. */
 export async function dueOutboxMessageIds(em: EntityManager, limit = 100): Promise<number[]> {
-  const rows = await em.getConnection().execute<Array<{ id: number }>>(
-    `select "id" from "outbox_messages" where "status" = ? and ("next_attempt_at" is null or "next_attempt_at" <= now()) order by "created_at", "id" limit ?`,
-    [OutboxStatus.PENDING, limit],
-    'all',
-  );
+  const rows = await em
+    .getConnection()
+    .execute<Array<{ id: number }>>(
+      `select "id" from "outbox_messages" where "status" = ? and ("next_attempt_at" is null or "next_attempt_at" <= now()) order by "created_at", "id" limit ?`,
+      [OutboxStatus.PENDING, limit],
+      'all',
+    );
   return rows.map((r: { id: number }) => r.id);
 }

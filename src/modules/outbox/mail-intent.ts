@@ -15,6 +15,10 @@ export type MailIntent =
   /** v3 §4.6 deliver_reassignment_email. */
   | { readonly kind: 'company_reassignment'; readonly subject: { readonly type: 'Company'; readonly id: number }; readonly payload: ByUser }
   /** v3 §6: a comment added to a note, to each of its notify_user_ids but the author. */
-  | { readonly kind: 'note_comment'; readonly subject: { readonly type: 'Note'; readonly id: number }; readonly payload: ByUser & { readonly commentId: number } };
+  | {
+      readonly kind: 'note_comment';
+      readonly subject: { readonly type: 'Note'; readonly id: number };
+      readonly payload: ByUser & { readonly commentId: number };
+    };
 
 export type MailKind = MailIntent['kind'];

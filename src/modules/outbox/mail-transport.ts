@@ -37,7 +37,10 @@ export interface SmtpTransportOptions {
 /** `crm@example.com` or `CRM <crm@example.com>` → `example.com`. */
 export function domainOf(from: string): string {
   const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
-  const domain = address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase();
+  const domain = address
+    .slice(address.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase();
   return /^[a-z0-9.-]+$/.test(domain) && domain !== '' ? domain : 'localhost';
 }
 

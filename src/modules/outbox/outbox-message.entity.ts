@@ -16,7 +16,10 @@ registerEnumType(OutboxStatus, {
   valuesConfig: {
     PENDING: { description: 'Not delivered yet: waiting for a delivery, being delivered, or waiting to be tried again after a failure.' },
     SENT: { description: 'Accepted by the mail server (sentAt says when); never sent again.' },
-    FAILED: { description: 'Given up on (lastError says why): after its last attempt, or at once when it can never be sent (its recipient may no longer see the record it is about, or the row cannot be rendered); never sent.' },
+    FAILED: {
+      description:
+        'Given up on (lastError says why): after its last attempt, or at once when it can never be sent (its recipient may no longer see the record it is about, or the row cannot be rendered); never sent.',
+    },
   },
 });
 

@@ -14,7 +14,7 @@ import { OUTBOX_PAGE_SIZE, OutboxService, type MailPreview as Preview } from './
 @ObjectType('OutboxMessageConnection', { description: 'A page of outbox messages, with cursors.' })
 export class OutboxMessageConnection extends ConnectionOf(OutboxMessage, 'OutboxMessage', 'outbox messages') {}
 
-@ObjectType('MailPreview', { simpleResolvers: true, description: 'A mail of the outbox as it would be sent now, in its recipient\'s time zone and visibility.' })
+@ObjectType('MailPreview', { simpleResolvers: true, description: "A mail of the outbox as it would be sent now, in its recipient's time zone and visibility." })
 class MailPreview implements Preview {
   @Field({ description: 'The subject line.' })
   subject!: string;
@@ -45,7 +45,8 @@ export class OutboxResolver {
     @Args(() => ConnectionArgs) args: ConnectionArgs,
     @Arg('status', () => OutboxStatus, { nullable: true, description: 'Only messages in this state; all when absent.' }) status?: OutboxStatus | null,
     @Arg('kind', () => OutboxMessageKind, { nullable: true, description: 'Only messages of this kind; all when absent.' }) kind?: MailKind | null,
-    @Arg('recipientId', () => Int, { nullable: true, description: 'Only messages to this user (their databaseId); all when absent.' }) recipientId?: number | null,
+    @Arg('recipientId', () => Int, { nullable: true, description: 'Only messages to this user (their databaseId); all when absent.' })
+    recipientId?: number | null,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<OutboxMessage>> {
     const result = await new OutboxService(ctx).list({ status, kind, recipientId }, () => pagingOf(args, OUTBOX_PAGE_SIZE), connectionReads(info));

@@ -7,7 +7,7 @@ import { Where } from '../../db/sql';
 import { Connection, type ConnectionReads, type Paging } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import type { MailIntent, MailKind } from './mail-intent';
-import { OutboxMessage, OutboxStatus } from './outbox-message.entity';
+import { OutboxMessage, type OutboxStatus } from './outbox-message.entity';
 import { MailIntentInvalid, MailRecipientMissing, MailWithheld, mailToRender, renderMail, type MailToRender } from './render';
 
 export type { MailIntent, MailKind } from './mail-intent';
@@ -41,7 +41,12 @@ export function recordMail(ctx: RequestContext, recipientId: number, intent: Mai
  * the client did not turn the mail off (`deliver` null or absent means the default, true).
  * `before` is undefined for a new record.
  */
-export function ownerMailOwed(ctx: RequestContext, before: number | null | undefined, after: number | null, deliver: boolean | null | undefined): after is number {
+export function ownerMailOwed(
+  ctx: RequestContext,
+  before: number | null | undefined,
+  after: number | null,
+  deliver: boolean | null | undefined,
+): after is number {
   return after !== null && after !== before && after !== ctx.viewer.userId && (deliver ?? true);
 }
 
@@ -111,7 +116,9 @@ export class OutboxService {
   async list(filter: OutboxFilter, paging: () => Paging, reads?: ConnectionReads): Promise<Connection<OutboxMessage>> {
     this.requireAdmin();
     const where = conditions(this.ctx.viewer.accountId, filter);
-    return new Connection(await keysetPage(this.ctx.em, OutboxMessage, { from: '"outbox_messages" o', alias: 'o', where, order: NEWEST_FIRST, paging: paging(), reads }));
+    return new Connection(
+      await keysetPage(this.ctx.em, OutboxMessage, { from: '"outbox_messages" o', alias: 'o', where, order: NEWEST_FIRST, paging: paging(), reads }),
+    );
   }
 
   /** Rows by id for node(id:): the account's (the by-id loader applies tenancy), and none for non-admins (null, as for any record the viewer may not see). */
@@ -192,9 +199,14 @@ const iso = (value: Date | string): string => new Date(value).toISOString();
  * The CLI's view of one account's outbox (operators, no viewer): the newest `limit` rows, with
  * the recipient's address and the subject line rendered now. `em` is used for reads only.
  */
-export async function listOutbox(em: EntityManager, accountId: number, options: { readonly status?: OutboxStatus | null; readonly limit?: number } = {}): Promise<OutboxListRow[]> {
+export async function listOutbox(
+  em: EntityManager,
+  accountId: number,
+  options: { readonly status?: OutboxStatus | null; readonly limit?: number } = {},
+): Promise<OutboxListRow[]> {
   const limit = options.limit ?? OUTBOX_LIST_DEFAULT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > OUTBOX_LIST_MAX) throw ValidationFailed.one('limit', 'OUT_OF_RANGE', `must be between 1 and ${OUTBOX_LIST_MAX}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > OUTBOX_LIST_MAX)
+    throw ValidationFailed.one('limit', 'OUT_OF_RANGE', `must be between 1 and ${OUTBOX_LIST_MAX}`);
   const conn = em.getConnection();
   const [account] = await conn.execute<Array<{ id: number }>>('select id from "accounts" where id = ?', [accountId], 'all');
   if (!account) throw ValidationFailed.one('account', 'NOT_FOUND', 'does not exist');

@@ -65,22 +65,37 @@ class RecipientView {
   async subject<T extends { id: number }>(def: ResourceDef<T>, id: number, what: string): Promise<T | null> {
     const record = await this.see(def, id);
     if (record) return record;
-    const [exists] = await this.em.execute(`select 1 from ${fromOf({ em: this.em }, def)} where ${def.alias}.id = ? and ${def.alias}.account_id = ?`, [id, this.accountId], 'all');
+    const [exists] = await this.em.execute(
+      `select 1 from ${fromOf({ em: this.em }, def)} where ${def.alias}.id = ? and ${def.alias}.account_id = ?`,
+      [id, this.accountId],
+      'all',
+    );
     if (exists) throw new MailWithheld(`not sent: its recipient may no longer see the ${what} it is about`);
     return null;
   }
 }
 
 export function mailToRender(message: OutboxMessage): MailToRender {
-  return { id: message.id, kind: message.kind, subjectType: message.subjectType, subjectId: message.subjectId, payload: message.payload, createdAt: message.createdAt, accountId: message.account.id, recipientId: message.recipient.id };
+  return {
+    id: message.id,
+    kind: message.kind,
+    subjectType: message.subjectType,
+    subjectId: message.subjectId,
+    payload: message.payload,
+    createdAt: message.createdAt,
+    accountId: message.account.id,
+    recipientId: message.recipient.id,
+  };
 }
 
-const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Names are user input: a header must stay one line, and a subject stays readable. */
 const oneLine = (s: string, max = 200): string => {
-  const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = s
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
@@ -149,9 +164,22 @@ function assemble(greeting: string, body: Body): { subject: string; text: string
   const all: Paragraph[] = [[`Hello `, { value: greeting }, `,`], ...body.paragraphs];
   const asText = (p: Paragraph) => p.map((part) => (typeof part === 'string' ? part : part.value)).join('');
   const asHtml = (p: Paragraph) =>
-    p.map((part) => (typeof part === 'string' ? escapeHtml(part) : part.strong ? `<strong>${escapeHtml(part.value)}</strong>` : escapeHtml(part.value))).join('');
-  const quoteText = body.quote === undefined ? [] : [body.quote.split(/\r?\n/).map((l) => `> ${l}`).join('\n')];
-  const quoteHtml = body.quote === undefined ? [] : [`<blockquote style="margin:0 0 1em;padding-left:1em;border-left:3px solid #ccc">${escapeHtml(body.quote).replace(/\r?\n/g, '<br>')}</blockquote>`];
+    p
+      .map((part) => (typeof part === 'string' ? escapeHtml(part) : part.strong ? `<strong>${escapeHtml(part.value)}</strong>` : escapeHtml(part.value)))
+      .join('');
+  const quoteText =
+    body.quote === undefined
+      ? []
+      : [
+          body.quote
+            .split(/\r?\n/)
+            .map((l) => `> ${l}`)
+            .join('\n'),
+        ];
+  const quoteHtml =
+    body.quote === undefined
+      ? []
+      : [`<blockquote style="margin:0 0 1em;padding-left:1em;border-left:3px solid #ccc">${escapeHtml(body.quote).replace(/\r?\n/g, '<br>')}</blockquote>`];
   const footer = 'You receive this mail because of your work in the CRM.';
   const [hello, first, ...rest] = all;
   const text = [asText(hello!), ...(first ? [asText(first)] : []), ...quoteText, ...rest.map(asText), '--', footer].join('\n\n') + '\n';
@@ -204,7 +232,10 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
       const person = await view.subject(PEOPLE, intent.subject.id, 'person');
       const verb = intent.kind === 'person_assignment' ? 'assigned' : 'reassigned';
       if (!person) {
-        body = { subject: `A person ${verb} to you has been deleted`, paragraphs: [[v(actor), ` ${verb} a person to you on ${changedAt}, but it has since been deleted.`]] };
+        body = {
+          subject: `A person ${verb} to you has been deleted`,
+          paragraphs: [[v(actor), ` ${verb} a person to you on ${changedAt}, but it has since been deleted.`]],
+        };
       } else {
         const name = oneLine(person.fullName) || `Person #${person.id}`;
         const company = await view.see(COMPANIES, person.company?.id);
@@ -221,12 +252,18 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
     case 'company_reassignment': {
       const company = await view.subject(COMPANIES, intent.subject.id, 'company');
       if (!company) {
-        body = { subject: 'A company reassigned to you has been deleted', paragraphs: [[v(actor), ` reassigned a company to you on ${changedAt}, but it has since been deleted.`]] };
+        body = {
+          subject: 'A company reassigned to you has been deleted',
+          paragraphs: [[v(actor), ` reassigned a company to you on ${changedAt}, but it has since been deleted.`]],
+        };
       } else {
         const name = oneLine(company.name) || `Company #${company.id}`;
         body = {
           subject: `${actor} reassigned ${name} to you`,
-          paragraphs: [[v(actor), ' reassigned the company ', v(name), ` to you on ${changedAt}.`], [`You are now its owner in the CRM (company #${company.id}).`]],
+          paragraphs: [
+            [v(actor), ' reassigned the company ', v(name), ` to you on ${changedAt}.`],
+            [`You are now its owner in the CRM (company #${company.id}).`],
+          ],
         };
       }
       break;
@@ -234,7 +271,10 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
     case 'note_comment': {
       const note = await view.subject(NOTES, intent.subject.id, 'note');
       if (!note) {
-        body = { subject: 'A note you follow has been deleted', paragraphs: [[v(actor), ` commented on a note you follow on ${changedAt}, but the note has since been deleted.`]] };
+        body = {
+          subject: 'A note you follow has been deleted',
+          paragraphs: [[v(actor), ` commented on a note you follow on ${changedAt}, but the note has since been deleted.`]],
+        };
         break;
       }
       // A comment is visible when its note is (COMMENTS' rule): the note was just judged.
@@ -265,5 +305,8 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
     default:
       return unhandled(intent);
   }
-  return { to: { name: oneLine(recipient.fullName), address: recipient.email }, ...assemble(oneLine(recipient.firstName ?? '') || oneLine(recipient.fullName) || 'there', body) };
+  return {
+    to: { name: oneLine(recipient.fullName), address: recipient.email },
+    ...assemble(oneLine(recipient.firstName ?? '') || oneLine(recipient.fullName) || 'there', body),
+  };
 }

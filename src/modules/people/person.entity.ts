@@ -14,7 +14,10 @@ export enum PersonType {
 registerEnumType(PersonType, {
   name: 'PersonType',
   description: 'Whether a person is a prospect (lead) or an established contact.',
-  valuesConfig: { CONTACT: { description: 'An established contact.' }, LEAD: { description: 'A prospect not yet qualified; becoming a contact sets convertedAt.' } },
+  valuesConfig: {
+    CONTACT: { description: 'An established contact.' },
+    LEAD: { description: 'A prospect not yet qualified; becoming a contact sets convertedAt.' },
+  },
 });
 
 const text = (length = 255) => ({ type: 'string', length, nullable: true }) as const;
@@ -59,7 +62,23 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index(sqlIndex('people_sort_work_country', '("account_id", lower("work_country"), "id")'))
 @ObjectType('Person', { implements: Node, simpleResolvers: true, description: 'A person the account deals with: a lead (prospect) or a contact.' })
 export class Person {
-  [OptionalProps]?: 'type' | 'unsubscribed' | 'bounced' | 'tagIds' | 'customFields' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'ownerId' | 'companyId' | 'leadStatusId' | 'leadSourceId' | 'createdBy' | 'createdByUserId';
+  [OptionalProps]?:
+    | 'type'
+    | 'unsubscribed'
+    | 'bounced'
+    | 'tagIds'
+    | 'customFields'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'fullName'
+    | 'nodeId'
+    | 'databaseId'
+    | 'ownerId'
+    | 'companyId'
+    | 'leadStatusId'
+    | 'leadSourceId'
+    | 'createdBy'
+    | 'createdByUserId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -165,7 +184,10 @@ export class Person {
     return this.company?.id ?? null;
   }
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the user who created the person; null when not known (people created before it was recorded) or that user was deleted.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'databaseId of the user who created the person; null when not known (people created before it was recorded) or that user was deleted.',
+  })
   @Extensions({ [READS]: ['createdBy'] })
   get createdByUserId(): number | null {
     return this.createdBy?.id ?? null;

@@ -13,7 +13,6 @@ import { Person, PersonType } from './person.entity';
 @InputType('PersonTypeFilter', { description: 'Conditions on the person type.' })
 export class PersonTypeFilter extends EnumFilterOf(PersonType, 'person type') {}
 
-
 /** The expressions the migration's trigram indexes are built on: conditions must use them verbatim. */
 const NAME_EXPR = `(coalesce(p.first_name, '') || ' ' || p.last_name)`;
 const EMAILS_EXPR = `(coalesce(p.email, '') || ' ' || coalesce(p.email2, '') || ' ' || coalesce(p.home_email, ''))`;
@@ -54,9 +53,16 @@ export const PERSON = defineResource(
     orderDoc: 'A key people can be ordered by. Text keys ignore case.',
   },
   {
-    databaseId: { kind: 'ref', filter: like('The person\'s databaseId.'), sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: like("The person's databaseId."), sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     firstName: { ...text, filter: like('First name.'), sort: ci('First name.') },
-    lastName: { ...text, required: true, createDoc: 'Required; at most 100 characters.', updateDoc: 'At most 100 characters; cannot be blank.', filter: like('Last name.'), sort: ci('Last name.') },
+    lastName: {
+      ...text,
+      required: true,
+      createDoc: 'Required; at most 100 characters.',
+      updateDoc: 'At most 100 characters; cannot be blank.',
+      filter: like('Last name.'),
+      sort: ci('Last name.'),
+    },
     fullName: {
       kind: 'text',
       property: null,
@@ -76,34 +82,46 @@ export const PERSON = defineResource(
     email: { ...text, filter: like('The main email address.'), sort: ci('Main email address.') },
     email2: text,
     homeEmail: text,
-    anyEmail: { kind: 'text', property: null, filter: { sql: ['p.email', 'p.email2', 'p.home_email'], containsSql: EMAILS_EXPR, doc: 'Any of email, email2 and homeEmail.' } },
-    anyPhone: { kind: 'text', property: null, filter: { sql: ['p.phone', 'p.mobile', 'p.home_phone'], containsSql: PHONES_EXPR, doc: 'Any of phone, mobile and homePhone.' } },
+    anyEmail: {
+      kind: 'text',
+      property: null,
+      filter: { sql: ['p.email', 'p.email2', 'p.home_email'], containsSql: EMAILS_EXPR, doc: 'Any of email, email2 and homeEmail.' },
+    },
+    anyPhone: {
+      kind: 'text',
+      property: null,
+      filter: { sql: ['p.phone', 'p.mobile', 'p.home_phone'], containsSql: PHONES_EXPR, doc: 'Any of phone, mobile and homePhone.' },
+    },
     companyId: {
       kind: 'ref',
       write: 'custom',
       inputDoc: 'databaseId of a company of the account the viewer may see; null removes the company.',
       filter: like('The company (its databaseId).'),
-      sort: { doc: 'The company\'s databaseId.' },
+      sort: { doc: "The company's databaseId." },
     },
     companyName: {
       kind: 'text',
       property: null,
       write: 'custom',
       inputDoc: "When it differs from the current company's name: finds the account's company of that name (case-insensitive) or creates one",
-      filter: { sql: COMPANY_NAME, doc: 'The name of the person\'s company.' },
-      sort: { sql: COMPANY_NAME, case: 'ci', nullable: true, type: 'text', doc: 'The company\'s name.' },
+      filter: { sql: COMPANY_NAME, doc: "The name of the person's company." },
+      sort: { sql: COMPANY_NAME, case: 'ci', nullable: true, type: 'text', doc: "The company's name." },
     },
     search: {
       kind: 'text',
       property: null,
-      filter: { input: () => String, build: search as (value: never) => ReturnType<typeof search>, doc: 'Quick search, as a search box does: people whose name, email or company name contains this text (case-insensitive). Blank is ignored.' },
+      filter: {
+        input: () => String,
+        build: search as (value: never) => ReturnType<typeof search>,
+        doc: 'Quick search, as a search box does: people whose name, email or company name contains this text (case-insensitive). Blank is ignored.',
+      },
     },
     ownerId: {
       kind: 'ref',
       write: 'custom',
       inputDoc: 'databaseId of the owner, a user of the account; the viewer when not given on create.',
-      filter: like('The owner (a user\'s databaseId).'),
-      sort: { doc: 'The owner\'s databaseId.' },
+      filter: like("The owner (a user's databaseId)."),
+      sort: { doc: "The owner's databaseId." },
     },
     type: {
       kind: 'enum',
@@ -117,15 +135,15 @@ export const PERSON = defineResource(
       kind: 'ref',
       write: 'custom',
       inputDoc: 'databaseId of a lead status (an item of the lead statuses list); null clears it.',
-      filter: like('The lead status (a list item\'s databaseId).'),
-      sort: { doc: 'The lead status\'s databaseId.' },
+      filter: like("The lead status (a list item's databaseId)."),
+      sort: { doc: "The lead status's databaseId." },
     },
     leadSourceId: {
       kind: 'ref',
       write: 'custom',
       inputDoc: 'databaseId of a lead source (an item of the lead sources list); null clears it.',
-      filter: like('The lead source (a list item\'s databaseId).'),
-      sort: { doc: 'The lead source\'s databaseId.' },
+      filter: like("The lead source (a list item's databaseId)."),
+      sort: { doc: "The lead source's databaseId." },
     },
     imageUrl: { ...text, v3: 'image_thumb_url' },
     tagIds: {
@@ -139,7 +157,11 @@ export const PERSON = defineResource(
       kind: 'json',
       write: 'custom',
       inputDoc: CUSTOM_FIELDS_INPUT_DOC,
-      filter: { input: () => [CustomFieldFilter], build: customFieldFilter(CustomFieldResource.PERSON, 'p') as never, doc: 'Conditions on custom fields, all of which must hold.' },
+      filter: {
+        input: () => [CustomFieldFilter],
+        build: customFieldFilter(CustomFieldResource.PERSON, 'p') as never,
+        doc: 'Conditions on custom fields, all of which must hold.',
+      },
     },
     customFieldValues: CUSTOM_FIELD_VALUES_INPUT,
     workAddress1: { ...text, v3: 'work_address_1' },
@@ -158,11 +180,22 @@ export const PERSON = defineResource(
     linkedInUrl: text,
     twitter: text,
     instantMessage: text,
-    unsubscribed: { kind: 'boolean', write: 'custom', inputDoc: 'The person asked not to receive emails; null means false.', filter: like('Unsubscribed from emails.') },
+    unsubscribed: {
+      kind: 'boolean',
+      write: 'custom',
+      inputDoc: 'The person asked not to receive emails; null means false.',
+      filter: like('Unsubscribed from emails.'),
+    },
     bounced: { kind: 'boolean', write: 'custom', inputDoc: 'Emails to the person bounced; null means false.', filter: like('Emails to them bounced.') },
     lastEmailedAt: { kind: 'datetime', write: 'auto', filter: like('When the person was last emailed.'), sort: { doc: 'When last emailed.' } },
     convertedAt: { kind: 'datetime', filter: like('When the lead became a contact.'), sort: { doc: 'When the lead became a contact.' } },
-    createdAt: { kind: 'datetime', write: 'custom', inputDoc: 'For imports: when the record was created (ISO 8601). Ignored on update.', filter: like('When the person was created.'), sort: { doc: 'Creation time.' } },
+    createdAt: {
+      kind: 'datetime',
+      write: 'custom',
+      inputDoc: 'For imports: when the record was created (ISO 8601). Ignored on update.',
+      filter: like('When the person was created.'),
+      sort: { doc: 'Creation time.' },
+    },
     updatedAt: {
       kind: 'datetime',
       write: 'custom',
@@ -174,7 +207,8 @@ export const PERSON = defineResource(
       kind: 'refs',
       property: null,
       write: 'custom',
-      inputDoc: 'databaseIds of the deals the person takes part in: replaces the set among the deals the viewer may see; ids of deals that do not exist or that the viewer may not see are ignored.',
+      inputDoc:
+        'databaseIds of the deals the person takes part in: replaces the set among the deals the viewer may see; ids of deals that do not exist or that the viewer may not see are ignored.',
       filter: relatedIdsFilter(DEALS, PERSON_DEALS, 'The deals the person takes part in that the viewer may see: `eq`/`in` any of them, `isNull: true` none.'),
     },
   },

@@ -9,28 +9,49 @@ export type { PersonInput } from './person.fields';
  */
 @InputType('PersonCreateOptions')
 export class PersonCreateOptions {
-  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Refuse the person (DUPLICATE user error) when a contact the viewer may see has the same last name and email, ignoring case.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: false,
+    description: 'Refuse the person (DUPLICATE user error) when a contact the viewer may see has the same last name and email, ignoring case.',
+  })
   checkForDuplicates?: boolean | null = false;
 
   @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the owner when it is not the viewer (default true).' })
   deliverAssignmentEmail?: boolean | null = true;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error. It makes one task per item, about the person (see TodoTemplateItem).' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error. It makes one task per item, about the person (see TodoTemplateItem).',
+  })
   todoTemplateId?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the person\'s owner when absent.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: "databaseId of the user (of the account) who owns the tasks the todo template creates; the person's owner when absent.",
+  })
   todoTemplateUserId?: number | null;
 }
 
 @InputType('PersonUpdateOptions')
 export class PersonUpdateOptions {
-  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Email the new owner when the owner changes to someone other than the viewer (default true).' })
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: true,
+    description: 'Email the new owner when the owner changes to someone other than the viewer (default true).',
+  })
   deliverReassignmentEmail?: boolean | null = true;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error. It makes one task per item, about the person (see TodoTemplateItem).' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'databaseId of a people-based todo template to apply; one that does not exist is a NOT_FOUND user error. It makes one task per item, about the person (see TodoTemplateItem).',
+  })
   todoTemplateId?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the user (of the account) who owns the tasks the todo template creates; the person\'s owner when absent.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: "databaseId of the user (of the account) who owns the tasks the todo template creates; the person's owner when absent.",
+  })
   todoTemplateUserId?: number | null;
 }
-

@@ -33,7 +33,12 @@ export async function peopleOfCompany(ctx: RequestContext, companyId: number, ne
     () =>
       new DataLoader(async (ids: readonly number[]) => {
         const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
-        const pages = await keysetPagesByParent(ctx.em, Person, { from: fromOf(ctx, PEOPLE), alias: 'p', where, order, paging, reads: nested.reads, parentColumn: 'p.company_id' }, ids);
+        const pages = await keysetPagesByParent(
+          ctx.em,
+          Person,
+          { from: fromOf(ctx, PEOPLE), alias: 'p', where, order, paging, reads: nested.reads, parentColumn: 'p.company_id' },
+          ids,
+        );
         return ids.map((id) => new Connection(pages.get(id)!));
       }),
   );

@@ -63,7 +63,8 @@ export class PersonResolver {
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
     @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which people; all of them when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
-    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
+    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
     @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
   ): Promise<Connection<Person>> {
@@ -74,7 +75,7 @@ export class PersonResolver {
   }
 
   @Query(() => Person, { nullable: true, description: 'One person by databaseId; null when it does not exist or the viewer may not see it.' })
-  person(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The person\'s databaseId.' }) id: number) {
+  person(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The person's databaseId." }) id: number) {
     return new PersonService(ctx).get(id);
   }
 
@@ -90,7 +91,7 @@ export class PersonResolver {
   @Mutation(() => UpdatePersonPayload, { description: 'Changes a person: only the fields given. A missing or hidden person is a NOT_FOUND user error.' })
   updatePerson(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The person\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The person's databaseId." }) id: number,
     @Arg('input', () => PERSON.UpdateInput, { description: 'The changes.' }) input: PersonInput,
     @Arg('options', () => PersonUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: PersonUpdateOptions,
   ) {
@@ -98,7 +99,7 @@ export class PersonResolver {
   }
 
   @Mutation(() => DeletePersonPayload, { description: 'Deletes a person. A missing or hidden person is a NOT_FOUND user error.' })
-  deletePerson(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The person\'s databaseId.' }) id: number) {
+  deletePerson(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The person's databaseId." }) id: number) {
     return deletePayload('Person', () => new PersonService(ctx).delete(id));
   }
 }
@@ -111,12 +112,21 @@ export class PersonFieldsResolver {
     return relationField(ctx, Users, person.owner?.id);
   }
 
-  @FieldResolver(() => Company, { nullable: true, description: 'The person\'s company; null when none, or when the viewer may not see it (companyName and companyId still show it).' })
+  @FieldResolver(() => Company, {
+    nullable: true,
+    description: "The person's company; null when none, or when the viewer may not see it (companyName and companyId still show it).",
+  })
   company(@Root() person: Person, @Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo) {
-    return relationField(ctx, Company, person.company?.id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null), relationReadSet(ctx, Company, COMPANY_READS, info));
+    return relationField(
+      ctx,
+      Company,
+      person.company?.id,
+      (c) => (c && linkable(ctx, COMPANIES, c) ? c : null),
+      relationReadSet(ctx, Company, COMPANY_READS, info),
+    );
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'The name of the person\'s company, shown whatever the viewer may see of the company itself.' })
+  @FieldResolver(() => String, { nullable: true, description: "The name of the person's company, shown whatever the viewer may see of the company itself." })
   companyName(@Root() person: Person, @Ctx() ctx: RequestContext): string | null | Promise<string | null> {
     return relationField(ctx, Company, person.company?.id, (c) => c?.name ?? null, relationReadSet(ctx, Company, COMPANY_NAME_READS));
   }
@@ -136,7 +146,7 @@ export class PersonFieldsResolver {
     return relationListField(ctx, ListItem, person.tagIds);
   }
 
-  @FieldResolver(() => [CustomFieldValue], { description: 'Every custom field defined for people, with this person\'s value (null when unset).' })
+  @FieldResolver(() => [CustomFieldValue], { description: "Every custom field defined for people, with this person's value (null when unset)." })
   customFields(@Root() person: Person, @Ctx() ctx: RequestContext) {
     return customFieldsField(ctx, CustomFieldResource.PERSON, person.customFields);
   }
@@ -158,7 +168,8 @@ export class CompanyPeopleResolver {
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
     @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
-    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: Array<InstanceType<typeof PERSON.Order>>,
+    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof PERSON.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
     return peopleOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) });

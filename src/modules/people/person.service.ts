@@ -25,10 +25,22 @@ import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (person.fields.ts). */
 const WRITES = PERSON.writes([
-  'fullName', 'companyId', 'companyName', 'ownerId', 'type', 'leadStatusId', 'leadSourceId', 'tagIds', 'customFields', 'customFieldValues',
-  'unsubscribed', 'bounced', 'createdAt', 'updatedAt', 'dealIds',
+  'fullName',
+  'companyId',
+  'companyName',
+  'ownerId',
+  'type',
+  'leadStatusId',
+  'leadSourceId',
+  'tagIds',
+  'customFields',
+  'customFieldValues',
+  'unsubscribed',
+  'bounced',
+  'createdAt',
+  'updatedAt',
+  'dealIds',
 ]);
-
 
 type Names = { firstName?: string | null; lastName?: string | null };
 
@@ -60,7 +72,12 @@ export class PersonService {
   }
 
   /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
-  async list(filter: InstanceType<typeof PERSON.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof PERSON.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<Person>> {
+  async list(
+    filter: InstanceType<typeof PERSON.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof PERSON.Order>> | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<Person>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.PERSON, filter);
     const condition = PERSON.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
@@ -75,7 +92,11 @@ export class PersonService {
     return mutation(this.ctx, async (em) => {
       const issues = new Issues();
       // v3 `created_by_user_id` (recorded): the viewer, whoever the owner becomes.
-      const person = em.create(Person, { account: this.ctx.viewer.accountId, lastName: '', owner: this.ctx.viewer.userId, createdBy: this.ctx.viewer.userId }, { persist: false });
+      const person = em.create(
+        Person,
+        { account: this.ctx.viewer.accountId, lastName: '', owner: this.ctx.viewer.userId, createdBy: this.ctx.viewer.userId },
+        { persist: false },
+      );
       await this.apply(person, input, issues, true);
       // Imports keep their timestamps (v3 §2.4: created_at/updated_at writable); honoured on create only.
       if (input.createdAt) person.createdAt = input.createdAt;
@@ -110,7 +131,11 @@ export class PersonService {
       const newOwner = person.owner?.id ?? null;
       // v3 §4.4 deliver_reassignment_email; as for companies, nobody is emailed about their own change.
       if (ownerMailOwed(this.ctx, previousOwner, newOwner, options?.deliverReassignmentEmail)) {
-        recordMail(this.ctx, newOwner, { kind: 'person_reassignment', subject: { type: 'Person', id: person.id }, payload: { byUserId: this.ctx.viewer.userId } });
+        recordMail(this.ctx, newOwner, {
+          kind: 'person_reassignment',
+          subject: { type: 'Person', id: person.id },
+          payload: { byUserId: this.ctx.viewer.userId },
+        });
       }
       await this.storeDeals(person, input);
       await this.storeTodoTemplate(person, template);
@@ -176,8 +201,24 @@ export class PersonService {
 
     await new CompanyService(this.ctx).linkCompany(person, input, issues);
     await setRelation(this.ctx, person, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues);
-    await setRelation(this.ctx, person, 'leadStatus', ListItem, input.leadStatusId, (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_STATUS), issues);
-    await setRelation(this.ctx, person, 'leadSource', ListItem, input.leadSourceId, (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_SOURCE), issues);
+    await setRelation(
+      this.ctx,
+      person,
+      'leadStatus',
+      ListItem,
+      input.leadStatusId,
+      (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_STATUS),
+      issues,
+    );
+    await setRelation(
+      this.ctx,
+      person,
+      'leadSource',
+      ListItem,
+      input.leadSourceId,
+      (id) => new ListItemService(this.ctx).find(id, ListKind.LEAD_SOURCE),
+      issues,
+    );
     if (input.tagIds !== undefined) {
       // v3 §4.4: the tag set is replaced; unknown ids (or items of another list) are ignored.
       const wanted = [...new Set(input.tagIds ?? [])].filter(isValidId);

@@ -23,7 +23,7 @@ export async function withSavedSearch<F, O>(
   info: GraphQLResolveInfo | undefined,
 ): Promise<{ filter: F | null | undefined; orderBy: O[] | null | undefined }> {
   if (searchId === null || searchId === undefined) return { filter, orderBy };
-  if (!info) throw new Error('searchId needs the schema (the resolver\'s info)');
+  if (!info) throw new Error("searchId needs the schema (the resolver's info)");
   const search = await new SavedSearchService(ctx).runnable(type, searchId, info.schema);
   return {
     filter: (filter ? { and: [filter, search.filter] } : search.filter) as F,

@@ -71,7 +71,7 @@ export class SavedSearch {
   @Property({ type: 'boolean' })
   isShared: boolean = false;
 
-  @Field({ description: 'The owner\'s default search for its list; at most one per owner and list. Stored and shown; lists do not apply it by themselves.' })
+  @Field({ description: "The owner's default search for its list; at most one per owner and list. Stored and shown; lists do not apply it by themselves." })
   @Property({ type: 'boolean' })
   isDefault: boolean = false;
 
@@ -80,7 +80,8 @@ export class SavedSearch {
   searchType!: SavedSearchType;
 
   @Field(() => GraphQLJSONObject, {
-    description: 'The conditions: v3 condition names (those of the list\'s `conditions[...]`, and `custom_label_<id>`) to arrays of values, e.g. `{"company_name": ["Acme"], "company_created": [{"from_date": "2014-01-01"}]}`.',
+    description:
+      'The conditions: v3 condition names (those of the list\'s `conditions[...]`, and `custom_label_<id>`) to arrays of values, e.g. `{"company_name": ["Acme"], "company_created": [{"from_date": "2014-01-01"}]}`.',
   })
   @Property({ type: 'json', defaultRaw: `'{}'` })
   query: Record<string, unknown[]> = {};
@@ -101,7 +102,10 @@ export class SavedSearch {
   @Property({ type: 'datetime' })
   updatedAt: Date = new Date();
 
-  @Field(() => String, { nullable: true, description: 'The order, as a v3 sort value (e.g. `-companies.updated_at`; v3 `sort`); null for the list\'s default order.' })
+  @Field(() => String, {
+    nullable: true,
+    description: "The order, as a v3 sort value (e.g. `-companies.updated_at`; v3 `sort`); null for the list's default order.",
+  })
   get order(): string | null {
     return this.sort;
   }

@@ -23,7 +23,7 @@ class DeleteSearchPayload extends DeletePayload {}
 
 registerNode({ name: 'SavedSearch', entity: SavedSearch, find: (ctx, ids) => findManyVisible(ctx, SAVED_SEARCHES, ids) });
 
-const OWN_ONLY = 'Only the search\'s owner may (another user\'s shared search is a FORBIDDEN error; a search the viewer cannot see a NOT_FOUND user error).';
+const OWN_ONLY = "Only the search's owner may (another user's shared search is a FORBIDDEN error; a search the viewer cannot see a NOT_FOUND user error).";
 
 /** Saved searches (DECISIONS: Admin surface): the viewer's own and the account's shared ones; run them with `deals(searchId:)`, `people(searchId:)`, `companies(searchId:)`. */
 @Resolver()
@@ -34,26 +34,33 @@ export class SavedSearchResolver {
   searches(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('type', () => SavedSearchType, { nullable: true, description: 'Only the searches of this list; all of them when absent.' }) type?: SavedSearchType | null,
+    @Arg('type', () => SavedSearchType, { nullable: true, description: 'Only the searches of this list; all of them when absent.' })
+    type?: SavedSearchType | null,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<SavedSearch>> {
     return new SavedSearchService(ctx).list(type, pagingOf(args, SAVED_SEARCHES_PAGE_SIZE), connectionReads(info));
   }
 
-  @Query(() => SavedSearch, { nullable: true, description: 'One saved search by databaseId; null when it does not exist or is another user\'s private search.' })
-  search(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The search\'s databaseId.' }) id: number) {
+  @Query(() => SavedSearch, { nullable: true, description: "One saved search by databaseId; null when it does not exist or is another user's private search." })
+  search(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The search's databaseId." }) id: number) {
     return new SavedSearchService(ctx).find(id);
   }
 
-  @Mutation(() => CreateSearchPayload, { description: 'Saves a search for the viewer. An unknown condition, a bad value or sort come back as userErrors naming them, and nothing is saved.' })
-  createSearch(@Ctx() ctx: RequestContext, @Arg('input', () => SavedSearchCreateInput, { description: 'The new search.' }) input: SavedSearchCreateInput, @Info() info: GraphQLResolveInfo) {
+  @Mutation(() => CreateSearchPayload, {
+    description: 'Saves a search for the viewer. An unknown condition, a bad value or sort come back as userErrors naming them, and nothing is saved.',
+  })
+  createSearch(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => SavedSearchCreateInput, { description: 'The new search.' }) input: SavedSearchCreateInput,
+    @Info() info: GraphQLResolveInfo,
+  ) {
     return recordPayload('search', () => new SavedSearchService(ctx).create(input, info.schema));
   }
 
   @Mutation(() => UpdateSearchPayload, { description: `Changes a saved search: only the fields given. ${OWN_ONLY}` })
   updateSearch(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The search\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The search's databaseId." }) id: number,
     @Arg('input', () => SavedSearchUpdateInput, { description: 'The changes.' }) input: SavedSearchUpdateInput,
     @Info() info: GraphQLResolveInfo,
   ) {
@@ -61,7 +68,7 @@ export class SavedSearchResolver {
   }
 
   @Mutation(() => DeleteSearchPayload, { description: `Deletes a saved search. ${OWN_ONLY}` })
-  deleteSearch(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The search\'s databaseId.' }) id: number) {
+  deleteSearch(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The search's databaseId." }) id: number) {
     return deletePayload('SavedSearch', () => new SavedSearchService(ctx).delete(id));
   }
 }

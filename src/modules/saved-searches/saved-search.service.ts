@@ -37,7 +37,10 @@ class SavedSearchRule extends VisibilityRule<SavedSearch> {
     return search.user.id === seer.userId || search.isShared;
   }
 
-  override usersWhoCanSee(users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Seer['visibility'] }>, search: SavedSearch): number[] {
+  override usersWhoCanSee(
+    users: Iterable<{ readonly id: number; readonly isAdmin: boolean; readonly visibility: Seer['visibility'] }>,
+    search: SavedSearch,
+  ): number[] {
     const ids: number[] = [];
     for (const u of users) if (this.canSee({ userId: u.id, isAdmin: u.isAdmin, visibility: u.visibility }, search)) ids.push(u.id);
     return ids;
@@ -112,7 +115,11 @@ export class SavedSearchService {
       const issues = new Issues();
       const name = this.checkName(input.name, issues, true);
       if (!input.searchType) issues.blank('searchType');
-      const search = em.create(SavedSearch, { account: this.ctx.viewer.accountId, user: this.ctx.viewer.userId, name: name ?? '', searchType: input.searchType ?? SavedSearchType.DEALS }, { persist: false });
+      const search = em.create(
+        SavedSearch,
+        { account: this.ctx.viewer.accountId, user: this.ctx.viewer.userId, name: name ?? '', searchType: input.searchType ?? SavedSearchType.DEALS },
+        { persist: false },
+      );
       this.assign(search, input, issues);
       if (input.searchType) await this.checkQuery(vocabularyOf(search.searchType), search, schema, issues);
       issues.throwIfAny();

@@ -59,7 +59,11 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       conditions: DEAL_CONDITIONS,
       sort: sortWhitelist(Object.keys(DEAL.OrderField), DEAL_SORT),
       sortTable: 'deals',
-      list: { filterType: 'DealFilter', orderType: 'DealOrder', probe: (ctx, filter, orderBy) => new DealService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+      list: {
+        filterType: 'DealFilter',
+        orderType: 'DealOrder',
+        probe: (ctx, filter, orderBy) => new DealService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
+      },
     },
     [SavedSearchType.PEOPLE]: {
       type: SavedSearchType.PEOPLE,
@@ -67,7 +71,11 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       conditions: PERSON_CONDITIONS,
       sort: sortWhitelist(Object.keys(PERSON.OrderField), PERSON_SORT),
       sortTable: 'people',
-      list: { filterType: 'PersonFilter', orderType: 'PersonOrder', probe: (ctx, filter, orderBy) => new PersonService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+      list: {
+        filterType: 'PersonFilter',
+        orderType: 'PersonOrder',
+        probe: (ctx, filter, orderBy) => new PersonService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
+      },
     },
     [SavedSearchType.COMPANIES]: {
       type: SavedSearchType.COMPANIES,
@@ -75,7 +83,11 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       conditions: COMPANY_CONDITIONS,
       sort: sortWhitelist(Object.keys(COMPANY.OrderField), COMPANY_SORT),
       sortTable: 'companies',
-      list: { filterType: 'CompanyFilter', orderType: 'CompanyOrder', probe: (ctx, filter, orderBy) => new CompanyService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+      list: {
+        filterType: 'CompanyFilter',
+        orderType: 'CompanyOrder',
+        probe: (ctx, filter, orderBy) => new CompanyService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
+      },
     },
     [SavedSearchType.NOTES]: {
       type: SavedSearchType.NOTES,
@@ -83,7 +95,11 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       conditions: NOTE_CONDITIONS,
       sort: sortWhitelist(Object.keys(NOTE.OrderField), NOTE_SORT),
       sortTable: 'notes',
-      list: { filterType: 'NoteFilter', orderType: 'NoteOrder', probe: (ctx, filter, orderBy) => new NoteService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE) },
+      list: {
+        filterType: 'NoteFilter',
+        orderType: 'NoteOrder',
+        probe: (ctx, filter, orderBy) => new NoteService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
+      },
     },
     [SavedSearchType.CALENDAR_ENTRIES]: {
       type: SavedSearchType.CALENDAR_ENTRIES,

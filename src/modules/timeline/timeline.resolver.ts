@@ -7,7 +7,7 @@ import { Person } from '../people/person.entity';
 import { TimelineEvent } from './timeline-event';
 import { timelineOf } from './timeline.service';
 
-@ObjectType('TimelineEventConnection', { description: 'A page of a record\'s timeline, newest first, with cursors.' })
+@ObjectType('TimelineEventConnection', { description: "A page of a record's timeline, newest first, with cursors." })
 export class TimelineEventConnection extends ConnectionOf(TimelineEvent as unknown as ClassType<TimelineEvent>, 'TimelineEvent', 'timeline events') {}
 
 const TIMELINE_DOC =

@@ -87,7 +87,12 @@ function unionOf(ctx: RequestContext, parent: TimelineParent, parentIds: readonl
  * then the records of the page by kind through the per-request loaders (one statement per kind).
  * Totals and "events before the cursor" are one grouped statement each, run only when read.
  */
-async function timelinePages(ctx: RequestContext, parent: TimelineParent, parentIds: readonly number[], paging: Paging): Promise<Map<number, ConnectionData<object>>> {
+async function timelinePages(
+  ctx: RequestContext,
+  parent: TimelineParent,
+  parentIds: readonly number[],
+  paging: Paging,
+): Promise<Map<number, ConnectionData<object>>> {
   const backward = paging.kind === 'cursor' && paging.backward;
   const walk = backward ? REVERSED : KEYS;
   const values = paging.kind === 'cursor' && paging.cursor !== null ? decodeCursor(paging.cursor, KEYS, backward ? 'before' : 'after') : null;
@@ -171,11 +176,13 @@ async function timelinePages(ctx: RequestContext, parent: TimelineParent, parent
  */
 export function timelineOf(ctx: RequestContext, parent: TimelineParent, parentId: number, args: ConnectionArgs): Promise<Connection<object>> {
   const paging = pagingOf(args, TIMELINE_PAGE_SIZE);
-  const loader = ctx.loaders.memo(`timeline:${parent}:${JSON.stringify(paging)}`, () =>
-    new DataLoader<number, Connection<object>>(async (ids) => {
-      const pages = await timelinePages(ctx, parent, ids, paging);
-      return ids.map((id) => new Connection(pages.get(id)!));
-    }),
+  const loader = ctx.loaders.memo(
+    `timeline:${parent}:${JSON.stringify(paging)}`,
+    () =>
+      new DataLoader<number, Connection<object>>(async (ids) => {
+        const pages = await timelinePages(ctx, parent, ids, paging);
+        return ids.map((id) => new Connection(pages.get(id)!));
+      }),
   );
   return loader.load(parentId);
 }

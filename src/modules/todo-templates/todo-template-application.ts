@@ -65,7 +65,12 @@ export interface CheckedTodoTemplate {
  * user error naming `todoTemplateId`; an unknown user names `todoTemplateUserId`). Answers what to
  * apply once the record has its id, or null.
  */
-export async function checkTodoTemplate(ctx: RequestContext, options: TodoTemplateOptions | undefined, type: TodoTemplateType, issues: Issues): Promise<CheckedTodoTemplate | null> {
+export async function checkTodoTemplate(
+  ctx: RequestContext,
+  options: TodoTemplateOptions | undefined,
+  type: TodoTemplateType,
+  issues: Issues,
+): Promise<CheckedTodoTemplate | null> {
   if (options?.todoTemplateUserId != null && !(await accountUsers(ctx).load(options.todoTemplateUserId))) issues.missing('todoTemplateUserId');
   if (options?.todoTemplateId == null) return null;
   const template = isValidId(options.todoTemplateId) ? await ctx.loaders.byId(TodoTemplate).load(options.todoTemplateId) : null;
@@ -91,7 +96,13 @@ const appliedIn = new WeakMap<RequestContext, Set<string>>();
  * record; all in one INSERT. Recorded as an applied application. Once per request: the same
  * template on the same record again in this request adds nothing.
  */
-export async function applyTodoTemplate(ctx: RequestContext, checked: CheckedTodoTemplate | null, recordType: 'Person' | 'Deal', recordId: number, recordOwnerId: number | null): Promise<number[]> {
+export async function applyTodoTemplate(
+  ctx: RequestContext,
+  checked: CheckedTodoTemplate | null,
+  recordType: 'Person' | 'Deal',
+  recordId: number,
+  recordOwnerId: number | null,
+): Promise<number[]> {
   if (!checked) return [];
   const key = `${checked.templateId}:${recordType}:${recordId}`;
   const done = appliedIn.get(ctx) ?? new Set<string>();
@@ -101,13 +112,19 @@ export async function applyTodoTemplate(ctx: RequestContext, checked: CheckedTod
 
   const em = ctx.em;
   const ownerId = checked.userId ?? recordOwnerId ?? ctx.viewer.userId;
-  const [owner] = await em.getConnection().execute<Array<{ zone: string }>>(
-    `select coalesce(u.time_zone, a.time_zone) as zone from "users" u join "accounts" a on a.id = u.account_id where u.id = ? and u.account_id = ?`,
-    [ownerId, ctx.viewer.accountId],
-    'all',
-  );
+  const [owner] = await em
+    .getConnection()
+    .execute<Array<{ zone: string }>>(
+      `select coalesce(u.time_zone, a.time_zone) as zone from "users" u join "accounts" a on a.id = u.account_id where u.id = ? and u.account_id = ?`,
+      [ownerId, ctx.viewer.accountId],
+      'all',
+    );
   const today = DateTime.fromJSDate(ctx.clock.now(), { zone: owner?.zone ?? ctx.viewer.timeZone });
-  const items = await em.find(TodoTemplateItem, { account: ctx.viewer.accountId, todoTemplate: checked.templateId }, { orderBy: { position: 'asc', id: 'asc' } });
+  const items = await em.find(
+    TodoTemplateItem,
+    { account: ctx.viewer.accountId, todoTemplate: checked.templateId },
+    { orderBy: { position: 'asc', id: 'asc' } },
+  );
   const association = { type: recordType === 'Deal' ? CalendarAssociationType.DEAL : CalendarAssociationType.PERSON, id: recordId };
   const ids = await new CalendarEntryService(ctx).insertTasks(
     items.map((item) => ({

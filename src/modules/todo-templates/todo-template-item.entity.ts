@@ -15,9 +15,25 @@ import { TodoTemplate } from './todo-template.entity';
 @Index({ name: 'todo_template_items_template_order', properties: ['account', 'todoTemplate', 'position'] })
 @Index({ name: 'todo_template_items_event_category', properties: ['eventCategory'] })
 @Index({ name: 'todo_template_items_priority', properties: ['calendarEntryPriority'] })
-@ObjectType('TodoTemplateItem', { implements: Node, simpleResolvers: true, description: 'A task of a todo template: what to do and when, counted from the day the template is applied.' })
+@ObjectType('TodoTemplateItem', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'A task of a todo template: what to do and when, counted from the day the template is applied.',
+})
 export class TodoTemplateItem {
-  [OptionalProps]?: 'dueDate' | 'eventCategory' | 'calendarEntryPriority' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'todoTemplateId' | 'eventCategoryId' | 'calendarEntryPriorityId' | 'accountId';
+  [OptionalProps]?:
+    | 'dueDate'
+    | 'eventCategory'
+    | 'calendarEntryPriority'
+    | 'position'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'nodeId'
+    | 'databaseId'
+    | 'todoTemplateId'
+    | 'eventCategoryId'
+    | 'calendarEntryPriorityId'
+    | 'accountId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -69,18 +85,18 @@ export class TodoTemplateItem {
     return this.todoTemplate.id;
   }
 
-  @Field(() => Int, { description: 'databaseId of the account it belongs to (the viewer\'s).' })
+  @Field(() => Int, { description: "databaseId of the account it belongs to (the viewer's)." })
   @Extensions({ [READS]: ['account'] })
   get accountId(): number {
     return this.account.id;
   }
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the item\'s event category (an item of the event categories list); null when none.' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the item's event category (an item of the event categories list); null when none." })
   get eventCategoryId(): number | null {
     return this.eventCategory?.id ?? null;
   }
 
-  @Field(() => Int, { nullable: true, description: 'databaseId of the item\'s priority (an item of the calendar entry priorities list); null when none.' })
+  @Field(() => Int, { nullable: true, description: "databaseId of the item's priority (an item of the calendar entry priorities list); null when none." })
   get calendarEntryPriorityId(): number | null {
     return this.calendarEntryPriority?.id ?? null;
   }

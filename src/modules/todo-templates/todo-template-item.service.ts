@@ -18,7 +18,12 @@ import { TEMPLATES } from './todo-template.service';
 
 export const TODO_TEMPLATE_ITEMS_PAGE_SIZE = 200;
 
-export const TODO_TEMPLATE_ITEMS: ResourceDef<TodoTemplateItem> = { entity: TodoTemplateItem, alias: 'ti', name: 'TodoTemplateItem', visibility: accountWide<TodoTemplateItem>() };
+export const TODO_TEMPLATE_ITEMS: ResourceDef<TodoTemplateItem> = {
+  entity: TodoTemplateItem,
+  alias: 'ti',
+  name: 'TodoTemplateItem',
+  visibility: accountWide<TodoTemplateItem>(),
+};
 
 /** Every writable field is the service's own (checked once, when the module loads). */
 TODO_TEMPLATE_ITEM.writes(['description', 'todoTemplateId', 'dueDate', 'eventCategoryId', 'calendarEntryPriorityId', 'position']);
@@ -37,7 +42,12 @@ const INT_MAX = 2_147_483_647;
 export class TodoTemplateItemService {
   constructor(private readonly ctx: RequestContext) {}
 
-  list(filter: InstanceType<typeof TODO_TEMPLATE_ITEM.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof TODO_TEMPLATE_ITEM.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<TodoTemplateItem>> {
+  list(
+    filter: InstanceType<typeof TODO_TEMPLATE_ITEM.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof TODO_TEMPLATE_ITEM.Order>> | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<TodoTemplateItem>> {
     const condition = TODO_TEMPLATE_ITEM.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, TODO_TEMPLATE_ITEMS).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, TODO_TEMPLATE_ITEMS, where, TODO_TEMPLATE_ITEM.orderKeys(this.ctx.em, orderBy), paging, reads);
@@ -109,7 +119,15 @@ export class TodoTemplateItemService {
     if (input.position != null) item.position = input.position;
     const lists = new ListItemService(this.ctx);
     await setRelation(this.ctx, item, 'eventCategory', ListItem, input.eventCategoryId, (id) => lists.find(id, ListKind.EVENT_CATEGORY), issues);
-    await setRelation(this.ctx, item, 'calendarEntryPriority', ListItem, input.calendarEntryPriorityId, (id) => lists.find(id, ListKind.CALENDAR_ENTRY_PRIORITY), issues);
+    await setRelation(
+      this.ctx,
+      item,
+      'calendarEntryPriority',
+      ListItem,
+      input.calendarEntryPriorityId,
+      (id) => lists.find(id, ListKind.CALENDAR_ENTRY_PRIORITY),
+      issues,
+    );
   }
 
   /**
@@ -121,12 +139,18 @@ export class TodoTemplateItemService {
       issues.blank('todoTemplateId');
       return null;
     }
-    const template = isValidId(id) ? await em.findOne(TodoTemplate, { id, account: this.ctx.viewer.accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    const template = isValidId(id)
+      ? await em.findOne(TodoTemplate, { id, account: this.ctx.viewer.accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      : null;
     if (!template) {
       issues.missing('todoTemplateId');
       return null;
     }
-    const [{ n }] = await em.execute<Array<{ n: string }>>('select count(*) as n from "todo_template_items" where todo_template_id = ? and id <> ?', [template.id, itemId ?? 0], 'all');
+    const [{ n }] = await em.execute<Array<{ n: string }>>(
+      'select count(*) as n from "todo_template_items" where todo_template_id = ? and id <> ?',
+      [template.id, itemId ?? 0],
+      'all',
+    );
     if (Number(n) >= MAX_ITEMS_PER_TEMPLATE) {
       issues.add('todoTemplateId', 'OUT_OF_RANGE', `has too many items (maximum is ${MAX_ITEMS_PER_TEMPLATE})`);
       return null;

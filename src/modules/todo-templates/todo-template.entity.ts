@@ -25,8 +25,15 @@ registerEnumType(TodoTemplateType, {
 @Entity({ tableName: 'todo_templates' })
 @Index({ name: 'todo_templates_account', properties: ['account'] })
 // Unique per account ignoring case: an expression index, declared with the migration's statement.
-@Unique({ name: 'todo_templates_account_name_unique', expression: `create unique index "todo_templates_account_name_unique" on "todo_templates" ("account_id", lower("name"))` })
-@ObjectType('TodoTemplate', { implements: Node, simpleResolvers: true, description: 'A named set of tasks (its items) to create at once for a person or a deal.' })
+@Unique({
+  name: 'todo_templates_account_name_unique',
+  expression: `create unique index "todo_templates_account_name_unique" on "todo_templates" ("account_id", lower("name"))`,
+})
+@ObjectType('TodoTemplate', {
+  implements: Node,
+  simpleResolvers: true,
+  description: 'A named set of tasks (its items) to create at once for a person or a deal.',
+})
 export class TodoTemplate {
   [OptionalProps]?: 'templateType' | 'isDefault' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'accountId';
 
@@ -46,7 +53,7 @@ export class TodoTemplate {
   @ManyToOne(() => Account, { deleteRule: 'cascade' })
   account!: Account;
 
-  @Field({ description: 'Name, unique among the account\'s todo templates (case-insensitive), at most 100 characters.' })
+  @Field({ description: "Name, unique among the account's todo templates (case-insensitive), at most 100 characters." })
   @Property({ type: 'string', length: 100 })
   name!: string;
 
@@ -62,11 +69,11 @@ export class TodoTemplate {
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
-  @Field({ description: 'When the template was last changed (its items\' changes included).' })
+  @Field({ description: "When the template was last changed (its items' changes included)." })
   @Property({ type: 'datetime' })
   updatedAt: Date = new Date();
 
-  @Field(() => Int, { description: 'databaseId of the account it belongs to (the viewer\'s).' })
+  @Field(() => Int, { description: "databaseId of the account it belongs to (the viewer's)." })
   @Extensions({ [READS]: ['account'] })
   get accountId(): number {
     return this.account.id;

@@ -23,13 +23,13 @@ export const TODO_TEMPLATE = defineResource(
     filterDoc: 'Which todo templates to list: every condition given must hold; compose with and, or, not.',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The template\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The template's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     name: {
       kind: 'text',
       write: 'custom',
       required: true,
-      createDoc: 'Required; at most 100 characters; unique among the account\'s todo templates (case-insensitive).',
-      updateDoc: 'At most 100 characters; unique among the account\'s todo templates (case-insensitive); cannot be blank.',
+      createDoc: "Required; at most 100 characters; unique among the account's todo templates (case-insensitive).",
+      updateDoc: "At most 100 characters; unique among the account's todo templates (case-insensitive); cannot be blank.",
       filter: { doc: 'Name.' },
       sort: { case: 'ci', doc: 'Name, ignoring case (the default).' },
     },
@@ -67,7 +67,7 @@ export const TODO_TEMPLATE_ITEM = defineResource(
     orderDoc: 'A key todo template items can be ordered by (default: template, then position).',
   },
   {
-    databaseId: { kind: 'ref', filter: { doc: 'The item\'s databaseId.' }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
+    databaseId: { kind: 'ref', filter: { doc: "The item's databaseId." }, sort: { as: 'ID', doc: 'databaseId (creation order).' } },
     description: {
       kind: 'text',
       write: 'custom',
@@ -82,7 +82,7 @@ export const TODO_TEMPLATE_ITEM = defineResource(
       required: true,
       inputDoc: 'databaseId of the todo template (of the account) the item belongs to; at most 100 items a template.',
       filter: { doc: 'The template (its databaseId).' },
-      sort: { doc: 'The template\'s databaseId.' },
+      sort: { doc: "The template's databaseId." },
     },
     dueDate: {
       kind: 'int',

@@ -54,15 +54,16 @@ export class TodoTemplateResolver {
   todoTemplates(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => TODO_TEMPLATE.Filter, { nullable: true, description: 'Which templates; all of them when absent.' }) filter?: InstanceType<typeof TODO_TEMPLATE.Filter>,
+    @Arg('filter', () => TODO_TEMPLATE.Filter, { nullable: true, description: 'Which templates; all of them when absent.' })
+    filter?: InstanceType<typeof TODO_TEMPLATE.Filter>,
     @Arg('orderBy', () => [TODO_TEMPLATE.Order], { nullable: true, description: ORDER_DOC }) orderBy?: Array<InstanceType<typeof TODO_TEMPLATE.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<TodoTemplate>> {
     return new TodoTemplateService(ctx).list(filter, orderBy, pagingOf(args, TODO_TEMPLATES_PAGE_SIZE), connectionReads(info));
   }
 
-  @Query(() => TodoTemplate, { nullable: true, description: 'One todo template by databaseId; null when it does not exist in the viewer\'s account.' })
-  todoTemplate(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The template\'s databaseId.' }) id: number) {
+  @Query(() => TodoTemplate, { nullable: true, description: "One todo template by databaseId; null when it does not exist in the viewer's account." })
+  todoTemplate(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The template's databaseId." }) id: number) {
     return new TodoTemplateService(ctx).find(id);
   }
 
@@ -72,53 +73,67 @@ export class TodoTemplateResolver {
   todoTemplateItems(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => TODO_TEMPLATE_ITEM.Filter, { nullable: true, description: 'Which items; all of them when absent.' }) filter?: InstanceType<typeof TODO_TEMPLATE_ITEM.Filter>,
-    @Arg('orderBy', () => [TODO_TEMPLATE_ITEM.Order], { nullable: true, description: ORDER_DOC }) orderBy?: Array<InstanceType<typeof TODO_TEMPLATE_ITEM.Order>>,
+    @Arg('filter', () => TODO_TEMPLATE_ITEM.Filter, { nullable: true, description: 'Which items; all of them when absent.' })
+    filter?: InstanceType<typeof TODO_TEMPLATE_ITEM.Filter>,
+    @Arg('orderBy', () => [TODO_TEMPLATE_ITEM.Order], { nullable: true, description: ORDER_DOC })
+    orderBy?: Array<InstanceType<typeof TODO_TEMPLATE_ITEM.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ): Promise<Connection<TodoTemplateItem>> {
     return new TodoTemplateItemService(ctx).list(filter, orderBy, pagingOf(args, TODO_TEMPLATE_ITEMS_PAGE_SIZE), connectionReads(info));
   }
 
-  @Query(() => TodoTemplateItem, { nullable: true, description: 'One todo template item by databaseId; null when it does not exist in the viewer\'s account.' })
-  todoTemplateItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number) {
+  @Query(() => TodoTemplateItem, { nullable: true, description: "One todo template item by databaseId; null when it does not exist in the viewer's account." })
+  todoTemplateItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The item's databaseId." }) id: number) {
     return new TodoTemplateItemService(ctx).find(id);
   }
 
   @Mutation(() => CreateTodoTemplatePayload, { description: `Adds a todo template (without items). ${ADMINS_ONLY}` })
-  createTodoTemplate(@Ctx() ctx: RequestContext, @Arg('input', () => TODO_TEMPLATE.CreateInput, { description: 'The new template.' }) input: TodoTemplateInput) {
+  createTodoTemplate(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => TODO_TEMPLATE.CreateInput, { description: 'The new template.' }) input: TodoTemplateInput,
+  ) {
     return recordPayload('todoTemplate', () => new TodoTemplateService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateTodoTemplatePayload, { description: `Changes a todo template: only the fields given. A missing template is a NOT_FOUND user error. ${ADMINS_ONLY}` })
+  @Mutation(() => UpdateTodoTemplatePayload, {
+    description: `Changes a todo template: only the fields given. A missing template is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
   updateTodoTemplate(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The template\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The template's databaseId." }) id: number,
     @Arg('input', () => TODO_TEMPLATE.UpdateInput, { description: 'The changes.' }) input: TodoTemplateInput,
   ) {
     return recordPayload('todoTemplate', () => new TodoTemplateService(ctx).update(id, input));
   }
 
-  @Mutation(() => DeleteTodoTemplatePayload, { description: `Deletes a todo template and its items. A missing template is a NOT_FOUND user error. ${ADMINS_ONLY}` })
-  deleteTodoTemplate(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The template\'s databaseId.' }) id: number) {
+  @Mutation(() => DeleteTodoTemplatePayload, {
+    description: `Deletes a todo template and its items. A missing template is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
+  deleteTodoTemplate(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The template's databaseId." }) id: number) {
     return deletePayload('TodoTemplate', () => new TodoTemplateService(ctx).delete(id));
   }
 
   @Mutation(() => CreateTodoTemplateItemPayload, { description: `Adds a task to a todo template of the account. ${ADMINS_ONLY}` })
-  createTodoTemplateItem(@Ctx() ctx: RequestContext, @Arg('input', () => TODO_TEMPLATE_ITEM.CreateInput, { description: 'The new item.' }) input: TodoTemplateItemInput) {
+  createTodoTemplateItem(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => TODO_TEMPLATE_ITEM.CreateInput, { description: 'The new item.' }) input: TodoTemplateItemInput,
+  ) {
     return recordPayload('todoTemplateItem', () => new TodoTemplateItemService(ctx).create(input));
   }
 
-  @Mutation(() => UpdateTodoTemplateItemPayload, { description: `Changes a todo template item: only the fields given (todoTemplateId moves it to another template of the account). A missing item is a NOT_FOUND user error. ${ADMINS_ONLY}` })
+  @Mutation(() => UpdateTodoTemplateItemPayload, {
+    description: `Changes a todo template item: only the fields given (todoTemplateId moves it to another template of the account). A missing item is a NOT_FOUND user error. ${ADMINS_ONLY}`,
+  })
   updateTodoTemplateItem(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number,
+    @Arg('id', () => Int, { description: "The item's databaseId." }) id: number,
     @Arg('input', () => TODO_TEMPLATE_ITEM.UpdateInput, { description: 'The changes.' }) input: TodoTemplateItemInput,
   ) {
     return recordPayload('todoTemplateItem', () => new TodoTemplateItemService(ctx).update(id, input));
   }
 
   @Mutation(() => DeleteTodoTemplateItemPayload, { description: `Deletes a todo template item. A missing item is a NOT_FOUND user error. ${ADMINS_ONLY}` })
-  deleteTodoTemplateItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The item\'s databaseId.' }) id: number) {
+  deleteTodoTemplateItem(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The item's databaseId." }) id: number) {
     return deletePayload('TodoTemplateItem', () => new TodoTemplateItemService(ctx).delete(id));
   }
 }
@@ -135,12 +150,12 @@ export class TodoTemplateFieldsResolver {
 
 @Resolver(() => TodoTemplateItem)
 export class TodoTemplateItemFieldsResolver {
-  @FieldResolver(() => ListItem, { nullable: true, description: 'The item\'s event category (an item of the event categories list); null when none.' })
+  @FieldResolver(() => ListItem, { nullable: true, description: "The item's event category (an item of the event categories list); null when none." })
   eventCategory(@Root() item: TodoTemplateItem, @Ctx() ctx: RequestContext) {
     return relationField(ctx, ListItem, item.eventCategory?.id);
   }
 
-  @FieldResolver(() => ListItem, { nullable: true, description: 'The item\'s priority (an item of the calendar entry priorities list); null when none.' })
+  @FieldResolver(() => ListItem, { nullable: true, description: "The item's priority (an item of the calendar entry priorities list); null when none." })
   calendarEntryPriority(@Root() item: TodoTemplateItem, @Ctx() ctx: RequestContext) {
     return relationField(ctx, ListItem, item.calendarEntryPriority?.id);
   }

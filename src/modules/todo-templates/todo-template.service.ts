@@ -22,7 +22,12 @@ export const TEMPLATES = 'todo templates';
 export class TodoTemplateService {
   constructor(private readonly ctx: RequestContext) {}
 
-  list(filter: InstanceType<typeof TODO_TEMPLATE.Filter> | null | undefined, orderBy: ReadonlyArray<InstanceType<typeof TODO_TEMPLATE.Order>> | null | undefined, paging: Paging, reads?: ConnectionReads): Promise<Connection<TodoTemplate>> {
+  list(
+    filter: InstanceType<typeof TODO_TEMPLATE.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof TODO_TEMPLATE.Order>> | null | undefined,
+    paging: Paging,
+    reads?: ConnectionReads,
+  ): Promise<Connection<TodoTemplate>> {
     const condition = TODO_TEMPLATE.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, TODO_TEMPLATES).add(condition.sql, ...condition.params);
     return listConnection(this.ctx, TODO_TEMPLATES, where, TODO_TEMPLATE.orderKeys(this.ctx.em, orderBy), paging, reads);

@@ -22,7 +22,8 @@ registerEnumType(Visibility, {
 @Unique({ name: 'users_account_id_email_unique', expression: `create unique index "users_account_id_email_unique" on "users" ("account_id", lower("email"))` })
 @ObjectType('User', { implements: Node, simpleResolvers: true, description: 'A person who signs in to the account (with an API key, never shown).' })
 export class User {
-  [OptionalProps]?: 'firstName' | 'lastName' | 'timeZone' | 'isAdmin' | 'visibility' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'accountId';
+  [OptionalProps]?:
+    'firstName' | 'lastName' | 'timeZone' | 'isAdmin' | 'visibility' | 'createdAt' | 'updatedAt' | 'fullName' | 'nodeId' | 'databaseId' | 'accountId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -56,7 +57,7 @@ export class User {
   @Property({ type: 'string', length: 64, nullable: true })
   timeZone: string | null = null;
 
-  @Field({ description: 'Administrators manage the account\'s users and admin lists.' })
+  @Field({ description: "Administrators manage the account's users and admin lists." })
   @Property({ type: 'boolean' })
   isAdmin: boolean = false;
 
@@ -76,7 +77,7 @@ export class User {
   @Property({ type: 'datetime', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 
-  @Field(() => Int, { description: 'databaseId of the account the user belongs to (the viewer\'s).' })
+  @Field(() => Int, { description: "databaseId of the account the user belongs to (the viewer's)." })
   @Extensions({ [READS]: ['account'] })
   get accountId(): number {
     return this.account.id;

@@ -18,7 +18,11 @@ class AccountUsers implements ByIdLoader<User> {
   constructor(ctx: RequestContext) {
     this.all = new Once(async () => {
       const { table, columns } = tableOf(ctx.em, User);
-      const rows = await ctx.em.execute<Record<string, unknown>[]>(`select ${columns.join(', ')} from "${table}" where account_id = ? order by id`, [ctx.viewer.accountId], 'all');
+      const rows = await ctx.em.execute<Record<string, unknown>[]>(
+        `select ${columns.join(', ')} from "${table}" where account_id = ? order by id`,
+        [ctx.viewer.accountId],
+        'all',
+      );
       return new Map(hydrate(ctx.em, User, rows).map((u) => [u.id, u]));
     });
   }
@@ -68,5 +72,9 @@ export function usersPreload(...fields: string[]): RelationPreload<unknown> {
  */
 export function notifyUserIdsField<R>(ctx: RequestContext, rule: VisibilityRule<R>, record: R, sharedWith?: readonly number[]): number[] | Promise<number[]> {
   const users = accountUsers(ctx).all;
-  return sooner(users.settled(), () => users.load(), (all) => rule.usersWhoCanSee(all.values(), record, sharedWith));
+  return sooner(
+    users.settled(),
+    () => users.load(),
+    (all) => rule.usersWhoCanSee(all.values(), record, sharedWith),
+  );
 }

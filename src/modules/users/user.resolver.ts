@@ -19,7 +19,7 @@ export class UserFilter {
   @Field(() => [UserFilter], { nullable: true, description: 'Every one of these filters holds (and/or/not nest at most 5 levels).' }) and?: UserFilter[] | null;
   @Field(() => [UserFilter], { nullable: true, description: 'At least one of these filters holds; an empty list matches nobody.' }) or?: UserFilter[] | null;
   @Field(() => UserFilter, { nullable: true, description: 'This filter does not hold.' }) not?: UserFilter | null;
-  @Field(() => IdFilter, { nullable: true, description: 'The user\'s databaseId.' }) databaseId?: IdFilter | null;
+  @Field(() => IdFilter, { nullable: true, description: "The user's databaseId." }) databaseId?: IdFilter | null;
   @Field(() => StringFilter, { nullable: true, description: 'Sign-in email address.' }) email?: StringFilter | null;
   @Field(() => StringFilter, { nullable: true, description: 'First name.' }) firstName?: StringFilter | null;
   @Field(() => StringFilter, { nullable: true, description: 'Last name.' }) lastName?: StringFilter | null;
@@ -48,7 +48,8 @@ registerEnumType(UserOrderField, {
 @InputType('UserOrder', { description: 'One ordering key of a user list; databaseId breaks ties.' })
 export class UserOrder {
   @Field(() => UserOrderField, { description: 'What to order by.' }) field!: UserOrderField;
-  @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC, description: 'Ascending (default) or descending.' }) direction: OrderDirection = OrderDirection.ASC;
+  @Field(() => OrderDirection, { defaultValue: OrderDirection.ASC, description: 'Ascending (default) or descending.' }) direction: OrderDirection =
+    OrderDirection.ASC;
 }
 
 const FILTER_FIELDS: FilterFields<UserFilter> = {
@@ -72,7 +73,7 @@ registerNode({ name: 'User', entity: User, find: (ctx, ids) => Promise.all(ids.m
 /** Users of the viewer's account: every member may list them (v3 §4.11). Keys are never exposed. */
 @Resolver()
 export class UserResolver {
-  @Query(() => UserConnection, { description: 'Users of the viewer\'s account. Default order: databaseId.' })
+  @Query(() => UserConnection, { description: "Users of the viewer's account. Default order: databaseId." })
   async users(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
@@ -84,11 +85,13 @@ export class UserResolver {
     const where = new Where().add('u.account_id = ?', ctx.viewer.accountId).add(condition.sql, ...condition.params);
     const order = orderKeysOf(orderBy, ORDER_KEYS, []);
     // keysetPage selects the entity's columns only: the hidden key hash is never read.
-    return new Connection(await keysetPage(ctx.em, User, { from: '"users" u', alias: 'u', where, order, paging: pagingOf(args, 100), reads: connectionReads(info) }));
+    return new Connection(
+      await keysetPage(ctx.em, User, { from: '"users" u', alias: 'u', where, order, paging: pagingOf(args, 100), reads: connectionReads(info) }),
+    );
   }
 
-  @Query(() => User, { nullable: true, description: 'One user of the viewer\'s account by databaseId; null when there is none.' })
-  async user(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The user\'s databaseId.' }) id: number) {
+  @Query(() => User, { nullable: true, description: "One user of the viewer's account by databaseId; null when there is none." })
+  async user(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The user's databaseId." }) id: number) {
     return isValidId(id) ? accountUsers(ctx).load(id) : null;
   }
 
@@ -102,7 +105,7 @@ export class UserResolver {
 
 @Resolver(() => User)
 export class UserFieldsResolver {
-  @FieldResolver(() => String, { description: 'IANA time zone (e.g. America/New_York): the user\'s own, else the account\'s.' })
+  @FieldResolver(() => String, { description: "IANA time zone (e.g. America/New_York): the user's own, else the account's." })
   timeZone(@Root() user: User, @Ctx() ctx: RequestContext): string {
     return user.timeZone ?? ctx.viewer.accountTimeZone;
   }

@@ -39,7 +39,10 @@ const MESSAGES: Record<Exclude<FetchRefusedCode, 'http_status' | 'too_large'>, s
 export class FetchRefused extends Error {
   override readonly name = 'FetchRefused';
 
-  private constructor(readonly code: FetchRefusedCode, message: string) {
+  private constructor(
+    readonly code: FetchRefusedCode,
+    message: string,
+  ) {
     super(message);
   }
 

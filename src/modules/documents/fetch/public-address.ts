@@ -41,7 +41,7 @@ function ipv4ToInt(address: string): number {
 }
 
 function classifyIPv4Int(value: number): AddressRange | null {
-  for (const { network, mask, name } of V4_TABLE) if (((value & mask) >>> 0) === network) return name;
+  for (const { network, mask, name } of V4_TABLE) if ((value & mask) >>> 0 === network) return name;
   return null;
 }
 

@@ -58,7 +58,8 @@ export const SAFE_FETCH_DEFAULTS = {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-type Settings = Required<Omit<SafeFetchOptions, 'allowAddress' | 'resolve' | 'signal'>> & Pick<SafeFetchOptions, 'allowAddress'> & { resolve: (host: string) => Promise<readonly LookupAddress[]> };
+type Settings = Required<Omit<SafeFetchOptions, 'allowAddress' | 'resolve' | 'signal'>> &
+  Pick<SafeFetchOptions, 'allowAddress'> & { resolve: (host: string) => Promise<readonly LookupAddress[]> };
 
 function defaultResolve(host: string): Promise<readonly LookupAddress[]> {
   return new Promise((resolve, reject) => dnsLookup(host, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
@@ -112,7 +113,11 @@ function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
       callback(Object.assign(new Error('no checked address of that family'), { code: 'ENOTFOUND' }), '', 0);
       return;
     }
-    if (options.all) callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      callback(
+        null,
+        wanted.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, first.address, first.family);
   };
 }
@@ -125,6 +130,7 @@ const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_
 function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, abort: AbortSignal): Promise<HopOutcome> {
   return new Promise<HopOutcome>((resolve, reject) => {
     const host = bareHost(url);
+    // eslint-disable-next-line prefer-const -- assigned below, read by `finish`, which may run first
     let req: ClientRequest | undefined;
     let res: IncomingMessage | undefined;
     let settled = false;
