@@ -182,7 +182,7 @@ function send(res: express.Response, status: number, body?: unknown): void {
 const SHOW = /^\/api\/v3\/people\/(\d{1,9})\.json$/;
 
 export async function startRawBaseline(databaseUrl: string, options: { poolMax?: number } = {}): Promise<RawServer> {
-  // Same pool size as the app's ORM (src/db/orm.ts: max 10).
+  // Same pool size as the app's ORM (src/app/orm.ts: max 10).
   const pool = new Pool({ connectionString: databaseUrl, max: options.poolMax ?? 10 });
   const app = express();
   app.disable('x-powered-by');

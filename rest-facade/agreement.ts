@@ -15,7 +15,7 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
-import { OPERATORS, type ConditionSpec, type ConditionTable } from './request/conditions';
+import { conditionTable, isVocabulary, OPERATORS, type Conditions, type ConditionSpec, type ConditionTable } from './request/conditions';
 import type { AttributeType, ResourceSpec } from './resources/resource-spec';
 import type { RouteSpec } from './routes/route-spec';
 import { operationOf, sortEnumOf, sortTableFor, variableType } from './routes/sort-table';
@@ -139,11 +139,20 @@ export function responseKeysAt(operations: DocumentNode, selection: SelectionSet
 function checkConditions(
   schema: GraphQLSchema,
   filter: GraphQLInputType | null,
-  table: ConditionTable | Readonly<Record<string, string>> | undefined,
+  conditions: Conditions | Readonly<Record<string, string>> | undefined,
   where: string,
 ): string[] {
-  if (!table) return [];
+  if (!conditions) return [];
   if (!filter || !isInputObjectType(filter)) return [`${where}: the operation has no $filter input`];
+  let table: ConditionTable | Readonly<Record<string, string>>;
+  try {
+    table = isVocabulary(conditions as Conditions) ? conditionTable(schema, conditions as Conditions) : (conditions as ConditionTable);
+  } catch (error) {
+    return [`${where}: ${(error as Error).message}`];
+  }
+  if (isVocabulary(conditions as Conditions) && (conditions as { filter: string }).filter !== filter.name) {
+    return [`${where}: the conditions feed ${(conditions as { filter: string }).filter}, but the operation's $filter is ${filter.name}`];
+  }
   const fields = filter.getFields();
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(table)) {

@@ -4,20 +4,22 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyRateHeaders, createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
 import { checkFacade } from './agreement';
-import { fragmentsSource, RESOURCES } from './resources';
+import { fragmentsSource, RESOURCES, v3Resources } from './resources';
 import { completeFromSchema } from './resources/resource-spec';
 import { compileRoutes } from './routes/match';
-import { V3_ROUTES } from './routes';
+import { adminListsOf, v3Routes } from './routes';
 
 export type { FacadeContext, FacadeDeps } from './pipeline';
-export { V3_ROUTES } from './routes';
+export { V3_ROUTES, v3Routes } from './routes';
 
 /**
  * The facade's static GraphQL documents, concatenated, with the fragments generated from the
- * resources' field tables; the core parses, validates and compiles them once at boot.
+ * resources' field tables and, given the schema, the operations of the admin lists derived from
+ * it (routes/derived-admin-lists.ts); the core parses, validates and compiles them once at boot.
  */
 export function operationsSource(schema?: GraphQLSchema): string {
   if (schema) completeResources(schema);
+  const derived = schema ? adminListsOf(schema).source : '';
   const dir = join(__dirname, '..', '..', 'rest-facade', 'operations');
   const local = join(__dirname, 'operations');
   const folder = (() => {
@@ -32,7 +34,7 @@ export function operationsSource(schema?: GraphQLSchema): string {
     .filter((f) => f.endsWith('.graphql'))
     .sort()
     .map((f) => readFileSync(join(folder, f), 'utf8'))
-    .concat(fragmentsSource())
+    .concat(fragmentsSource(), derived ? [derived] : [])
     .join('\n');
 }
 
@@ -49,9 +51,10 @@ function completeResources(schema: GraphQLSchema): void {
 export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Router {
   const router = express.Router();
   const operations = parse(operationsSource(deps.schema), { noLocation: true });
-  const problems = checkFacade(deps.schema, operations, V3_ROUTES, RESOURCES);
+  const routes = v3Routes(deps.schema);
+  const problems = checkFacade(deps.schema, operations, routes, v3Resources(deps.schema));
   if (problems.length > 0) throw new Error(`The v3 field tables, operations and schema disagree:\n${problems.join('\n')}`);
-  const table = compileRoutes(V3_ROUTES, deps.schema, operations);
+  const table = compileRoutes(routes, deps.schema, operations);
   const pipeline = createPipeline(deps, table);
   router.use(express.raw({ type: () => true, limit: deps.maxBodyBytes }));
   router.use((req, res, next) => {

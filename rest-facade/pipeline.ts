@@ -5,7 +5,7 @@ import { replyForErrors, replyForUserErrors, validationReply, type CoreError, ty
 import { parseAttrs } from './request/attrs';
 import { readBody } from './request/body';
 import { toBoolean, toId } from './request/coerce';
-import { conditionFilter, customLabelAt } from './request/conditions';
+import { conditionFilter, conditionTable, customLabelAt } from './request/conditions';
 import { parseNestedParams, DEFAULT_PARAM_LIMITS } from './request/params';
 import { parsePaging } from './request/paging';
 import { parseSort } from './request/sort';
@@ -84,6 +84,7 @@ function recordId(params: Record<string, string>, name: string): number | null {
 }
 
 function buildVariables(
+  schema: GraphQLSchema,
   route: RouteSpec,
   sort: Readonly<Record<string, string>> | null,
   params: Record<string, string>,
@@ -112,7 +113,7 @@ function buildVariables(
       // Query filters, conditions and the path's parent each must hold.
       const parts = [
         route.queryFilters ? conditionFilter(query, route.queryFilters, tz, { prefix: null }) : {},
-        route.conditions ? conditionFilter(query.conditions, route.conditions, tz) : {},
+        route.conditions ? conditionFilter(query.conditions, conditionTable(schema, route.conditions), tz) : {},
         pathFilter,
       ].filter((part) => Object.keys(part).length > 0);
       variables.filter = parts.length <= 1 ? (parts[0] ?? {}) : { and: parts };
@@ -219,7 +220,7 @@ async function handle<C extends FacadeContext>(
   const search = savedSearchOf(route, parsed);
   const query = search ? search.query : parsed;
   const body = route.kind === 'create' || route.kind === 'update' ? await readBody(req) : {};
-  const built = buildVariables(route, sort, params, query, body, ctx.viewer.timeZone);
+  const built = buildVariables(deps.schema, route, sort, params, query, body, ctx.viewer.timeZone);
   if (built === 'not-found') return notFound(route);
   if (search) built.searchId = search.id;
   const hookRequest: HookRequest = { query, body, params: idParams(params), headers: req.headers };

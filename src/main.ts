@@ -5,7 +5,7 @@ import { resolveDatabase } from './cli/database';
 import { refuseSecondStart, StartRefusedError } from './cli/running-server';
 import { EmbeddedUnavailableError } from './db/embedded';
 import { saveDemoKey } from './db/demo-key';
-import { seedDemo } from './db/demo-seed';
+import { seedDemo } from './app/demo-seed';
 import { startServer } from './server';
 
 /** `npm start`: config → database (DATABASE_URL, else the embedded default) → server; clean shutdown on SIGTERM/SIGINT. */

@@ -5,10 +5,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Redis } from 'ioredis';
 import { operationsSource } from '../rest-facade';
 import type { Config } from './config/config';
-import { migrate, openOrm } from './db/orm';
+import { migrate, openOrm } from './app/orm';
 import { compileOperations } from './graphql/executor';
+import { applyFieldRateLimits, MemoryWindowStore, RedisWindowStore } from './graphql/field-rate-limit';
 import { applyRateLimit, createRateLimiter, MemoryBuckets, RedisBuckets, type RateLimiter } from './graphql/rate-limit';
-import { createSchema } from './graphql/schema';
+import { createSchema } from './app/schema';
 import { logger } from './common/logger';
 import { createApp } from './http/app';
 import { startJobs, type Jobs } from './jobs';
@@ -36,7 +37,7 @@ export interface StartOptions {
   readonly clock?: Clock;
 }
 
-/** Boot order: orm → migrations → schema (rate-limited) → compiled facade operations → http. */
+/** Boot order: orm → migrations → schema (rate-limited: the bucket, then fields' windows) → compiled facade operations → http. */
 export async function startServer(config: Config, databaseUrl: string, options: StartOptions = {}): Promise<RunningServer> {
   const orm = await openOrm({ clientUrl: databaseUrl, statementTimeoutMs: config.statementTimeoutMs });
   let ready = false;
@@ -49,11 +50,13 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     setDocumentStorage(documentStorage);
     jobs = await startJobs(config, databaseUrl, orm, config.runWorker ? 'api+worker' : 'api', documentStorage);
     ready = true;
-    const backend = config.redisUrl
-      ? new RedisBuckets(new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }), `${config.redisPrefix}ratelimit:`)
-      : new MemoryBuckets();
+    // One Redis connection for the buckets and the fields' windows; the bucket backend closes it.
+    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : null;
+    const backend = redis ? new RedisBuckets(redis, `${config.redisPrefix}ratelimit:`) : new MemoryBuckets();
     limiter = createRateLimiter(backend, config.rateLimit);
-    const schema = applyRateLimit(createSchema(), limiter);
+    const windows = redis ? new RedisWindowStore(redis, `${config.redisPrefix}fieldlimit:`) : new MemoryWindowStore();
+    // The bucket is charged first (it wraps the root fields last), then a field's own window.
+    const schema = applyRateLimit(applyFieldRateLimits(createSchema(), windows, config.fieldRateLimits), limiter);
     const operations = compileOperations(schema, operationsSource(schema));
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
     const { app, apollo } = await createApp({

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { logger, setLogLevel } from './common/logger';
 import { resolveDatabase } from './cli/database';
 import { EmbeddedUnavailableError } from './db/embedded';
-import { migrate, openOrm } from './db/orm';
+import { migrate, openOrm } from './app/orm';
 import { startJobs } from './jobs';
 import { createDocumentStorage } from './modules/documents/storage';
 

@@ -5,3 +5,4 @@
  * and runs them with the same code; the tables sit beside each module's fields.
  */
 export * from '../../src/kit/v3/conditions';
+export * from '../../src/kit/v3/vocabulary';

@@ -65,4 +65,6 @@ export const calendarFeedResource = defineResource({
   type: 'CalendarEntry',
   fragment: 'CalendarFeedEntryV3',
   fields: { id: recordId() },
+  // The feed's answer is iCalendar: nothing else is read.
+  deriveFromSchema: false,
 });

@@ -32,6 +32,8 @@ export const conversationResource = defineResource({
   type: 'Conversation',
   fragment: 'ConversationV3',
   errorFields: { sentence: 'sentence' },
+  // §2.8 fixes these five keys: the sentence is written, never shown back here.
+  deriveFromSchema: false,
   fields: {
     author: read('author'),
     created_at: read('createdAt', 'dateTime'),

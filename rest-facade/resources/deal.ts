@@ -66,5 +66,4 @@ export const dealResource = defineResource({
   },
   errorFields: { todoTemplateId: 'todo_template_id', todoTemplateUserId: 'todo_template_user_id' },
   // A deal column added to the core's field table appears here by itself (under its v3 name).
-  deriveFromSchema: true,
 });

@@ -1,9 +1,16 @@
+import type { GraphQLSchema } from 'graphql';
 import { FACADE_MODULES } from '../modules';
+import { adminListsOf } from '../routes';
 import { REF_FRAGMENTS } from './field-table';
 import type { ResourceSpec } from './resource-spec';
 
 /** Every v3 resource, from the facade's modules: each brings its generated fragment to the operations. */
 export const RESOURCES: readonly ResourceSpec[] = FACADE_MODULES.flatMap((m) => m.resources);
+
+/** Every v3 resource on this schema: the modules', then those of the admin lists derived from it (their fragments come with their operations). */
+export function v3Resources(schema: GraphQLSchema): readonly ResourceSpec[] {
+  return [...RESOURCES, ...adminListsOf(schema).resources];
+}
 
 /** The fragments generated from the field tables, which the static operations spread. */
 export function fragmentsSource(): string {

@@ -24,9 +24,12 @@ const POSITIONED: FieldTable = { ...ID_AND_NAME, position: integer('position'), 
 /** Reasons as recorded (issue 22 §4: `{id, name, account_id, position, created_at, updated_at}`). */
 const REASON: FieldTable = { ...ID_AND_NAME, ...ACCOUNT_ID, position: integer('position'), ...TIMESTAMPS };
 
-/** Every list item table: name is required on create (blank: 422 "can't be blank" on name). */
+/**
+ * Every list item table: name is required on create (blank: 422 "can't be blank" on name). Each
+ * list shows its own keys of the one ListItem type, so none is derived from the schema.
+ */
 const listItem = (root: string, fragment: string, fields: FieldTable) =>
-  defineResource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields });
+  defineResource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields, deriveFromSchema: false });
 
 /** v3 §2.10 lead status: id, name, hex_color (a string kept as written, issue 22 §1; the recordings show no account_id or position here). */
 export const leadStatusResource = listItem('lead_status', 'LeadStatusV3', { ...ID_AND_NAME, hex_color: text('hexColor'), ...TIMESTAMPS });
@@ -67,3 +70,11 @@ export const calendarEntryPriorityResource = listItem('calendar_entry_priority',
   position: integer('position'),
   ...TIMESTAMPS,
 });
+
+/**
+ * A list the core declares without a table here (src/modules/lists/admin-lists.ts): its v3 face
+ * by convention (rest-facade/routes/derived-admin-lists.ts), the keys of a positioned list, and its
+ * colour after the name where its items keep one, as calendar entry priorities show them.
+ */
+export const derivedListItemResource = (root: string, fragment: string, coloured: boolean) =>
+  listItem(root, fragment, coloured ? { ...ID_AND_NAME, hex_color: text('hexColor'), position: integer('position'), ...TIMESTAMPS } : POSITIONED);

@@ -28,10 +28,12 @@ export interface ResourceDefinition {
   /** GraphQL input field names to v3 names for validation errors, beyond the table's writable fields. */
   readonly errorFields?: Readonly<Record<string, string>>;
   /**
-   * `true`: fields the table does not list are derived from the schema at boot (derived.ts), so the
-   * table holds only what v3 shows differently. Otherwise the table lists every key by hand.
+   * By default the fields the table does not list are derived from the schema at boot (derived.ts),
+   * so a column declared in the core's field table reaches v3 with nothing written here, and the
+   * table holds only what v3 shows differently. `false`: the table lists every key by hand (a
+   * GraphQL type several v3 resources show differently, ListItem; keys the recordings fix).
    */
-  readonly deriveFromSchema?: boolean;
+  readonly deriveFromSchema?: false;
 }
 
 /** A resource with what its table gives: whitelist, keys, fragment text and formatter. */
@@ -61,9 +63,8 @@ export function defineResource(definition: ResourceDefinition): ResourceSpec {
  * once, at boot: routes hold the resource). Answers the input fields it could not map.
  */
 export function completeFromSchema(resource: ResourceSpec, schema: GraphQLSchema): string[] {
-  if (!resource.deriveFromSchema) return [];
+  if (resource.deriveFromSchema === false) return [];
   const { fields, unmapped } = derivedFields(schema, resource.type, resource.fields);
-  if (Object.keys(fields).length > 0)
-    Object.assign(resource, defineResource({ ...resource, fields: { ...resource.fields, ...fields }, deriveFromSchema: false }), { deriveFromSchema: true });
+  if (Object.keys(fields).length > 0) Object.assign(resource, defineResource({ ...resource, fields: { ...resource.fields, ...fields } }));
   return unmapped;
 }

@@ -65,7 +65,7 @@ export function adminList(
 }
 
 /** A list of ListItem: its own query for the index, the generic item mutations (the operations name the kind). */
-const listItems = (path: string, resource: ResourceSpec, plural: string, singular: string, list: string): RouteSpec[] =>
+export const listItems = (path: string, resource: ResourceSpec, plural: string, singular: string, list: string): RouteSpec[] =>
   adminList(path, resource, { plural, singular, list, show: 'listItem', create: 'createListItem', update: 'updateListItem', delete: 'deleteListItem' });
 
 /**

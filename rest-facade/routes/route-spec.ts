@@ -1,5 +1,5 @@
 import type { V3Reply } from '../response/reply';
-import type { ConditionTable } from '../request/conditions';
+import type { Conditions, ConditionTable } from '../request/conditions';
 import type { ResourceSpec } from '../resources/resource-spec';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -44,7 +44,7 @@ export interface RouteSpec {
   readonly errorShape: ErrorShape;
   readonly paging?: { readonly default: number; readonly max: number };
   /** `conditions[...]` accepted by a list route; translated into `filter`. */
-  readonly conditions?: ConditionTable;
+  readonly conditions?: Conditions;
   /** Plain query parameters that filter too (older clients: `/notes.json?deal_id=1`). */
   readonly queryFilters?: ConditionTable;
   /**

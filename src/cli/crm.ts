@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config/config';
 import { DomainError, ValidationFailed } from '../common/errors';
 import { logger, setLogLevel } from '../common/logger';
-import { migrate, openOrm } from '../db/orm';
+import { migrate, openOrm } from '../app/orm';
 import { AccountAdmin } from '../modules/accounts/account.service';
 import { OutboxStatus } from '../modules/outbox/outbox-message.entity';
 import { listOutbox, OUTBOX_LIST_DEFAULT, OUTBOX_LIST_MAX } from '../modules/outbox/outbox.service';

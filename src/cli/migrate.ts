@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from '../config/config';
 import { logger } from '../common/logger';
-import { migrate, openOrm } from '../db/orm';
+import { migrate, openOrm } from '../app/orm';
 import { resolveDatabase } from './database';
 
 /** `npm run migrate`: applies pending migrations to the configured database. */

@@ -6,6 +6,12 @@ export interface RateLimitTier {
   readonly burst: number;
 }
 
+/** A field's own limit (graphql-rate-limit): at most `max` calls per user within any `window` ('30s', '1m', '1h'). */
+export interface FieldRateLimit {
+  readonly max: number;
+  readonly window: string;
+}
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -51,6 +57,11 @@ export interface Config {
     readonly allowedHosts: readonly string[];
   };
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
+  /**
+   * Limits replacing those declared on expensive fields with `@RateLimit` (src/graphql/field-rate-limit.ts),
+   * by `Type.field` (`FIELD_RATE_LIMITS=Mutation.createDocument=30/1m,...`); a name without a declared limit stops the server.
+   */
+  readonly fieldRateLimits: Readonly<Record<string, FieldRateLimit>>;
   readonly maxBodyBytes: number;
   /** Failed authentications per client address: a bucket of `burst`, refilled at `perSecond`. */
   readonly authFailureLimit: RateLimitTier;
@@ -141,6 +152,29 @@ function hostList(env: Env, name: string): readonly string[] {
   return Object.freeze(hosts);
 }
 
+const WINDOW_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A limit's window in milliseconds: `500ms`, `30s`, `1m`, `1h` (what graphql-rate-limit's `window` reads them as); undefined when not of that form. */
+export function parseWindow(window: string): number | undefined {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(window);
+  const value = match ? Number(match[1]) * WINDOW_UNITS[match[2]] : 0;
+  return value > 0 ? value : undefined;
+}
+
+/** `FIELD_RATE_LIMITS`: comma-separated `Type.field=max/window`, e.g. `Mutation.createDocument=30/1m`. */
+function fieldRateLimits(env: Env): Readonly<Record<string, FieldRateLimit>> {
+  const limits: Record<string, FieldRateLimit> = {};
+  for (const entry of (env.FIELD_RATE_LIMITS ?? '').split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const match = /^([A-Za-z_]\w*\.[A-Za-z_]\w*)=(\d+)\/(\w+)$/.exec(entry);
+    if (!match || Number(match[2]) < 1 || parseWindow(match[3]) === undefined) {
+      throw new ConfigError(`FIELD_RATE_LIMITS: "${entry}" is not Type.field=max/window (a window like 30s, 1m, 1h), e.g. Mutation.createDocument=30/1m`);
+    }
+    limits[match[1]] = Object.freeze({ max: Number(match[2]), window: match[3] });
+  }
+  return Object.freeze(limits);
+}
+
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /**
@@ -202,6 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
       user: { perSecond: positiveNumber(env, 'RATE_LIMIT_PER_SECOND', 5), burst: positiveNumber(env, 'RATE_LIMIT_BURST', 10) },
       app: { perSecond: positiveNumber(env, 'APP_RATE_LIMIT_PER_SECOND', 10), burst: positiveNumber(env, 'APP_RATE_LIMIT_BURST', 20) },
     },
+    fieldRateLimits: fieldRateLimits(env),
     maxBodyBytes: positiveNumber(env, 'MAX_BODY_BYTES', 1024 * 1024),
     authFailureLimit: { perSecond: positiveNumber(env, 'AUTH_FAILURE_PER_SECOND', 1), burst: positiveNumber(env, 'AUTH_FAILURE_BURST', 20) },
     statementTimeoutMs: Math.ceil(positiveNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000)),

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { JobName, JobPayloads } from '../jobs/job-names';
-import { NO_QUEUE, type JobQueue } from '../jobs/queue';
+import type { JobName, JobPayloads } from './job-names';
+import { NO_QUEUE, type JobQueue } from './job-queue';
 import { systemClock, type Clock } from '../common/clock';
 import { Loaders } from './loaders';
 import { registerAfterCommit, type AfterCommitTask } from './transaction';

@@ -124,3 +124,13 @@ export class VisibilityRule<R> {
 export function ownedRecords<R extends { owner?: { id: number } | null }>(...extra: VisibilityTerm<R>[]): VisibilityRule<R> {
   return new VisibilityRule<R>([ownerTerm<R>('owner_id', (r) => r.owner?.id, ['owner']), ...extra]);
 }
+
+/** Records every user of the account sees (tenancy alone decides): admin lists, account settings. */
+export function accountWide<R>(): VisibilityRule<R> {
+  return new VisibilityRule<R>([{ sql: () => ({ sql: 'true', params: [] }), holds: () => true, reads: [] }]);
+}
+
+/** Records only admins (and `all` users) see: no term holds for an `own` user. */
+export function adminsOnly<R>(): VisibilityRule<R> {
+  return new VisibilityRule<R>([]);
+}

@@ -1,4 +1,4 @@
-import { isStorableInstant } from '../kit/dates';
+import { isStorableInstant } from '../common/dates';
 
 /** Small helpers for hand-written list conditions (parameterised; never string-concatenated input). */
 
@@ -9,7 +9,7 @@ import { isStorableInstant } from '../kit/dates';
 
 /**
  * PostgreSQL holds years 1..9999 as written by the driver (ISO text); anything else fails the
- * statement. The one range every date input is checked against (src/kit/dates.ts), in UTC.
+ * statement. The one range every date input is checked against (src/common/dates.ts), in UTC.
  */
 export function storableInstant(value: Date): boolean {
   return value instanceof Date && isStorableInstant(value);

@@ -1,7 +1,7 @@
 import { Extensions, Field, Float, InputType, Int } from 'type-graphql';
 import { BadInputError } from '../common/errors';
 import { contains, startsWith, withoutNul } from '../db/sql';
-import { dateProblem, instantProblem } from '../kit/dates';
+import { dateProblem, instantProblem } from '../common/dates';
 import { isValidId } from './ids';
 
 /**
@@ -152,7 +152,7 @@ function text(value: string): string {
 }
 
 /**
- * A GraphQL instant input (DateTimeISO) checked by the one date range (src/kit/dates.ts): years 1
+ * A GraphQL instant input (DateTimeISO) checked by the one date range (src/common/dates.ts): years 1
  * to 9999 in UTC and, when the value is read in a zone (the viewer's day, a window), in that zone
  * too. Throws BAD_USER_INPUT naming `path` (e.g. `filter.within.from`).
  */
@@ -162,7 +162,7 @@ export function boundedInstant(value: unknown, path: string, timeZone?: string |
   return value as Date;
 }
 
-/** A calendar date `YYYY-MM-DD` that exists, in years 1 to 9999 (src/kit/dates.ts); BAD_USER_INPUT naming `path` otherwise. */
+/** A calendar date `YYYY-MM-DD` that exists, in years 1 to 9999 (src/common/dates.ts); BAD_USER_INPUT naming `path` otherwise. */
 export function boundedDate(value: unknown, path: string): string {
   const problem = dateProblem(value);
   if (problem) throw new BadInputError(path, problem);

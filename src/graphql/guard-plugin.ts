@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, getVariableValues, type DocumentNode, type FieldNode } from 'graphql';
-import { isStatementTimeout, type DomainError } from '../common/errors';
+import { GraphQLError, Kind, getVariableValues, type DocumentNode } from 'graphql';
+import { isStatementTimeout, type DomainError, type RateLimitedError } from '../common/errors';
 import type { RequestContext } from '../context/context';
 import { fragmentsOf, operationCost } from './cost';
 import { logMasked } from './errors';
@@ -31,7 +31,8 @@ function selectionProblem(document: DocumentNode, operationName: string | undefi
  * - refuses over-long strings and over-deep or over-large JSON values in arguments (input-limits.ts), 400;
  * - computes the operation's cost (cost.ts, at least 1), refuses it above the maximum (400; the 1
  *   every request takes on arrival stays taken), else charges the rest to the caller's token
- *   bucket at once (429 with Retry-After when it lacks tokens);
+ *   bucket at once (429 with Retry-After when it lacks tokens, or when a field's own windowed
+ *   limit refused the operation's only answer);
  * - reports `extensions.cost: {requested, charged, remaining}` and the X-Ratelimit-* headers on
  *   every response, and logs every masked error with its request id.
  */
@@ -65,8 +66,7 @@ export function guardPlugin({ limiter, maxCost }: GuardOptions): ApolloServerPlu
             throw badRequest(`${costs} the maximum of ${max} per operation: ask for smaller pages or split it (see extensions.cost)`, 'COST_LIMIT_EXCEEDED');
           }
           if (requested <= paid) return;
-          const first = operation.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
-          ctx.rateCharge = limiter.charge(ctx, requested - paid, { fieldName: first?.name.value ?? operation.operation, args: {} });
+          ctx.rateCharge = limiter.charge(ctx, requested - paid);
           try {
             await ctx.rateCharge;
           } finally {
@@ -82,10 +82,15 @@ export function guardPlugin({ limiter, maxCost }: GuardOptions): ApolloServerPlu
           response.http.headers.set('X-Ratelimit-Limit', String(rate.limit));
           response.http.headers.set('X-Ratelimit-Remaining', String(rate.remaining));
           response.http.headers.set('X-Ratelimit-Reset', String(rate.reset));
-          const limited = errors?.find((e) => (e.originalError as DomainError | undefined)?.code === 'RATE_LIMITED');
-          if (limited && rate.retryAfter) {
+          const limited = errors?.find((e) => (e.originalError as DomainError | undefined)?.code === 'RATE_LIMITED')?.originalError as
+            RateLimitedError | undefined;
+          // Refused by the bucket (nothing ran), or by a field's own limit (field-rate-limit.ts) with
+          // no data to answer: a 429 as v3 answers. A field refused beside answered ones keeps the 200.
+          const retryAfter = rate.retryAfter ?? limited?.retryAfterSeconds;
+          const noData = response.body.kind !== 'single' || response.body.singleResult.data == null;
+          if (limited && retryAfter && noData) {
             response.http.status = 429;
-            response.http.headers.set('Retry-After', String(rate.retryAfter));
+            response.http.headers.set('Retry-After', String(retryAfter));
           }
           // A statement cancelled by statement_timeout: the service is overloaded, not the query wrong.
           if (errors?.some((e) => isStatementTimeout(e.originalError))) response.http.status = 503;

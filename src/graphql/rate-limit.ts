@@ -1,9 +1,8 @@
-import { getGraphQLRateLimiter, type Store } from 'graphql-rate-limit';
-import { GraphQLObjectType, defaultFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { GraphQLObjectType, defaultFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../common/errors';
 import type { RateLimitTier } from '../config/config';
-import type { RateState, RequestContext, Viewer } from '../context/context';
+import type { RateState, RequestContext } from '../context/context';
 
 /** Outcome of taking tokens from a bucket. */
 export interface BucketResult {
@@ -12,8 +11,8 @@ export interface BucketResult {
 }
 
 /**
- * A token bucket per identity: `burst` back-to-back calls, refilled at `perSecond` (DECISIONS: Auth
- * and rate limit). `take` takes `n` tokens at once, or none when fewer are left (a GraphQL
+ * The service's overall limit, its own: a token bucket per identity, `burst` back-to-back calls,
+ * refilled at `perSecond` (DECISIONS: Auth and rate limit). `take` takes `n` tokens at once, or none when fewer are left (a GraphQL
  * operation's cost; a v3 request takes 1).
  */
 export interface BucketBackend {
@@ -103,43 +102,12 @@ export class RedisBuckets implements BucketBackend {
   }
 }
 
-/**
- * graphql-rate-limit asks its Store for the timestamps of recent calls and denies when there are
- * `max` of them. This store answers from a token bucket instead: no timestamps when the tokens were
- * taken, `max` of them when the bucket lacks them. The bucket outcome is kept for the response headers.
- */
-class BucketStore implements Store {
-  readonly outcomes = new Map<string, BucketResult>();
-  constructor(
-    private readonly backend: BucketBackend,
-    private readonly tiers: Readonly<Record<string, RateLimitTier>>,
-  ) {}
-
-  async getForIdentity(identity: { contextIdentity: string }): Promise<readonly number[]> {
-    const [tierName, bucketKey, chargeId, cost] = identity.contextIdentity.split('|');
-    const tier = this.tiers[tierName];
-    const result = await this.backend.take(bucketKey, tier, Number(cost));
-    this.outcomes.set(chargeId, result);
-    return result.allowed ? [] : new Array<number>(tier.burst).fill(Date.now());
-  }
-
-  setForIdentity(): void {
-    // The bucket was updated atomically in getForIdentity.
-  }
-}
-
-/** The root field an operation is charged on (graphql-rate-limit names its identity after it). */
-export interface ChargedField {
-  readonly fieldName: string;
-  readonly args: Record<string, unknown>;
-}
-
 export interface RateLimiter {
   /**
    * Takes `cost` tokens from the viewer's bucket, all or none, and records the outcome in
    * `ctx.rate`; throws RateLimitedError (429) when the bucket lacks them.
    */
-  charge(ctx: RequestContext, cost: number, field: ChargedField): Promise<void>;
+  charge(ctx: RequestContext, cost: number): Promise<void>;
   /**
    * Every authenticated request takes 1 when it arrives, whatever it answers (a 404, a 422, a
    * validation failure, an introspection): `ctx.rateCharge` is set, so the operation it runs is
@@ -154,16 +122,8 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLimitTier; app: RateLimitTier }): RateLimiter {
-  const store = new BucketStore(backend, tiers);
-  const tierOf = (ctx: Pick<RequestContext, 'viewer'>) => (ctx.viewer.appId ? 'app' : 'user');
+  const tierOf = (ctx: Pick<RequestContext, 'viewer'>) => tiers[ctx.viewer.appId ? 'app' : 'user'];
   const bucketOf = (ctx: Pick<RequestContext, 'viewer'>) => (ctx.viewer.appId ? `a${ctx.viewer.appId}:u${ctx.viewer.userId}` : `u${ctx.viewer.userId}`);
-  // Outcomes are keyed per charge, not by request id: a caller may send the same X-Request-Id on
-  // concurrent requests, and with Redis their outcomes could otherwise be read crosswise.
-  let charges = 0;
-  const limiter = getGraphQLRateLimiter({
-    identifyContext: (c: { viewer: Viewer; chargeId: string; cost: number }) => `${tierOf(c)}|${bucketOf(c)}|${c.chargeId}|${c.cost}`,
-    store,
-  });
   const state = (tier: RateLimitTier, tokens: number, allowed: boolean, cost = 1): RateState => {
     const nowS = Date.now() / 1000;
     return {
@@ -174,29 +134,23 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
     };
   };
   return {
-    async charge(ctx, cost, field) {
-      const tier = tiers[tierOf(ctx)];
-      const chargeId = String((charges = (charges + 1) % Number.MAX_SAFE_INTEGER));
-      const info = { fieldName: field.fieldName } as GraphQLResolveInfo;
-      const denied = await limiter(
-        { parent: undefined, args: field.args, context: { viewer: ctx.viewer, chargeId, cost }, info },
-        { max: tier.burst, window: '1s', readOnly: true },
-      );
-      const outcome = store.outcomes.get(chargeId) ?? { allowed: !denied, tokens: 0 };
-      store.outcomes.delete(chargeId);
-      ctx.rate = { ...state(tier, outcome.tokens, !denied, cost), cost: { requested: cost, charged: denied ? 0 : cost } };
-      if (denied) throw new RateLimitedError(ctx.rate.retryAfter ?? 1);
+    async charge(ctx, cost) {
+      const tier = tierOf(ctx);
+      // Each charge's own outcome, so concurrent requests (even sharing an X-Request-Id) report their own.
+      const { allowed, tokens } = await backend.take(bucketOf(ctx), tier, cost);
+      ctx.rate = { ...state(tier, tokens, allowed, cost), cost: { requested: cost, charged: allowed ? cost : 0 } };
+      if (!allowed) throw new RateLimitedError(ctx.rate.retryAfter ?? 1);
     },
     async admit(ctx) {
-      ctx.rateCharge = this.charge(ctx, 1, { fieldName: 'request', args: {} });
+      ctx.rateCharge = this.charge(ctx, 1);
       await ctx.rateCharge;
     },
     capacity(ctx) {
-      return tiers[tierOf(ctx)].burst;
+      return tierOf(ctx).burst;
     },
     async peek(ctx) {
       if (!ctx) return state(tiers.user, tiers.user.burst, true);
-      const tier = tiers[tierOf(ctx)];
+      const tier = tierOf(ctx);
       return state(tier, await backend.peek(bucketOf(ctx), tier), true);
     },
     close: () => backend.close(),
@@ -207,7 +161,8 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
  * Charges each operation once, on its first root field, for Query and Mutation alike: 1 token, what
  * a v3 request costs (the facade's operations run through here). /graphql charges its operation's
  * cost before execution and sets `ctx.rateCharge`, so nothing more is taken here. Only root fields
- * are wrapped, so nested fields keep graphql's default (fast) resolvers.
+ * are wrapped, so nested fields keep graphql's default (fast) resolvers. Fields with a windowed
+ * limit of their own (field-rate-limit.ts) are checked after this charge.
  */
 export function applyRateLimit(schema: GraphQLSchema, limiter: RateLimiter): GraphQLSchema {
   for (const type of [schema.getQueryType(), schema.getMutationType()]) {
@@ -215,7 +170,7 @@ export function applyRateLimit(schema: GraphQLSchema, limiter: RateLimiter): Gra
     for (const field of Object.values(type.getFields())) {
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = async (source, args, ctx: RequestContext, info) => {
-        ctx.rateCharge ??= limiter.charge(ctx, 1, { fieldName: info.fieldName, args });
+        ctx.rateCharge ??= limiter.charge(ctx, 1);
         await ctx.rateCharge;
         return resolve(source, args, ctx, info);
       };

@@ -18,7 +18,7 @@ import { authenticate, type AuthFailureLimiter } from './auth';
 import { cors } from './cors';
 import { explorerRouter } from './explorer/explorer';
 import { requestIdOf } from './request-id';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../context/job-queue';
 import type { Clock } from '../common/clock';
 import { documentLinkRouter } from '../modules/documents/document.public-link';
 import type { DocumentStorage } from '../modules/documents/storage';

@@ -1,6 +1,6 @@
 import type { Agenda } from 'agenda';
-import { jobKey, type JobName, type JobPayloads } from './job-names';
-import type { JobQueue } from './queue';
+import { jobKey, type JobName, type JobPayloads } from '../context/job-names';
+import type { JobQueue } from '../context/job-queue';
 
 /**
  * Enqueues on Agenda: a one-time job due now, removed once it succeeds. A record has at most one

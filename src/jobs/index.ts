@@ -8,12 +8,12 @@ import { AgendaQueue } from './agenda-queue';
 import { connectJobBackend, jobStoreOf } from './backend';
 import { JOB_HANDLERS } from './handlers';
 import type { JobDeps } from './job-run';
-import type { JobQueue } from './queue';
+import type { JobQueue } from '../context/job-queue';
 import { startWorker, type RunningWorker } from './worker';
 
-export type { JobQueue } from './queue';
-export { NO_QUEUE } from './queue';
-export type { JobName, JobPayloads } from './job-names';
+export type { JobQueue } from '../context/job-queue';
+export { NO_QUEUE } from '../context/job-queue';
+export type { JobName, JobPayloads } from '../context/job-names';
 
 export interface Jobs {
   readonly queue: JobQueue;

@@ -2,8 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import type { DocumentStorage } from '../modules/documents/storage';
 import type { DeliveryPolicy, MailTransport } from '../modules/outbox';
-import type { JobName, JobPayloads } from './job-names';
-import type { JobQueue } from './queue';
+import type { JobName, JobPayloads } from '../context/job-names';
+import type { JobQueue } from '../context/job-queue';
 
 /** What every handler may use: built once per worker. */
 export interface JobDeps {

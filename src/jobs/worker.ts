@@ -1,6 +1,6 @@
 import { type Agenda, backoffStrategies, type Job } from 'agenda';
 import { logger } from '../common/logger';
-import { JOB_NAMES, type JobName, type JobPayloads } from './job-names';
+import { JOB_NAMES, type JobName, type JobPayloads } from '../context/job-names';
 import type { JobDeps, JobHandlers } from './job-run';
 
 export interface WorkerOptions {

@@ -4,6 +4,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Extensions, Field, Float, InputType, Int, registerEnumType, type ClassType } from 'type-graphql';
 import type { Issues } from '../common/errors';
 import type { Viewer } from '../context/viewer';
+import type { VisibilityRule } from '../context/visibility';
 import { orderKeysOf, type KeyType, type OrderColumn, type OrderKey } from '../db/keyset';
 import { OrderDirection } from '../graphql/connection';
 import { GraphQLDecimal } from '../graphql/decimal';
@@ -21,6 +22,7 @@ import {
   type FilterField,
 } from '../graphql/filters';
 import { assignFields } from './assign';
+import { sourcePath } from './source-path';
 
 /**
  * The field kit: a resource declares each field once, in one table, and everything that follows
@@ -196,7 +198,7 @@ const CURSOR_TYPES: Partial<Record<FieldKind, KeyType>> = {
   date: 'date',
 };
 
-interface Names {
+export interface Names {
   /** The GraphQL type of the records, e.g. `Person`. */
   readonly type: string;
   /** Its plural, in descriptions (`people`). */
@@ -211,10 +213,17 @@ interface Names {
   readonly filterDoc: string;
   /** The order enum's description, when it says more than "A key <plural> can be ordered by." */
   readonly orderDoc?: string;
+  /**
+   * Who sees which records (context/visibility.ts), when the table is also the record resource's
+   * declaration (modules/common/record-resource.ts). Resources whose rule other field tables read
+   * keep it in their `*.visibility.ts`, so that their tables do not import each other.
+   */
+  readonly visibility?: VisibilityRule<never>;
 }
 
 /** What the kit derives from a resource's table. */
 export interface Resource<T extends FieldTable> {
+  readonly names: Names;
   readonly table: T;
   readonly CreateInput: ClassType<InputOf<T>>;
   readonly UpdateInput: ClassType<InputOf<T>>;
@@ -241,12 +250,62 @@ export interface WritePlan<T extends FieldTable> {
   assign(em: EntityManager, record: object, input: InputOf<T>, issues: Issues, isNew: boolean): void;
 }
 
+/** Every field table declared, for the boot check (checkFieldTables). */
+const DECLARED: Array<{ readonly names: Names; readonly table: FieldTable }> = [];
+
+/** The entity property a field reads: its `property`, else its name, or for a `ref` named `xId` the relation `x`; null for none. */
+function propertyOf(name: string, def: FieldDef): string | null {
+  if (def.property !== undefined) return def.property;
+  return def.kind === 'ref' && name.endsWith('Id') && name !== 'databaseId' ? name.slice(0, -2) : name;
+}
+
+/** A field that needs its entity property: copied by the kit, or filtered or sorted on its own column. */
+function needsColumn(def: FieldDef): boolean {
+  const filter = def.filter === true ? {} : def.filter;
+  const sort = def.sort === true || typeof def.sort === 'string' ? {} : def.sort;
+  return def.write === 'auto' || def.write === 'create' || (filter !== undefined && !filter.sql && !filter.build) || (sort !== undefined && !sort.sql);
+}
+
+/** What the ORM's metadata says of an entity, as far as the check reads it. */
+export interface EntityFacts {
+  readonly className: string;
+  /** The entity's source file, as the ORM found it. */
+  readonly path?: string;
+  readonly properties: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Every declared field that the kit copies, filters or sorts must be a property of its entity
+ * (else a write would drop the value, and a filter or sort fail when asked): checked at boot, once
+ * the ORM has read the entities, naming the field and the file to change.
+ */
+export function checkFieldTables(entityOf: (entity: EntityClass<object>) => EntityFacts | undefined): string[] {
+  const problems: string[] = [];
+  for (const { names, table } of DECLARED) {
+    const meta = entityOf(names.entity);
+    if (!meta) {
+      problems.push(`${names.type}: the entity ${names.entity.name} is not registered with the ORM (add it to its module's entities)`);
+      continue;
+    }
+    for (const [name, def] of Object.entries(table)) {
+      const property = propertyOf(name, def);
+      if (property === null || property === 'databaseId' || !needsColumn(def) || meta.properties[property]) continue;
+      const file = meta.path ? sourcePath(meta.path) : `the ${meta.className} entity`;
+      problems.push(
+        `${names.type}.${name}: ${meta.className} has no property ${property}; declare it in ${file} (with its migration), or give the field \`property: null\` and its own expression`,
+      );
+    }
+  }
+  return problems;
+}
+
 /**
  * Declares a resource's fields: `defineResource({ type: 'Person', ... }, { firstName: {...}, ... })`.
  * The GraphQL input and enum types are registered at once (before the schema is built).
  */
 export function defineResource<const T extends FieldTable>(names: Names, table: T): Resource<T> {
   const entries = Object.entries(table) as Array<[string, FieldDef]>;
+  DECLARED.push({ names, table });
   const docs: Record<string, string> = {};
   for (const [name, def] of entries) if (def.doc && def.property !== null) docs[`${names.type}.${name}`] = def.doc;
 
@@ -283,6 +342,8 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     const input = spec.input ?? (def.kind === 'enum' || def.kind === 'json' ? null : OPERATORS[def.kind]);
     if (!input) throw new Error(`${names.type}.${name}: a filter on a ${def.kind} field needs its input`);
     Field(input as never, { nullable: true, description: spec.doc ?? def.doc ?? name })(Filter.prototype, name);
+    // The v3 facade names the condition it derives for this field by it (src/kit/v3/vocabulary.ts).
+    if (def.v3) Extensions({ v3: def.v3 })(Filter.prototype, name);
     if (spec.related) {
       if (!spec.build) throw new Error(`${names.type}.${name}: a condition on related records is built by its helper`);
       markRelatedRecords(spec.related)(Filter.prototype, name);
@@ -330,8 +391,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
     if (compiled) return compiled;
     const meta = em.getMetadata().get(names.entity.name);
     const column = (name: string, def: FieldDef): { sql: string; nullable: boolean } => {
-      const property =
-        def.property === undefined ? (def.kind === 'ref' && name.endsWith('Id') && name !== 'databaseId' ? name.slice(0, -2) : name) : def.property;
+      const property = propertyOf(name, def);
       if (property === null) throw new Error(`${names.type}.${name} has no column: give its filter or sort an expression`);
       const prop = property === 'databaseId' ? meta.properties.id : meta.properties[property as never];
       if (!prop?.fieldNames?.[0]) throw new Error(`${names.type}.${name}: the entity has no property ${property}`);
@@ -378,6 +438,7 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
   };
 
   return {
+    names,
     table,
     CreateInput: CreateInput as ClassType<InputOf<T>>,
     UpdateInput: UpdateInput as ClassType<InputOf<T>>,

@@ -1,50 +1,37 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CoreModule } from './module';
-import { accountNotificationsModule } from './account-notifications';
-import { accountsModule } from './accounts';
-import { appsModule } from './apps';
-import { calendarModule } from './calendar';
-import { companiesModule } from './companies';
-import { conversationsModule } from './conversations';
-import { customFieldsModule } from './custom-fields';
-import { customFieldSearchModule } from './custom-field-search';
-import { dealsModule } from './deals';
-import { dealStagesModule } from './deal-stages';
-import { documentsModule } from './documents';
-import { listsModule } from './lists';
-import { outboxModule } from './outbox';
-import { peopleModule } from './people';
-import { savedSearchesModule } from './saved-searches';
-import { timelineModule } from './timeline';
-import { notesModule } from './notes';
-import { todoTemplatesModule } from './todo-templates';
-import { usersModule } from './users';
 
 export type { CoreModule } from './module';
 
+/** Folders of this directory that are not modules: shared helpers every module may import. */
+const NOT_MODULES = new Set(['common']);
+
+const isModule = (value: unknown): value is CoreModule =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as CoreModule).name === 'string' &&
+  Array.isArray((value as CoreModule).entities) &&
+  Array.isArray((value as CoreModule).resolvers);
+
 /**
- * The composition root: every module of the core, once. The ORM takes its entities from here and
- * the schema its resolvers; adding a module is one line. (The v3 facade has its own root,
- * rest-facade/modules.ts: it imports nothing of the core but the v3 vocabulary, src/kit/v3/ and
- * the `*.conditions.ts` tables.)
+ * The composition root: every module of the core, found as the folders of src/modules, each
+ * exporting one CoreModule from its index. The ORM takes its entities from here and the schema its
+ * resolvers; adding a module is adding its folder. A folder that exports no module, or several,
+ * stops the boot naming it, so none is left out silently. (The build empties dist/ first, so a
+ * removed module leaves no stale folder behind.) The v3 facade has its own root,
+ * rest-facade/modules.ts, and imports nothing of the core but the v3 vocabulary.
  */
-export const MODULES: readonly CoreModule[] = [
-  accountsModule,
-  usersModule,
-  appsModule,
-  listsModule,
-  dealStagesModule,
-  todoTemplatesModule,
-  customFieldsModule,
-  customFieldSearchModule,
-  companiesModule,
-  peopleModule,
-  dealsModule,
-  notesModule,
-  documentsModule,
-  calendarModule,
-  conversationsModule,
-  timelineModule,
-  savedSearchesModule,
-  accountNotificationsModule,
-  outboxModule,
-];
+export function modulesIn(dir: string): CoreModule[] {
+  const found: CoreModule[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (NOT_MODULES.has(name) || !statSync(join(dir, name)).isDirectory()) continue;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the folders, found at run time
+    const exported = Object.values(require(join(dir, name)) as Record<string, unknown>).filter(isModule);
+    if (exported.length !== 1) throw new Error(`src/modules/${name}/index.ts must export exactly one CoreModule (found ${exported.length})`);
+    found.push(exported[0]);
+  }
+  return found;
+}
+
+export const MODULES: readonly CoreModule[] = modulesIn(__dirname);

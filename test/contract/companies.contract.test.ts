@@ -1,4 +1,5 @@
 import { seedCustomField } from '../support/custom-fields';
+import { v3KeysOf } from '../support/v3-keys';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { formEncode, startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
@@ -97,7 +98,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       const res = await api(key).post('/companies.json', { company: { name: 'Acme Ltd', email: 'info@acme.test', city: 'Boston' } });
       expect(res.status).toBe(200);
       expectJson(res);
-      expect(Object.keys(res.body)).toEqual(COMPANY_KEYS);
+      expect(Object.keys(res.body)).toEqual(v3KeysOf('company', COMPANY_KEYS));
       expect(res.body).toEqual(
         expect.objectContaining({
           id: expect.any(Number),
@@ -126,7 +127,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       expect(show.body).toEqual(created);
       const update = await api(key).put(`/companies/${created.id}.json`, { company: { city: 'Denver', name: '  Show Me  ' } });
       expect(update.status).toBe(200);
-      expect(Object.keys(update.body)).toEqual(COMPANY_KEYS);
+      expect(Object.keys(update.body)).toEqual(v3KeysOf('company', COMPANY_KEYS));
       expect(update.body).toEqual({ ...created, city: 'Denver', updated_at: expect.stringMatching(V3_DATETIME) });
     });
 
@@ -286,7 +287,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       );
       expect(res.body.possible_notify_user_ids).not.toContain(999999);
       expect(Object.keys(res.body.custom_fields).sort()).toEqual([cf.text, cf.number, cf.date, cf.dropdown, cf.multi].map(label).sort());
-      expect(Object.keys(res.body)).toEqual(COMPANY_KEYS);
+      expect(Object.keys(res.body)).toEqual(v3KeysOf('company', COMPANY_KEYS));
     });
 
     it('a record read from show, changed in one attribute and PUT whole, updates just that attribute', async () => {
@@ -430,7 +431,7 @@ describe('companies: the v3 contract (DECISIONS.md)', () => {
       expect(Object.keys(res.body)).toEqual(['entries', 'pagination']);
       expect(res.body.pagination).toStrictEqual({ page: 2, per_page: 7, total: 101, pages: 15, page_var: 'page' });
       expect(res.body.entries.map((c: any) => c.name)).toEqual(['Co 008', 'Co 009', 'Co 010', 'Co 011', 'Co 012', 'Co 013', 'Co 014']);
-      expect(Object.keys(res.body.entries[0])).toEqual(COMPANY_KEYS);
+      expect(Object.keys(res.body.entries[0])).toEqual(v3KeysOf('company', COMPANY_KEYS));
       expect(res.body.entries[0].created_at).toMatch(/ -0[45]00$/);
     });
 

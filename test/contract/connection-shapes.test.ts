@@ -13,7 +13,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /**

@@ -1,5 +1,6 @@
 import { Visibility } from '../../src/modules/users/user.entity';
 import { fixtures } from '../support/fixtures';
+import { v3KeysOf } from '../support/v3-keys';
 import { formEncode, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /** Every attribute of a v3 deal, in the serializer's order (v3 §2.5 and what responses also show). */
@@ -85,7 +86,7 @@ describe('deals: the v3 contract', () => {
       expected_close_date: '2027/03/31',
       commission_rate: '7.5',
     });
-    expect(Object.keys(deal)).toEqual(DEAL_KEYS);
+    expect(Object.keys(deal)).toEqual(v3KeysOf('deal', DEAL_KEYS));
     expect(deal).toMatchObject({
       name: 'Engines',
       value: '5000.00',

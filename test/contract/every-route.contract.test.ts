@@ -1,7 +1,7 @@
-import { V3_ROUTES } from '../../rest-facade';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
 import { FIXTURES, listedIds, missingFixtures, routePath, sampleRoute } from '../support/fixtures';
 import { startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
+import { SERVED_ROUTES } from '../support/v3-routes';
 
 /**
  * What every v3 route shares (DECISIONS: Responses, Paging, Status codes and bodies), checked on
@@ -32,7 +32,7 @@ async function succeed(
   route: RouteSpec,
   query: Record<string, string | number> = {},
 ): Promise<{ res: TestResponse; id: number }> {
-  const sample = await sampleRoute(server, apiKey, route, V3_ROUTES);
+  const sample = await sampleRoute(server, apiKey, route, SERVED_ROUTES);
   const attrs = FIXTURES[route.resource.root].v3Attrs;
   const body = route.kind === 'create' || route.kind === 'update' ? { [route.resource.root]: attrs ? attrs() : {} } : undefined;
   const res = await server.request(route.method, sample.path, { apiKey, body, query });
@@ -40,12 +40,12 @@ async function succeed(
 }
 
 const label = (route: RouteSpec) => `${route.method} ${route.path}`;
-const withId = V3_ROUTES.filter((r) => r.path.includes(':'));
+const withId = SERVED_ROUTES.filter((r) => r.path.includes(':'));
 // Deletes answering a record (account notifications); not those answering nothing or ids (calendar entries),
 // nor routes answering another media type than JSON records (the iCalendar feed).
-const answering = V3_ROUTES.filter((r) => !(r.kind === 'delete' && r.deleteBody !== 'record') && r.produces === undefined);
+const answering = SERVED_ROUTES.filter((r) => !(r.kind === 'delete' && r.deleteBody !== 'record') && r.produces === undefined);
 // Lists that page (the iCalendar feed answers its first 1000 components, unpaged).
-const paged = V3_ROUTES.filter((r) => r.kind === 'list' && r.produces === undefined);
+const paged = SERVED_ROUTES.filter((r) => r.kind === 'list' && r.produces === undefined);
 
 describe('what every v3 route shares', () => {
   let server: TestServer;
@@ -60,10 +60,10 @@ describe('what every v3 route shares', () => {
   afterAll(() => server.close());
 
   it('every route has its fixtures', () => {
-    expect(missingFixtures(V3_ROUTES)).toEqual([]);
+    expect(missingFixtures(SERVED_ROUTES)).toEqual([]);
   });
 
-  describe.each(V3_ROUTES.map((r) => [label(r), r] as const))('%s', (_, route) => {
+  describe.each(SERVED_ROUTES.map((r) => [label(r), r] as const))('%s', (_, route) => {
     it('answers 200 with the v3 headers; a delete with an empty body, anything else with its record', async () => {
       const { res, id } = await succeed(server, key, route);
       expect(res.status).toBe(200);
@@ -130,7 +130,7 @@ describe('what every v3 route shares', () => {
     it('pages by the route’s default, clamps per_page to its maximum, reads a bad page as 1', async () => {
       const paging = route.paging!;
       // One sample, then every request on the same path: the list does not change meanwhile.
-      const sample = await sampleRoute(server, key, route, V3_ROUTES);
+      const sample = await sampleRoute(server, key, route, SERVED_ROUTES);
       const get = (query: Record<string, string | number> = {}) => server.request('GET', sample.path, { apiKey: key, query });
       const defaults = await get();
       expect(defaults.body.pagination).toEqual({ page: 1, per_page: paging.default, total: expect.any(Number), pages: expect.any(Number), page_var: 'page' });

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { parse, validate, type GraphQLEnumType, type GraphQLSchema } from 'graphql';
-import { operationsSource, V3_ROUTES } from '../../rest-facade';
+import { parse, validate, type GraphQLEnumType } from 'graphql';
+import { operationsSource, v3Routes } from '../../rest-facade';
 import { checkFacade, checkResource } from '../../rest-facade/agreement';
-import { RESOURCES } from '../../rest-facade/resources';
+import type { ConditionVocabulary } from '../../src/kit/v3/vocabulary';
+import { v3Resources } from '../../rest-facade/resources';
+import { adminListsOf } from '../../rest-facade/routes';
 import { read, readOnly, text } from '../../rest-facade/resources/field-table';
 import { accountResource } from '../../rest-facade/resources/account';
 import { companyResource } from '../../rest-facade/resources/company';
@@ -24,7 +26,7 @@ import { defineResource, type Formatter, type ResourceSpec } from '../../rest-fa
 import { userResource } from '../../rest-facade/resources/user';
 import { sortTableFor } from '../../rest-facade/routes/sort-table';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 
 /**
  * The v3 keys of each resource as the contract lists them (crm-api-v3.md §2.4, §2.6, §2.10;
@@ -313,20 +315,20 @@ function contractProblems(resource: ResourceSpec, contract: ReadonlyArray<readon
 const withFields = (resource: ResourceSpec, fields: ResourceSpec['fields']): ResourceSpec => defineResource({ ...resource, fields });
 const without = (resource: ResourceSpec, key: string): ResourceSpec =>
   withFields(resource, Object.fromEntries(Object.entries(resource.fields).filter(([k]) => k !== key)));
-/** The routes, with one resource or route swapped for a broken copy. */
-const routesWith = (swap: (route: RouteSpec) => RouteSpec): RouteSpec[] => V3_ROUTES.map(swap);
 const forResource = (resource: ResourceSpec) => (route: RouteSpec) => (route.resource.root === resource.root ? { ...route, resource } : route);
 
 describe('v3 field tables, operations and GraphQL types agree', () => {
-  let schema: GraphQLSchema;
-  const source = operationsSource();
+  const schema = createSchema();
+  // The tables as written (operationsSource() without the schema leaves them uncompleted), and the
+  // admin lists derived from the schema (rest-facade/routes/derived-admin-lists.ts), as served.
+  const source = [operationsSource(), adminListsOf(schema).source].join('\n');
   const operations = parse(source);
+  const servedRoutes = v3Routes(schema);
+  const servedResources = v3Resources(schema);
+  /** The routes, with one resource or route swapped for a broken copy. */
+  const routesWith = (swap: (route: RouteSpec) => RouteSpec): RouteSpec[] => servedRoutes.map(swap);
 
-  beforeAll(() => {
-    schema = createSchema();
-  });
-
-  const check = (routes: readonly RouteSpec[] = V3_ROUTES, resources: readonly ResourceSpec[] = RESOURCES, document = operations) =>
+  const check = (routes: readonly RouteSpec[] = servedRoutes, resources: readonly ResourceSpec[] = servedResources, document = operations) =>
     checkFacade(schema, document, routes, resources);
 
   it('the shipped tables, operations and schema agree, and the operations validate', () => {
@@ -335,8 +337,8 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
   });
 
   it('every route resource is registered (its fragment is generated)', () => {
-    const registered = new Set(RESOURCES);
-    expect(V3_ROUTES.filter((r) => !registered.has(r.resource)).map((r) => `${r.method} ${r.path}`)).toEqual([]);
+    const registered = new Set(servedResources);
+    expect(servedRoutes.filter((r) => !registered.has(r.resource)).map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 
   it.each(CONTRACT.map(([resource, keys]) => [resource.root, resource, keys] as const))(
@@ -355,8 +357,8 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
   });
 
   it('derives the sort keys from the sort enums: every value reachable, v3 aliases kept', () => {
-    const people = V3_ROUTES.find((r) => r.op === 'ListPeople')!;
-    const companies = V3_ROUTES.find((r) => r.op === 'ListCompanies')!;
+    const people = servedRoutes.find((r) => r.op === 'ListPeople')!;
+    const companies = servedRoutes.find((r) => r.op === 'ListCompanies')!;
     const peopleSort = sortTableFor(people, schema, operations)!;
     expect(new Set(Object.values(peopleSort))).toEqual(new Set((schema.getType('PersonOrderField') as GraphQLEnumType).getValues().map((v) => v.name)));
     expect(peopleSort).toMatchObject({
@@ -400,7 +402,7 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
       state: 'STATE',
       updated_at: 'UPDATED_AT',
     });
-    expect(V3_ROUTES.filter((r) => r.sort).map((r) => r.op)).toEqual(expect.arrayContaining(['ListPeople', 'CompanyPeople', 'ListCompanies']));
+    expect(servedRoutes.filter((r) => r.sort).map((r) => r.op)).toEqual(expect.arrayContaining(['ListPeople', 'CompanyPeople', 'ListCompanies']));
   });
 
   describe('a disagreement fails', () => {
@@ -414,7 +416,7 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
     it('a field missing from a fragment is reported for every route that shows the resource', () => {
       const broken = source.replace(personResource.fragmentSource, personResource.fragmentSource.replace(' email ', ' '));
       expect(broken).not.toBe(source);
-      const problems = check(V3_ROUTES, RESOURCES, parse(broken));
+      const problems = check(servedRoutes, servedResources, parse(broken));
       expect(problems).toEqual(
         expect.arrayContaining([
           'GET /people: ListPeople does not select person.email',
@@ -423,7 +425,7 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
         ]),
       );
       const extra = source.replace('{ ...AccountV3 }', '{ ...AccountV3 createdAt }');
-      expect(check(V3_ROUTES, RESOURCES, parse(extra))).toEqual(['GET /account: ShowAccount selects createdAt, which is not in the account table']);
+      expect(check(servedRoutes, servedResources, parse(extra))).toEqual(['GET /account: ShowAccount selects createdAt, which is not in the account table']);
     });
 
     it('a table field the GraphQL type lacks, or an object without selection', () => {
@@ -465,7 +467,8 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
     });
 
     it('a condition, filter or flag feeding no GraphQL field', () => {
-      const cond = routesWith((r) => (r.op === 'ListPeople' ? { ...r, conditions: { ...r.conditions, person_city: { to: 'homeTown', kind: 'like' } } } : r));
+      const withHomeTown = (v: ConditionVocabulary): ConditionVocabulary => ({ ...v, fixed: { ...v.fixed, person_city: { to: 'homeTown', kind: 'like' } } });
+      const cond = routesWith((r) => (r.op === 'ListPeople' ? { ...r, conditions: withHomeTown(r.conditions as ConditionVocabulary) } : r));
       expect(check(cond)).toEqual(['GET /people conditions: person_city feeds PersonFilter.homeTown, which does not exist']);
       const flag = routesWith((r) =>
         r.op === 'CreateCompany' ? { ...r, flags: { check_for_duplicates: { to: 'options.checkDuplicates', kind: 'boolean' } } } : r,
@@ -476,7 +479,7 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
     it('an optional key no operation selects', () => {
       const dropped = source.replace('people(page: 1, perPage: 100) @include(if: $withPeople) { nodes { ...PersonRefV3 } }', '');
       expect(dropped).not.toBe(source);
-      expect(check(V3_ROUTES, RESOURCES, parse(dropped.replace(/fragment PersonRefV3[^\n]*\n/, '')))).toEqual([
+      expect(check(servedRoutes, servedResources, parse(dropped.replace(/fragment PersonRefV3[^\n]*\n/, '')))).toEqual([
         'company.people: optional, but no operation selects it',
       ]);
     });

@@ -20,7 +20,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { ROWS_PER_UNIT } from '../../src/graphql/cost';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 import {
   captureServerLog,
   collectRecords,

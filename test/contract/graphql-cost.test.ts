@@ -4,7 +4,7 @@ import { getIntrospectionQuery, parse, type OperationDefinitionNode } from 'grap
 import { loadConfig } from '../../src/config/config';
 import { fragmentsOf, operationCost, unboundedLists } from '../../src/graphql/cost';
 import { MemoryBuckets, RedisBuckets } from '../../src/graphql/rate-limit';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 import { describeWithRedis, startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
 /**

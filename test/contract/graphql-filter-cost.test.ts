@@ -21,7 +21,7 @@ import {
   fragmentsOf,
   operationCost,
 } from '../../src/graphql/cost';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 import { startTestServer, type TestAccount, type TestResponse, type TestServer } from '../support/test-server';
 
 /**

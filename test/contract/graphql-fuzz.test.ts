@@ -22,7 +22,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 import {
   captureServerLog,
   collectRecords,

@@ -15,7 +15,7 @@ import {
 import { createJitGateway } from '../../src/graphql/executor';
 import { MAX_FILTER_DEPTH } from '../../src/graphql/filters';
 import { MAX_INPUT_DEPTH } from '../../src/graphql/limits';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 import { fixtures } from '../support/fixtures';
 import { openServerWithAccount, startTestServer, type TestResponse, type TestServer } from '../support/test-server';
 

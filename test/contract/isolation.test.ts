@@ -1,8 +1,8 @@
-import { V3_ROUTES } from '../../rest-facade';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { FIXTURES, fixtures, listedIds, missingFixtures, parentRoute, routePath, sampleRoute } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { SERVED_ROUTES } from '../support/v3-routes';
 
 /**
  * Tenancy and visibility on every route (issue 2 §6), driven by the route table itself, with the
@@ -44,7 +44,7 @@ function visible(viewer: Member, creator: Member, root: string): boolean {
 
 /** Members who can create records of `root` (admin lists are written by admins only). */
 function creatorsOf(w: Awaited<ReturnType<typeof world>>, route: RouteSpec): Member[] {
-  const parent = parentRoute(route, V3_ROUTES);
+  const parent = parentRoute(route, SERVED_ROUTES);
   const owned = FIXTURES[route.resource.root].owned || (parent !== null && FIXTURES[parent.resource.root].owned);
   return owned ? [w.admin, w.own, w.foreign] : [w.admin, w.foreign];
 }
@@ -66,10 +66,10 @@ describe('isolation on every v3 route', () => {
   afterAll(() => server.close());
 
   it('has a fixture for every route (a nested route: for its parent and its children too)', () => {
-    expect(missingFixtures(V3_ROUTES)).toEqual([]);
+    expect(missingFixtures(SERVED_ROUTES)).toEqual([]);
   });
 
-  const recordRoutes = V3_ROUTES.filter((r) => r.path.includes(':id') && ['show', 'update', 'delete'].includes(r.kind));
+  const recordRoutes = SERVED_ROUTES.filter((r) => r.path.includes(':id') && ['show', 'update', 'delete'].includes(r.kind));
   for (const route of recordRoutes) {
     const root = route.resource.root;
     it(`${route.method} ${route.path}: another account's record is a 404, a colleague's too for an own user; admins see it whatever their visibility`, async () => {
@@ -78,13 +78,13 @@ describe('isolation on every v3 route', () => {
       let attempt = 0;
       // `read_at`: v3 §4.9 requires it of a notification's update (every other resource ignores it).
       const body = () => (route.kind === 'update' ? { [root]: { name: `hijack ${++attempt}`, last_name: 'hijack', read_at: '2014-05-19 08:54' } } : undefined);
-      const show = V3_ROUTES.find((r) => r.kind === 'show' && r.resource.root === root)!;
+      const show = SERVED_ROUTES.find((r) => r.kind === 'show' && r.resource.root === root)!;
       const outcomes: string[] = [];
       const expected: string[] = [];
       for (const creator of creatorsOf(w, route)) {
         for (const viewer of viewersOf(w)) {
           // A fresh record per pair: a visible delete removes it.
-          const { id } = await sampleRoute(server, creator.apiKey, route, V3_ROUTES);
+          const { id } = await sampleRoute(server, creator.apiKey, route, SERVED_ROUTES);
           const res = await server.request(route.method, routePath(route, id), { apiKey: viewer.apiKey, body: body() });
           const label = `${viewer.name} on ${creator.name}'s record`;
           const sees = visible(viewer, creator, root) && !forbidden(viewer, route);
@@ -107,15 +107,16 @@ describe('isolation on every v3 route', () => {
     });
   }
 
-  for (const route of V3_ROUTES.filter((r) => r.kind === 'list')) {
+  for (const route of SERVED_ROUTES.filter((r) => r.kind === 'list')) {
     const root = route.resource.root;
     // A comment list's parent is its note (`/notes/:noteId/comments`, the association id ignored).
     const parent =
-      parentRoute(route, V3_ROUTES) ?? (route.path.includes(':noteId') ? (V3_ROUTES.find((r) => r.kind === 'show' && r.path === '/notes/:id') ?? null) : null);
+      parentRoute(route, SERVED_ROUTES) ??
+      (route.path.includes(':noteId') ? (SERVED_ROUTES.find((r) => r.kind === 'show' && r.path === '/notes/:id') ?? null) : null);
     it(`GET ${route.path}: lists only what the viewer may see${parent ? ', under a parent the viewer may see (else 404)' : ''}`, async () => {
       const w = await world(server);
       const samples = await Promise.all(
-        creatorsOf(w, route).map(async (creator) => ({ creator, ...(await sampleRoute(server, creator.apiKey, route, V3_ROUTES)) })),
+        creatorsOf(w, route).map(async (creator) => ({ creator, ...(await sampleRoute(server, creator.apiKey, route, SERVED_ROUTES)) })),
       );
       const outcomes: string[] = [];
       const expected: string[] = [];

@@ -1,8 +1,8 @@
-import { V3_ROUTES } from '../../rest-facade';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
 import { seedCustomField, type SeededField } from '../support/custom-fields';
 import { fixtures, FIXTURES, parentRoute } from '../support/fixtures';
 import { formEncode, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+import { SERVED_ROUTES } from '../support/v3-routes';
 
 /**
  * v3 as the real service answered (issue 22): what the official clients' recordings show, where
@@ -16,7 +16,7 @@ const indexed = (name: string, values: readonly unknown[]) =>
 const ids = (res: { body: any }) => (res.body.entries as Array<{ id: number }>).map((e) => e.id).sort((a, b) => a - b);
 const sorted = (...values: number[]) => [...values].sort((a, b) => a - b);
 
-describe('v3 as the real service answered (issue 22)', () => {
+describe('v3 as the real service answered', () => {
   let server: TestServer;
   let account: TestAccount;
   let key: string;
@@ -186,13 +186,13 @@ describe('v3 as the real service answered (issue 22)', () => {
     it('every paged list route of the table, empty in a fresh account (or under a fresh parent)', async () => {
       const fresh = await server.createAccount();
       const freshKey = fresh.admin.apiKey;
-      const paged = V3_ROUTES.filter((r) => r.kind === 'list' && r.produces === undefined);
+      const paged = SERVED_ROUTES.filter((r) => r.kind === 'list' && r.produces === undefined);
       const pathOf = async (route: RouteSpec): Promise<string> => {
         if (route.path.includes(':noteId')) {
           const note = await fixtures.note(server, freshKey);
           return route.path.replace(':associationId', String(note)).replace(':noteId', String(note));
         }
-        const parent = parentRoute(route, V3_ROUTES);
+        const parent = parentRoute(route, SERVED_ROUTES);
         if (!parent) return route.path;
         return route.path.replace(':id', String(await FIXTURES[parent.resource.root].create(server, freshKey)));
       };

@@ -12,7 +12,7 @@ import { formEncode, openServerWithAccount, type TestAccount, type TestServer } 
 
 const STAMPS = ['created_at', 'updated_at'];
 
-describe('issue 22: what the official clients recorded', () => {
+describe('what the official clients recorded', () => {
   let server: TestServer;
   let account: TestAccount;
   let key: string;
@@ -26,7 +26,7 @@ describe('issue 22: what the official clients recorded', () => {
 
   const api = (k = key) => server.v3(k);
 
-  describe('§1 lead status colours (lead_statuses_create.yml: `"hex_color": 0` stored as "0")', () => {
+  describe('lead status colours (lead_statuses_create.yml: `"hex_color": 0` stored as "0")', () => {
     it('the official client’s create answers 200 with hex_color "0", a string', async () => {
       // Recorded request body, verbatim but for a name unique in this account.
       const res = await api().post('/admin/lead_statuses.json', { lead_status: { name: 'test lead status', hex_color: 0 } });
@@ -84,7 +84,7 @@ describe('issue 22: what the official clients recorded', () => {
     });
   });
 
-  describe('§2 notes in lists carry their comments (PipelineDeals_Deal_notes.yml, PipelineDeals_Person_notes.yml)', () => {
+  describe('notes in lists carry their comments (PipelineDeals_Deal_notes.yml, PipelineDeals_Person_notes.yml)', () => {
     let person: number;
     let deal: number;
     let busy: number;
@@ -131,7 +131,7 @@ describe('issue 22: what the official clients recorded', () => {
     });
   });
 
-  describe('§3 convenience objects carry both name forms', () => {
+  describe('convenience objects carry both name forms', () => {
     it('a document’s person and owner: id, first_name, last_name, full_name (PipelineDeals_Person_documents.yml)', async () => {
       const person = await fixtures.person(server, key, { firstName: 'Leonard', lastName: 'Jakubowski' });
       const id = await fixtures.document(server, key, { personId: person });
@@ -154,7 +154,7 @@ describe('issue 22: what the official clients recorded', () => {
     });
   });
 
-  describe('§4 keys clients read', () => {
+  describe('keys clients read', () => {
     it('users: account_id, is_account_admin, avatar_thumb_url (pipeline_user.yml, deal_user.yml); never api_key', async () => {
       const index = await api().get('/users.json');
       const byId = Object.fromEntries(index.body.entries.map((u: { id: number }) => [u.id, u]));

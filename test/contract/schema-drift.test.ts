@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSchema, printCanonicalSchema } from '../../src/graphql/schema';
+import { createSchema, printCanonicalSchema } from '../../src/app/schema';
 
 /**
  * House style §11: the committed schema.graphql is generated from the code and must not drift.

@@ -8,7 +8,7 @@ import { EXAMPLES } from '../../src/http/explorer/examples';
 
 /**
  * A front-end team generates a typed client from the committed schema with GraphQL Code Generator
- * (README: "Typed clients"): its CLI, with the README's configuration, must accept the schema and
+ * (docs/graphql-api.md, "Typed clients"): its CLI, with that configuration, must accept the schema and
  * the example operations, and what it writes must compile in a strict project. (The CLI runs in
  * its own process: its ES modules do not load under Jest's CommonJS transform.)
  */

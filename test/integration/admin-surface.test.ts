@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dropDatabase, ensureDatabase } from '../../src/db/embedded';
-import { openOrm } from '../../src/db/orm';
+import { openOrm } from '../../src/app/orm';
 import { formEncode, startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
@@ -196,7 +196,7 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
   });
 
   describe('fields of their own', () => {
-    it('lead statuses: hex_color is kept as given, at most 32 characters (issue 22 §1)', async () => {
+    it('lead statuses: hex_color is kept as given, at most 32 characters', async () => {
       const res = await server.v3(admin).post('/admin/lead_statuses.json', { lead_status: { name: unique('status'), hex_color: 'x'.repeat(33) } });
       expect({ status: res.status, body: res.body }).toEqual({
         status: 422,

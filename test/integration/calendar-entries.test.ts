@@ -82,7 +82,7 @@ describe('calendar entries', () => {
   afterAll(() => server.close());
   beforeEach(() => clock.set(START));
 
-  describe('§1 entries over v3', () => {
+  describe('entries over v3', () => {
     it('creates a task with the §2.1 fields and defaults (form body), and an event (JSON), each answered whole', async () => {
       const category = await fixtures.eventCategory(server, adminKey);
       const priority = await fixtures.calendarEntryPriority(server, adminKey);
@@ -244,7 +244,7 @@ describe('calendar entries', () => {
     });
   });
 
-  describe("§2 conditions in the viewer's zone", () => {
+  describe("conditions in the viewer's zone", () => {
     const ids: Record<string, number> = {};
     let ownerId: number;
 
@@ -419,7 +419,7 @@ describe('calendar entries', () => {
     });
   });
 
-  describe('§3 recurring series', () => {
+  describe('recurring series', () => {
     const v3Entries = async (key: string, conditions: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
       const res = await server.request('GET', `/api/v3/calendar_entries.json?${formEncode({ conditions, per_page: 100, sort: 'id', ...extra })}`, {
         apiKey: key,

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 
 const root = join(__dirname, '..', '..');
 
-/** Runs the CLI exactly as the README says, against the test database. */
+/** Runs the CLI exactly as docs/cli.md says, against the test database. */
 function crm(...args: string[]): { status: number | null; stdout: string; json: any } {
   const result = spawnSync('npm', ['run', '--silent', 'crm', '--', ...args], {
     cwd: root,

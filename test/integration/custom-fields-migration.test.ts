@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { dropDatabase, ensureDatabase } from '../../src/db/embedded';
-import { openOrm } from '../../src/db/orm';
+import { openOrm } from '../../src/app/orm';
 
 /**
  * Migration 20261126000001 on a database with custom fields of the old shape: `number` becomes

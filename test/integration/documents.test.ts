@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createContext } from '../../src/context/context';
-import type { JobName, JobPayloads } from '../../src/jobs/job-names';
+import type { JobName, JobPayloads } from '../../src/context/job-names';
 import { redact } from '../../src/common/logger';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { viewerForUser } from '../../src/modules/users/user.viewer';

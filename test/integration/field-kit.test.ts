@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm } from '../../src/db/orm';
+import { openOrm } from '../../src/app/orm';
 import { defineResource } from '../../src/kit/fields';
 import { Company } from '../../src/modules/companies/company.entity';
-import { COMPANY } from '../../src/modules/companies/company.fields';
-import { PERSON } from '../../src/modules/people/person.fields';
+import { COMPANY_FIELDS } from '../../src/modules/companies/company.fields';
+import { PERSON_FIELDS } from '../../src/modules/people/person.fields';
 import { Issues } from '../../src/common/errors';
 // Loading the services runs their write plans' check: each applies exactly its custom fields.
 import '../../src/modules/companies/company.service';
@@ -86,7 +86,7 @@ describe('the field kit', () => {
   });
 
   it('people and companies state the case rule of every text sort', () => {
-    for (const resource of [PERSON, COMPANY]) {
+    for (const resource of [PERSON_FIELDS, COMPANY_FIELDS]) {
       for (const [name, def] of Object.entries(resource.table)) {
         if (def.sort && (def.kind === 'text' || def.kind === 'enum'))
           expect([name, typeof def.sort === 'string' ? def.sort : def.sort === true ? undefined : def.sort.case]).toEqual([

@@ -1,12 +1,22 @@
 import { seedCustomField } from '../support/custom-fields';
 import { openServerWithAccount, type TestAccount, type TestServer } from '../support/test-server';
 
+const V3_DATETIME = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/;
+
 describe('input edges', () => {
   let server: TestServer;
   let account: TestAccount;
   let key: string;
   beforeAll(async () => ({ server, account, key } = await openServerWithAccount({ timeZone: 'America/New_York' })), 60_000);
   afterAll(() => server.close());
+
+  const api = (key: string) => server.v3(key);
+
+  async function create(path: string, root: string, attributes: Record<string, unknown>): Promise<any> {
+    const res = await api(key).post(path, { [root]: attributes });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: expect.objectContaining({ id: expect.any(Number) }) });
+    return res.body;
+  }
 
   it('finds a record by its own printed created_at as both range bounds (stored times keep milliseconds)', async () => {
     const created = await server.request('POST', '/api/v3/people.json', { apiKey: key, body: { person: { last_name: 'Exactly' } } });
@@ -40,6 +50,16 @@ describe('input edges', () => {
     });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ name: 'Dated too', created_at: '2010/01/02 03:04:05 -0500' });
+  });
+
+  it('company created_at null or blank leaves it unchanged (it cannot be cleared), never a 500', async () => {
+    const c = await create('/companies.json', 'company', { name: 'Null Created', created_at: '2014-05-19 08:54:59' });
+    for (const body of [{ company: { created_at: null } }, 'company[created_at]=']) {
+      const res = await api(key).put(`/companies/${c.id}.json`, body);
+      expect({ status: res.status, created_at: res.body?.created_at }).toEqual({ status: 200, created_at: '2014/05/19 08:54:59 -0400' });
+    }
+    const made = await api(key).post('/companies.json', { company: { name: 'Null On Create', created_at: null } });
+    expect({ status: made.status, created_at: made.body?.created_at }).toEqual({ status: 200, created_at: expect.stringMatching(V3_DATETIME) });
   });
 
   it('a record sent back whole after one of its entries was deleted keeps its other values; strips NUL from text values', async () => {

@@ -17,7 +17,7 @@ import {
 import { MikroORM } from '@mikro-orm/postgresql';
 import { dropDatabase, ensureDatabase } from '../../src/db/embedded';
 import { checkReadableEntities, findOneRow, hydrate, tableOf, unreadableProperties, UnreadableEntityError } from '../../src/db/list-query';
-import { migrate, openOrm } from '../../src/db/orm';
+import { migrate, openOrm } from '../../src/app/orm';
 import { Where } from '../../src/db/sql';
 import { CustomField } from '../../src/modules/custom-fields/custom-field.entity';
 import { Person, PersonType } from '../../src/modules/people/person.entity';

@@ -59,7 +59,7 @@ describe('SQL statements per notes page', () => {
     expect(v3large.statements.length).toBe(v3small.statements.length);
   });
 
-  it("v3 list entries carry their comments (issue 22 §2): one batched read of every note's first page, whatever the page size", async () => {
+  it("v3 list entries carry their comments: one batched read of every note's first page, whatever the page size", async () => {
     const v3 = server.v3(account.admin.apiKey);
     const commentReads = (statements: string[]) => statements.filter((s) => /from "comments"/i.test(s));
     const small = await countStatements(() => v3.get('/notes.json', { per_page: 5 }));

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createContext, type RequestContext } from '../../src/context/context';
 import { mutation } from '../../src/context/transaction';
-import type { JobName, JobPayloads } from '../../src/jobs/job-names';
-import type { JobQueue } from '../../src/jobs/queue';
+import type { JobName, JobPayloads } from '../../src/context/job-names';
+import type { JobQueue } from '../../src/context/job-queue';
 import { toGlobalId } from '../../src/graphql/node';
 import type { PersonInput } from '../../src/modules/people/person.inputs';
 import { PersonService } from '../../src/modules/people/person.service';
@@ -19,7 +19,7 @@ import { startTestServer, type TestAccount, type TestServer } from '../support/t
 
 const root = join(__dirname, '..', '..');
 
-/** Runs the CLI as the README says, against the test database (as test/integration/cli.test.ts does). */
+/** Runs the CLI as docs/cli.md says, against the test database (as test/integration/cli.test.ts does). */
 function crm(...args: string[]): { status: number | null; stdout: string; json: any } {
   const result = spawnSync('npm', ['run', '--silent', 'crm', '--', ...args], {
     cwd: root,

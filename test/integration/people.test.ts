@@ -421,6 +421,45 @@ describe('people (v3 §2.4, §4.4)', () => {
     });
   });
 
+  describe('names and company sent with what they name (v3 §2.4)', () => {
+    let key: string;
+
+    beforeAll(async () => {
+      key = (await server.createAccount({ timeZone: 'America/New_York' })).admin.apiKey;
+    });
+
+    async function create(path: string, root: string, attributes: Record<string, unknown>): Promise<any> {
+      const res = await api(key).post(path, { [root]: attributes });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: expect.objectContaining({ id: expect.any(Number) }) });
+      return res.body;
+    }
+
+    it('a create copying a record keeps first and last names that contain spaces', async () => {
+      const p = await create('/people.json', 'person', { first_name: 'Mary Ann', last_name: 'Smith', full_name: 'Mary Ann Smith' });
+      expect(p).toMatchObject({ first_name: 'Mary Ann', last_name: 'Smith', full_name: 'Mary Ann Smith' });
+      // full_name alone still splits on the first space; a different full_name still wins.
+      expect(await create('/people.json', 'person', { full_name: 'Mary Ann Smith' })).toMatchObject({ first_name: 'Mary', last_name: 'Ann Smith' });
+      expect(await create('/people.json', 'person', { first_name: 'A', last_name: 'B', full_name: 'Carl Dean' })).toMatchObject({
+        first_name: 'Carl',
+        last_name: 'Dean',
+      });
+    });
+
+    it('company_name equal to the name of the company_id sent uses that company, not a namesake', async () => {
+      const first = await create('/companies.json', 'company', { name: 'Twin Name' });
+      const second = await create('/companies.json', 'company', { name: 'Twin Name' });
+      const copied = await create('/people.json', 'person', { last_name: 'Copy', company_id: second.id, company_name: 'Twin Name' });
+      expect(copied).toMatchObject({ company_id: second.id, company: { id: second.id, name: 'Twin Name' } });
+      // An update changing both to the other twin lands on the id sent.
+      const moved = await api(key).put(`/people/${copied.id}.json`, { person: { ...copied, company_id: first.id, company_name: 'twin name' } });
+      expect(moved.body.company_id).toBe(first.id);
+      // A name of no company sent still finds or creates by name.
+      const renamed = await api(key).put(`/people/${copied.id}.json`, { person: { ...moved.body, company_name: 'Third Co' } });
+      expect(renamed.body.company).toEqual({ id: expect.any(Number), name: 'Third Co' });
+      expect([first.id, second.id]).not.toContain(renamed.body.company_id);
+    });
+  });
+
   describe('visibility and tenancy', () => {
     it('answers 404 for people of other owners to an own user, and 404 across accounts', async () => {
       const account = await server.createAccount();

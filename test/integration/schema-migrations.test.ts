@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { dropDatabase, ensureDatabase } from '../../src/db/embedded';
-import { migrate, openOrm } from '../../src/db/orm';
+import { migrate, openOrm } from '../../src/app/orm';
 
 /**
  * Entities and migrations must not drift: on a fresh, empty database, the migrations alone must

@@ -1,4 +1,5 @@
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
+import { ADMIN_LISTS, memberOf, type AdminListDeclaration } from '../../src/modules/lists/admin-lists';
 import type { TestServer } from './test-server';
 
 /**
@@ -265,8 +266,20 @@ let lastCustomFieldLabelId: number | null = null;
 /** A unique name for an admin list item written through v3. */
 const named = (what: string) => () => ({ name: `V3 ${what} ${unique()}` });
 
+/**
+ * The admin lists declared without a hand v3 table (src/modules/lists/admin-lists.ts): the facade
+ * derives their v3 face, root key their kind (rest-facade/routes/derived-admin-lists.ts), and so
+ * their fixtures derive here.
+ */
+const DERIVED_LISTS: Readonly<Record<string, ResourceFixture>> = Object.fromEntries(
+  (ADMIN_LISTS as readonly AdminListDeclaration[])
+    .filter((list) => !list.v3)
+    .map((list) => [list.kind, { create: listItem(memberOf(list.kind)), owned: false, v3Attrs: named(list.kind.replace(/_/g, ' ')) }]),
+);
+
 /** The registry, by v3 resource root (`route.resource.root`). */
 export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
+  ...DERIVED_LISTS,
   company: { create: fixtures.company, owned: true, v3Attrs: () => ({ name: `V3 Co ${unique()}` }) },
   person: { create: fixtures.person, owned: true, v3Attrs: () => ({ first_name: 'Vee', last_name: `Three ${unique()}` }) },
   deal: { create: fixtures.deal, owned: true, v3Attrs: () => ({ name: `V3 deal ${unique()}`, value: '100.50' }) },

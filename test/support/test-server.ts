@@ -62,6 +62,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     APP_RATE_LIMIT_BURST: '10000',
     AUTH_FAILURE_PER_SECOND: '10000',
     AUTH_FAILURE_BURST: '10000',
+    FIELD_RATE_LIMITS: 'Mutation.createDocument=10000/1m, Mutation.resetDocumentPublicLink=10000/1m',
     // No worker unless a test is about jobs: a worker's sweep would act on other tests' rows.
     RUN_WORKER: 'false',
     DOCUMENTS_DIR: join(tmpdir(), `crm-test-documents-${process.pid}`),

@@ -64,7 +64,7 @@ describe('conditions[custom_label_N]', () => {
       ],
     });
     // The shipped deal table takes them too.
-    expect(filterOf('conditions[custom_label_2]=5', DEAL_CONDITIONS)).toEqual({ customFields: [{ label: 'custom_label_2', matches: ['5'] }] });
+    expect(filterOf('conditions[custom_label_2]=5', DEAL_CONDITIONS.fixed)).toEqual({ customFields: [{ label: 'custom_label_2', matches: ['5'] }] });
   });
 
   it('a key of the wrong shape, too many values, a value too long or of the wrong type: a 422 naming the condition', () => {

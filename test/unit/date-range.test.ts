@@ -1,13 +1,13 @@
 import { BadInputError } from '../../src/common/errors';
 import { storableInstant } from '../../src/db/sql';
 import { boundedDate, boundedInstant } from '../../src/graphql/filters';
-import { dateProblem, instantProblem, localYear, NOT_A_DATE, OUT_OF_RANGE } from '../../src/kit/dates';
+import { dateProblem, instantProblem, localYear, NOT_A_DATE, OUT_OF_RANGE } from '../../src/common/dates';
 import { toDate, toDateTime, toDateTimeBound } from '../../src/kit/v3/coerce';
 import { FacadeInputError } from '../../src/kit/v3/input-error';
 import { normalizeRecurrence, RecurrenceInvalid, type RecurrenceRules, type SeriesAnchor } from '../../src/modules/calendar/recurrence';
 
 /**
- * Issue 21 §3: one range for every date and datetime a client sends (src/kit/dates.ts), years 1
+ * Issue 21 §3: one range for every date and datetime a client sends (src/common/dates.ts), years 1
  * to 9999 in UTC and, for an instant read in a zone, in that zone too (0001-01-01T02:00Z is
  * 0000-12-31 in New York); the v3 coercion, the GraphQL inputs and the rule dates all use it.
  */

@@ -69,6 +69,12 @@ describe('formatDateTime', () => {
   it('formats years before 1000 with four digits', () => {
     expect(formatDateTime('0999-01-02T03:04:05Z', 'UTC')).toBe('0999/01/02 03:04:05 +0000');
   });
+
+  it('shows local mean time without its seconds, and 1 BC as year 0 (src/common/zones.ts reads the era)', () => {
+    expect(formatDateTime('1883-11-18T16:59:59Z', 'America/New_York')).toBe('1883/11/18 12:03:57 -0456'); // -4:56:02
+    expect(formatDateTime('0001-01-01T02:00:00Z', 'America/New_York')).toBe('0000/12/31 21:03:58 -0456');
+    expect(formatDate('0001-01-01T02:00:00Z', 'America/New_York')).toBe('0000/12/31');
+  });
 });
 
 describe('formatDate', () => {

@@ -30,7 +30,7 @@ function refusal(r: Partial<RecurrenceRules>): RecurrenceInvalid {
 }
 
 describe('a series repeats at most once a day', () => {
-  it('refuses the rule of the issue, saying how often it would repeat and what to do', () => {
+  it('refuses several times of day in a daily rule, saying how often it would repeat and what to do', () => {
     const error = refusal({ rrule: 'FREQ=DAILY;BYHOUR=1,2,3;BYMINUTE=0,15,30,45' });
     expect(error.field).toBe('rrule');
     expect(error.message).toBe(

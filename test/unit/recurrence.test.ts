@@ -228,6 +228,18 @@ describe('time zones', () => {
     expect(local(dates, 'America/New_York')).toEqual(['2026-03-08 03:30', '2026-03-09 02:30']);
   });
 
+  it('a wall time right after a change is itself: Sunday 03:00 Paris stays 03:00 both days of change', () => {
+    // 03:00 is the first wall time after the March gap and after the October repeat. The series'
+    // old offset cache answered the offset before the change at the change instant itself, giving
+    // 04:00 CEST in March and 02:00 CET in October (src/common/zones.ts is exact to the millisecond).
+    const march = expandSeries(rules({ rrule: 'FREQ=WEEKLY;BYDAY=SU;COUNT=3' }), at('Europe/Paris', '2026-03-22T02:00:00Z'), { until: far });
+    expect(iso(march)).toEqual(['2026-03-29T01:00:00Z', '2026-04-05T01:00:00Z']);
+    expect(local(march, 'Europe/Paris')).toEqual(['2026-03-29 03:00', '2026-04-05 03:00']);
+    const october = expandSeries(rules({ rrule: 'FREQ=WEEKLY;BYDAY=SU;COUNT=3' }), at('Europe/Paris', '2026-10-18T01:00:00Z'), { until: far });
+    expect(iso(october)).toEqual(['2026-10-25T02:00:00Z', '2026-11-01T02:00:00Z']);
+    expect(local(october, 'Europe/Paris')).toEqual(['2026-10-25 03:00', '2026-11-01 03:00']);
+  });
+
   it('an all-day task series stays on local midnight (daily and weekly, New York and Paris)', () => {
     const ny = at('America/New_York', '2026-10-30T04:00:00Z', true); // due 2026-10-30, 00:00 EDT
     const daily = expandSeries(rules({ rrule: 'FREQ=DAILY;COUNT=4' }), ny, { until: far });

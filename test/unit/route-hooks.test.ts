@@ -6,7 +6,7 @@ import { createPipeline, type FacadeContext, type FacadeDeps } from '../../rest-
 import { compileRoutes } from '../../rest-facade/routes/match';
 import { PEOPLE_ROUTES } from '../../rest-facade/routes/people.routes';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
-import { createSchema } from '../../src/graphql/schema';
+import { createSchema } from '../../src/app/schema';
 
 /**
  * Per-route hooks extend the pipeline's default stages without a branch in it: the variables a

@@ -1,6 +1,6 @@
 import { GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
-import { createSchema, withScalars } from '../../src/graphql/schema';
+import { createSchema, withScalars } from '../../src/app/schema';
 
 describe('scalars the server relies on', () => {
   it('are added to a schema no field of which uses them, and left alone otherwise', () => {

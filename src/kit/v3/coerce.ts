@@ -1,5 +1,5 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
-import { dateProblem, instantProblem, zoneOf } from '../dates';
+import { dateProblem, instantProblem, zoneOf } from '../../common/dates';
 import { FacadeInputError } from './input-error';
 
 /**
@@ -253,7 +253,7 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
 }
 
 /**
- * The instant as ISO 8601 text for the core, after the range check (src/kit/dates.ts): years 1 to
+ * The instant as ISO 8601 text for the core, after the range check (src/common/dates.ts): years 1 to
  * 9999 in UTC and in the viewer's zone `tz`, where the core reads it (a `within` day, a series'
  * wall time) and the facade prints it. With the offset of `tz` when it is whole minutes; an
  * offset with seconds (local mean time, before ~1900: New York's was -4:56:02) cannot be written

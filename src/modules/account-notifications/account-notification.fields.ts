@@ -7,7 +7,7 @@ import { AccountNotification } from './account-notification.entity';
  * different fields (v3 §4.9: create only `text`, `user_id`, `hide_popup`; update only `read_at`
  * and `seen`), so their inputs are written out in account-notification.inputs.ts.
  */
-export const ACCOUNT_NOTIFICATION = defineResource(
+export const ACCOUNT_NOTIFICATION_FIELDS = defineResource(
   {
     type: 'AccountNotification',
     plural: 'account notifications',

@@ -1,26 +1,15 @@
-import { Arg, Args, Ctx, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
-import { registerNode, toGlobalId } from '../../graphql/node';
-import { payloadOf, RecordPayload, recordPayload, UserError } from '../../graphql/payload';
-import { findManyVisible } from '../common/resource';
+import { relationField, type RelationPreload } from '../../graphql/relations';
+import { toGlobalId } from '../../graphql/node';
+import { payloadOf, UserError } from '../../graphql/payload';
+import { recordResource } from '../common/record-resource';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
 import { AccountNotification } from './account-notification.entity';
-import { ACCOUNT_NOTIFICATION } from './account-notification.fields';
+import { ACCOUNT_NOTIFICATION_FIELDS } from './account-notification.fields';
 import { AccountNotificationCreateInput, AccountNotificationUpdateInput } from './account-notification.inputs';
 import { ACCOUNT_NOTIFICATIONS, ACCOUNT_NOTIFICATIONS_PAGE_SIZE, AccountNotificationService } from './account-notification.service';
-
-@ObjectType('AccountNotificationConnection', { description: 'A page of account notifications, with cursors.' })
-export class AccountNotificationConnection extends ConnectionOf(AccountNotification, 'AccountNotification', 'account notifications') {}
-
-@ObjectType('CreateAccountNotificationPayload', { description: 'The result of createAccountNotification.' })
-class CreateAccountNotificationPayload extends RecordPayload(AccountNotification, 'accountNotification', 'The created notification') {}
-
-@ObjectType('UpdateAccountNotificationPayload', { description: 'The result of updateAccountNotification.' })
-class UpdateAccountNotificationPayload extends RecordPayload(AccountNotification, 'accountNotification', 'The notification as changed') {}
 
 /** v3 §4.9: a delete answers the deleted notification, so the payload carries it besides its ids. */
 @ObjectType('DeleteAccountNotificationPayload', { simpleResolvers: true, description: 'The result of deleteAccountNotification.' })
@@ -41,69 +30,54 @@ class DeleteAccountNotificationPayload {
   userErrors!: UserError[];
 }
 
-registerNode({ name: 'AccountNotification', entity: AccountNotification, find: (ctx, ids) => findManyVisible(ctx, ACCOUNT_NOTIFICATIONS, ids) });
-
 /** What a page's selected fields read: the account's users, once, when `user` is selected. */
 const RELATIONS: readonly RelationPreload<AccountNotification>[] = [usersPreload('user')];
 
+const ID_DOC = "The notification's databaseId.";
 const WHO =
   "Its user may, and so may the account's administrators; a notification the viewer may not see (another user's, another account's) or a missing one is a NOT_FOUND user error.";
 
-/** Account notifications (v3 §2.9, §4.9): a user's own; administrators see and change the whole account's. */
-@Resolver()
-export class AccountNotificationResolver {
-  @Query(() => AccountNotificationConnection, {
-    description: `The viewer's notifications; an administrator's: every notification of the account (filter by userId for one user's). Default order: newest first, then databaseId; ${ACCOUNT_NOTIFICATIONS_PAGE_SIZE} a page unless asked otherwise.`,
-  })
-  async accountNotifications(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => ACCOUNT_NOTIFICATION.Filter, { nullable: true, description: 'Which notifications; all the viewer may see when absent.' })
-    filter?: InstanceType<typeof ACCOUNT_NOTIFICATION.Filter>,
-    @Arg('orderBy', () => [ACCOUNT_NOTIFICATION.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
-    orderBy?: Array<InstanceType<typeof ACCOUNT_NOTIFICATION.Order>>,
-    @Info() info?: GraphQLResolveInfo,
-  ): Promise<Connection<AccountNotification>> {
-    const result = await new AccountNotificationService(ctx).list(filter, orderBy, pagingOf(args, ACCOUNT_NOTIFICATIONS_PAGE_SIZE), connectionReads(info));
-    await preloadPage(ctx, RELATIONS, result.nodes, info);
-    return result;
-  }
-
-  @Query(() => AccountNotification, {
-    nullable: true,
-    description:
-      "One account notification by databaseId; null when it does not exist or the viewer may not see it (another user's, unless the viewer is an administrator).",
-  })
-  accountNotification(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The notification's databaseId." }) id: number) {
-    return new AccountNotificationService(ctx).find(id);
-  }
-
-  @Mutation(() => CreateAccountNotificationPayload, {
-    description:
+/**
+ * Account notifications (v3 §2.9, §4.9): a user's own; administrators see and change the whole
+ * account's. The generated list, lookup, create and update, with inputs of their own (create and
+ * update accept different fields) and the service's create and update; the delete answers the
+ * notification as it was, so it is written out below.
+ */
+export const ACCOUNT_NOTIFICATION_RESOURCE = recordResource({
+  records: ACCOUNT_NOTIFICATIONS,
+  fields: ACCOUNT_NOTIFICATION_FIELDS,
+  singular: 'accountNotification',
+  plural: 'accountNotifications',
+  pageSize: ACCOUNT_NOTIFICATIONS_PAGE_SIZE,
+  relations: RELATIONS,
+  offers: ['list', 'show', 'create', 'update'],
+  inputs: { create: AccountNotificationCreateInput, update: AccountNotificationUpdateInput },
+  docs: {
+    list: `The viewer's notifications; an administrator's: every notification of the account (filter by userId for one user's). Default order: newest first, then databaseId; ${ACCOUNT_NOTIFICATIONS_PAGE_SIZE} a page unless asked otherwise.`,
+    filter: 'Which notifications; all the viewer may see when absent.',
+    show: "One account notification by databaseId; null when it does not exist or the viewer may not see it (another user's, unless the viewer is an administrator).",
+    create:
       'Notifies a user of the account (the viewer unless userId names another). A blank text or an unknown user comes back as userErrors, and nothing is created.',
-  })
-  createAccountNotification(
-    @Ctx() ctx: RequestContext,
-    @Arg('input', () => AccountNotificationCreateInput, { description: 'The new notification.' }) input: AccountNotificationCreateInput,
-  ) {
-    return recordPayload('accountNotification', () => new AccountNotificationService(ctx).create(input));
-  }
+    update: `Marks a notification read (readAt a time) or unread (readAt null); seen follows unless given. ${WHO}`,
+    id: ID_DOC,
+    input: 'The new notification.',
+    changes: 'When it was read, and whether it was seen.',
+    created: 'The created notification',
+    changed: 'The notification as changed',
+  },
+  steps: {
+    create: (ctx, input) => new AccountNotificationService(ctx).create(input as AccountNotificationCreateInput),
+    update: (ctx, id, input) => new AccountNotificationService(ctx).update(id, input as AccountNotificationUpdateInput),
+  },
+});
 
-  @Mutation(() => UpdateAccountNotificationPayload, {
-    description: `Marks a notification read (readAt a time) or unread (readAt null); seen follows unless given. ${WHO}`,
-  })
-  updateAccountNotification(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The notification's databaseId." }) id: number,
-    @Arg('input', () => AccountNotificationUpdateInput, { description: 'When it was read, and whether it was seen.' }) input: AccountNotificationUpdateInput,
-  ) {
-    return recordPayload('accountNotification', () => new AccountNotificationService(ctx).update(id, input));
-  }
-
+/** The delete, which answers the notification as it was (v3 §4.9). */
+@Resolver()
+export class AccountNotificationDeleteResolver {
   @Mutation(() => DeleteAccountNotificationPayload, { description: `Deletes a notification and answers it as it was. ${WHO}` })
   async deleteAccountNotification(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The notification's databaseId." }) id: number,
+    @Arg('id', () => Int, { description: ID_DOC }) id: number,
   ): Promise<DeleteAccountNotificationPayload> {
     const { result, userErrors } = await payloadOf(() => new AccountNotificationService(ctx).delete(id));
     return {

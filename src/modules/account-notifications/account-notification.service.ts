@@ -3,13 +3,11 @@ import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { VisibilityRule, type Seer } from '../../context/visibility';
 import type { Where } from '../../db/sql';
-import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { storableInstant, withoutNul } from '../common/input';
-import { findVisible, listConnection, loadForWrite, scopeOf, type ResourceDef } from '../common/resource';
+import { loadForWrite, type Records } from '../common/resource';
 import { accountUsers } from '../users/user.loaders';
 import { AccountNotification } from './account-notification.entity';
-import { ACCOUNT_NOTIFICATION } from './account-notification.fields';
 import { MAX_TEXT, type AccountNotificationCreateInput, type AccountNotificationUpdateInput } from './account-notification.inputs';
 
 /** DECISIONS (Paging): every list the spec does not name answers 100 a page by default. */
@@ -45,15 +43,12 @@ class AccountNotificationRule extends VisibilityRule<AccountNotification> {
   }
 }
 
-export const ACCOUNT_NOTIFICATIONS: ResourceDef<AccountNotification> = {
+export const ACCOUNT_NOTIFICATIONS: Records<AccountNotification> = {
   entity: AccountNotification,
   alias: 'an',
   name: 'AccountNotification',
   visibility: new AccountNotificationRule(),
 };
-
-type Filter = InstanceType<typeof ACCOUNT_NOTIFICATION.Filter>;
-type Order = InstanceType<typeof ACCOUNT_NOTIFICATION.Order>;
 
 /**
  * Account notifications (v3 §2.9, §4.9, §3): created for a user of the account (the viewer unless
@@ -62,22 +57,6 @@ type Order = InstanceType<typeof ACCOUNT_NOTIFICATION.Order>;
  */
 export class AccountNotificationService {
   constructor(private readonly ctx: RequestContext) {}
-
-  /** The viewer's notifications (an admin's: the account's), newest first unless asked otherwise. */
-  list(
-    filter: Filter | null | undefined,
-    orderBy: readonly Order[] | null | undefined,
-    paging: Paging,
-    reads?: ConnectionReads,
-  ): Promise<Connection<AccountNotification>> {
-    const condition = ACCOUNT_NOTIFICATION.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, ACCOUNT_NOTIFICATIONS).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, ACCOUNT_NOTIFICATIONS, where, ACCOUNT_NOTIFICATION.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  find(id: number): Promise<AccountNotification | null> {
-    return findVisible(this.ctx, ACCOUNT_NOTIFICATIONS, id);
-  }
 
   /** v3 §4.9: `text` required, `userId` a user of the account (the viewer when absent), `hidePopup` false when absent. */
   create(input: AccountNotificationCreateInput): Promise<AccountNotification> {

@@ -5,7 +5,7 @@ import { isValidId } from '../../graphql/ids';
 import { defineResource, type FilterScope, type InputOf } from '../../kit/fields';
 import { visibleRows } from '../common/related-filters';
 import { CalendarAssociationType, CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
-import { CALENDAR_ENTRIES } from './calendar-entry.visibility';
+import { CALENDAR_ENTRY_RECORDS } from './calendar-entry.visibility';
 import { CalendarEntryDue, localDate, periodSpan, pinOf, today, type DaySpan } from './calendar-entry.periods';
 
 @InputType('CalendarEntryKindFilter', { description: 'Conditions on whether a calendar entry is a task or an event.' })
@@ -16,7 +16,7 @@ export class CalendarEntryKindFilter extends EnumFilterOf(CalendarEntryKind, 'ki
 })
 export class CalendarEntryDueFilter extends EnumFilterOf(CalendarEntryDue, 'period') {}
 
-/** The range of an instant read as a day of the viewer's (src/kit/dates.ts), in the schema's words. */
+/** The range of an instant read as a day of the viewer's (src/common/dates.ts), in the schema's words. */
 export const SPAN_RANGE_DOC = "Years 1 to 9999, in UTC and in the viewer's time zone.";
 
 @InputType('CalendarEntrySpan', {
@@ -51,7 +51,7 @@ function dueCondition(due: CalendarEntryDue, value: unknown): Fragment {
   const pin = pinOf(value);
   switch (due) {
     case CalendarEntryDue.LATE:
-      // Decided (README "Calendar"): incomplete tasks due before today, incomplete events that ended before now.
+      // Decided (docs/calendar.md): incomplete tasks due before today, incomplete events that ended before now.
       return { sql: `ce.complete = false and ((${TASK} and ce.due_date < ?::date) or (${EVENT} and ce.end_time < ?))`, params: [today(pin).fromDate, pin.now] };
     case CalendarEntryDue.SOMEDAY:
       return { sql: `${TASK} and ce.due_date is null`, params: [] };
@@ -110,7 +110,7 @@ function withinFilter(value: CalendarEntrySpan, path: string): Fragment | null {
  */
 function recurrencesOfFilter(id: number, path: string, scope: FilterScope): Fragment {
   if (typeof id !== 'number' || !isValidId(id)) throw new BadInputError(path, 'must be a databaseId');
-  const named = visibleRows(scope, CALENDAR_ENTRIES, 's');
+  const named = visibleRows(scope, CALENDAR_ENTRY_RECORDS, 's');
   const series = `(select coalesce(s.base_entry_id, s.id) from ${named.from} where s.id = ? and ${named.sql})`;
   return { sql: `ce.id <> ? and (ce.id = ${series} or ce.base_entry_id = ${series})`, params: [id, id, ...named.params, id, ...named.params] };
 }
@@ -120,7 +120,7 @@ function recurrencesOfFilter(id: number, path: string, scope: FilterScope): Frag
  * from it (src/kit/fields.ts). Kind-specific fields, the association, the recurrence rules and
  * `complete` are written by the service (calendar-entry.service.ts).
  */
-export const CALENDAR_ENTRY = defineResource(
+export const CALENDAR_ENTRY_FIELDS = defineResource(
   {
     type: 'CalendarEntry',
     plural: 'calendar entries',
@@ -279,6 +279,6 @@ export const CALENDAR_ENTRY = defineResource(
   },
 );
 
-export type CalendarEntryInput = InputOf<typeof CALENDAR_ENTRY.table>;
-export type CalendarEntryFilter = InstanceType<typeof CALENDAR_ENTRY.Filter>;
-export type CalendarEntryOrder = InstanceType<typeof CALENDAR_ENTRY.Order>;
+export type CalendarEntryInput = InputOf<typeof CALENDAR_ENTRY_FIELDS.table>;
+export type CalendarEntryFilter = InstanceType<typeof CALENDAR_ENTRY_FIELDS.Filter>;
+export type CalendarEntryOrder = InstanceType<typeof CALENDAR_ENTRY_FIELDS.Order>;

@@ -5,8 +5,8 @@ import { Connection, pagingOf } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
 import type { NestedArgs } from '../deals/deal.loaders';
 import { CalendarEntry } from './calendar-entry.entity';
-import { CALENDAR_ENTRY, type CalendarEntryFilter, type CalendarEntryOrder } from './calendar-entry.fields';
-import { CALENDAR_ENTRIES, calendarCondition } from './calendar-entry.service';
+import { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter, type CalendarEntryOrder } from './calendar-entry.fields';
+import { CALENDAR_ENTRY_RECORDS, calendarCondition } from './calendar-entry.service';
 
 type Ids = readonly number[];
 
@@ -26,17 +26,17 @@ export function calendarEntriesOf(
   nested: NestedArgs<CalendarEntryFilter, CalendarEntryOrder>,
 ): Promise<Connection<CalendarEntry>> {
   const paging = pagingOf(nested.args, CALENDAR_ENTRIES_PAGE_SIZE);
-  const order = CALENDAR_ENTRY.orderKeys(ctx.em, nested.orderBy);
+  const order = CALENDAR_ENTRY_FIELDS.orderKeys(ctx.em, nested.orderBy);
   const condition = calendarCondition(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `calendar-entries-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>
       new DataLoader(async (ids: Ids) => {
-        const where = scopeOf(ctx, CALENDAR_ENTRIES).add(condition.sql, ...condition.params);
+        const where = scopeOf(ctx, CALENDAR_ENTRY_RECORDS).add(condition.sql, ...condition.params);
         const pages = await keysetPagesByParent(
           ctx.em,
           CalendarEntry,
-          { from: fromOf(ctx, CALENDAR_ENTRIES), alias: 'ce', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
+          { from: fromOf(ctx, CALENDAR_ENTRY_RECORDS), alias: 'ce', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
           ids,
         );
         return ids.map((id) => new Connection(pages.get(id)!));

@@ -51,7 +51,7 @@ type FilterNode = Record<string | symbol, unknown>;
 
 /**
  * A copy of `filter` whose relative conditions carry `pin` (at any depth: inside and/or/not too).
- * Every calendar filter goes through here before `CALENDAR_ENTRY.filterSql`.
+ * Every calendar filter goes through here before `CALENDAR_ENTRY_FIELDS.filterSql`.
  */
 export function pinPeriods<F>(filter: F | null | undefined, pin: Pin): F | null | undefined {
   if (!filter || typeof filter !== 'object') return filter;

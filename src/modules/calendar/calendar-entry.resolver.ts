@@ -1,37 +1,26 @@
-import { Arg, Args, Ctx, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { linkedCompany, linkedDeal, linkedPerson } from '../common/linked-records';
 import { nestedConnectionResolvers } from '../common/nested-connections';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
-import { Node, registerNode, toGlobalId } from '../../graphql/node';
-import { DeletePayload, payloadOf, RecordPayload, recordPayload } from '../../graphql/payload';
+import { preloadPage, relationField, type RelationPreload } from '../../graphql/relations';
+import { ConnectionArgs, connectionReads } from '../../graphql/connection';
+import { Node, toGlobalId } from '../../graphql/node';
+import { DeletePayload, payloadOf } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
+import { recordResource } from '../common/record-resource';
 import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
 import { CalendarAssociationType, CalendarEntry } from './calendar-entry.entity';
-import { CALENDAR_ENTRY, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
+import { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
 import { calendarEntriesOf, CALENDAR_ENTRIES_PAGE_SIZE } from './calendar-entry.loaders';
-import { CalendarEntryService, findVisibleEntries, visibleEntryIds } from './calendar-entry.service';
-
-@ObjectType('CalendarEntryConnection', { description: 'A page of calendar entries, with cursors.' })
-export class CalendarEntryConnection extends ConnectionOf(CalendarEntry, 'CalendarEntry', 'calendar entries') {}
-
-@ObjectType('CreateCalendarEntryPayload', { description: 'The result of createCalendarEntry.' })
-class CreateCalendarEntryPayload extends RecordPayload(
-  CalendarEntry,
-  'calendarEntry',
-  'The created entry (the base entry when it starts a recurring series)',
-) {}
-@ObjectType('UpdateCalendarEntryPayload', { description: 'The result of updateCalendarEntry.' })
-class UpdateCalendarEntryPayload extends RecordPayload(CalendarEntry, 'calendarEntry', 'The entry as changed') {}
+import { CALENDAR_ENTRY_RECORDS, CalendarEntryService, findVisibleEntries, visibleEntryIds } from './calendar-entry.service';
 
 @ObjectType('DeleteCalendarEntryPayload', {
   description: 'The result of deleteCalendarEntry: the entry asked for, and every entry the delete removed or deactivated.',
@@ -52,8 +41,6 @@ class DeleteCalendarEntryPayload extends DeletePayload {
   seriesDeactivated!: boolean;
 }
 
-registerNode({ name: 'CalendarEntry', entity: CalendarEntry, find: (ctx, ids) => findVisibleEntries(ctx, ids) });
-
 /** The association's deal of a row, for the preload (only when the association is a deal). */
 const associated = (kind: CalendarAssociationType) => (e: CalendarEntry) =>
   e.associationKind === kind ? (kind === CalendarAssociationType.DEAL ? e.deal?.id : e.person?.id) : undefined;
@@ -71,7 +58,7 @@ const ENTRY_RELATIONS: readonly RelationPreload<CalendarEntry>[] = [
   { fields: ['company', 'association'], source: Company, ids: (e) => e.company?.id },
   { fields: ['association'], source: Deal, ids: associated(CalendarAssociationType.DEAL) },
   // The deal's shares (its visibility needs them), keyed by the entry's deal association.
-  { fields: ['association'], perRow: (ctx) => sharesOf(ctx, DEALS), key: associated(CalendarAssociationType.DEAL) },
+  { fields: ['association'], perRow: (ctx) => sharesOf(ctx, DEAL_RECORDS), key: associated(CalendarAssociationType.DEAL) },
   { fields: ['association'], source: Person, ids: associated(CalendarAssociationType.PERSON) },
   { fields: ['baseEntry'], perRow: basesOfPage, key: (e) => e.baseEntry?.id },
 ];
@@ -84,57 +71,51 @@ const ID_ARG = { description: "The calendar entry's databaseId." };
 const FILTER_ARG = { nullable: true, description: 'Which calendar entries; all of them (but those of deleted series) when absent.' };
 const ORDER_ARG = { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' };
 
-@Resolver()
-export class CalendarEntryResolver {
-  @Query(() => CalendarEntryConnection, {
-    description:
-      'Calendar entries the viewer may see (their own, and those about or tied to a deal, person or company they may see). Default order: newest first. Entries of deleted series are left out unless the filter asks for them.',
-  })
-  async calendarEntries(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, FILTER_ARG) filter?: CalendarEntryFilter,
-    @Arg('orderBy', () => [CALENDAR_ENTRY.Order], ORDER_ARG) orderBy?: CalendarEntryOrder[],
-    @Info() info?: GraphQLResolveInfo,
-    @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
-  ): Promise<Connection<CalendarEntry>> {
-    const search = await withSavedSearch(ctx, SavedSearchType.CALENDAR_ENTRIES, searchId, filter, orderBy, info);
-    const result = await new CalendarEntryService(ctx).list(search.filter, search.orderBy, pagingOf(args, CALENDAR_ENTRIES_PAGE_SIZE), connectionReads(info));
-    await preloadEntries(ctx, result.nodes, info);
-    return result;
-  }
-
-  @Query(() => CalendarEntry, {
-    nullable: true,
-    description: 'One calendar entry by databaseId; null when it does not exist, the viewer may not see it, or its series was deleted.',
-  })
-  calendarEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number) {
-    return new CalendarEntryService(ctx).get(id);
-  }
-
-  @Mutation(() => CreateCalendarEntryPayload, {
-    description:
+/**
+ * Calendar entries (v3 §2.1, §3, §4.1): the generated list, lookup, create and update, with the
+ * service's steps (conditions in the viewer's zone, active entries only, recurring series rebuilt)
+ * and saved searches. The delete answers what it did to a series, so it is written out below.
+ */
+export const CALENDAR_ENTRY_RESOURCE = recordResource({
+  records: CALENDAR_ENTRY_RECORDS,
+  fields: CALENDAR_ENTRY_FIELDS,
+  singular: 'calendarEntry',
+  plural: 'calendarEntries',
+  pageSize: CALENDAR_ENTRIES_PAGE_SIZE,
+  relations: ENTRY_RELATIONS,
+  nodes: findVisibleEntries,
+  offers: ['list', 'show', 'create', 'update'],
+  docs: {
+    list: 'Calendar entries the viewer may see (their own, and those about or tied to a deal, person or company they may see). Default order: newest first. Entries of deleted series are left out unless the filter asks for them.',
+    filter: FILTER_ARG.description,
+    show: 'One calendar entry by databaseId; null when it does not exist, the viewer may not see it, or its series was deleted.',
+    create:
       'Creates a task or an event; with a recurrence rule, the base entry of a series whose occurrences are stored as entries of their own. Problems with the input come back as userErrors, and nothing is created.',
-  })
-  createCalendarEntry(
-    @Ctx() ctx: RequestContext,
-    @Arg('input', () => CALENDAR_ENTRY.CreateInput, { description: 'The new entry.' }) input: CalendarEntryInput,
-  ) {
-    return recordPayload('calendarEntry', () => new CalendarEntryService(ctx).create(input));
-  }
-
-  @Mutation(() => UpdateCalendarEntryPayload, {
-    description:
+    update:
       "Changes a calendar entry: only the fields given. Changing the rule or times of a series' base rebuilds the series' future occurrences; an occurrence changes alone. A missing, hidden or inactive entry is a NOT_FOUND user error.",
-  })
-  updateCalendarEntry(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, ID_ARG) id: number,
-    @Arg('input', () => CALENDAR_ENTRY.UpdateInput, { description: 'The changes.' }) input: CalendarEntryInput,
-  ) {
-    return recordPayload('calendarEntry', () => new CalendarEntryService(ctx).update(id, input));
-  }
+    id: ID_ARG.description,
+    input: 'The new entry.',
+    created: 'The created entry (the base entry when it starts a recurring series)',
+    changed: 'The entry as changed',
+  },
+  search: {
+    doc: SEARCH_ID_DOC,
+    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.CALENDAR_ENTRIES, searchId, filter, orderBy, info),
+  },
+  steps: {
+    list: (ctx, filter, orderBy, paging, reads) => new CalendarEntryService(ctx).list(filter, orderBy as never, paging, reads),
+    get: (ctx, id) => new CalendarEntryService(ctx).get(id),
+    create: (ctx, input) => new CalendarEntryService(ctx).create(input as CalendarEntryInput),
+    update: (ctx, id, input) => new CalendarEntryService(ctx).update(id, input as CalendarEntryInput),
+  },
+});
 
+/** `CalendarEntryConnection`, for a series' occurrences and the entries of a deal, person or company. */
+const CalendarEntryConnection = CALENDAR_ENTRY_RESOURCE.connection;
+
+/** The delete: an entry of a series deactivates the whole series, and the payload says which entries. */
+@Resolver()
+export class CalendarEntryDeleteResolver {
   @Mutation(() => DeleteCalendarEntryPayload, {
     description:
       'Deletes a calendar entry. An entry of a recurring series deactivates the whole series (base and occurrences); any other entry is removed. A missing, hidden or inactive entry is a NOT_FOUND user error.',
@@ -217,9 +198,12 @@ export class CalendarEntryFieldsResolver {
     @Root() entry: CalendarEntry,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, { nullable: true, description: 'Which of its occurrences; all of them (but inactive ones) when absent.' })
+    @Arg('filter', () => CALENDAR_ENTRY_FIELDS.Filter, {
+      nullable: true,
+      description: 'Which of its occurrences; all of them (but inactive ones) when absent.',
+    })
     filter?: CalendarEntryFilter,
-    @Arg('orderBy', () => [CALENDAR_ENTRY.Order], ORDER_ARG) orderBy?: CalendarEntryOrder[],
+    @Arg('orderBy', () => [CALENDAR_ENTRY_FIELDS.Order], ORDER_ARG) orderBy?: CalendarEntryOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
     return nestedEntries(ctx, 'base', entry.id, args, filter, orderBy, info);
@@ -249,8 +233,8 @@ const NESTED_FILTER = { nullable: true, description: 'Which of its calendar entr
 export const CALENDAR_ENTRY_PARENT_RESOLVERS = nestedConnectionResolvers<CalendarEntryFilter, CalendarEntryOrder>({
   field: 'calendarEntries',
   connection: CalendarEntryConnection,
-  filter: CALENDAR_ENTRY.Filter,
-  order: CALENDAR_ENTRY.Order,
+  filter: CALENDAR_ENTRY_FIELDS.Filter,
+  order: CALENDAR_ENTRY_FIELDS.Order,
   doc: (parent) => nestedDoc(parent, parent === 'company' ? 'about or tied to' : 'about').description,
   filterDoc: () => NESTED_FILTER.description,
   orderDoc: ORDER_ARG.description,

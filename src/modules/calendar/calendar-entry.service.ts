@@ -8,28 +8,28 @@ import { findOneRow } from '../../db/list-query';
 import { type Where, withoutNul } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
-import { dateProblem, instantProblem, NOT_A_DATE } from '../../kit/dates';
+import { dateProblem, instantProblem, NOT_A_DATE } from '../../common/dates';
 import { findVisible, fromOf, listConnection, scopeOf, setRelation } from '../common/resource';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.visibility';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.visibility';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { CalendarAssociationType, CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
-import { CALENDAR_ENTRIES } from './calendar-entry.visibility';
-import { CALENDAR_ENTRY, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
+import { CALENDAR_ENTRY_RECORDS } from './calendar-entry.visibility';
+import { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
 import { pinPeriods } from './calendar-entry.periods';
 import { anchorOf, rebuildSeries, rulesOf } from './calendar-entry.series';
 import { hasRecurrence, normalizeRecurrence, RecurrenceInvalid, type RecurrenceField } from './recurrence';
 
-export { CALENDAR_ENTRIES } from './calendar-entry.visibility';
+export { CALENDAR_ENTRY_RECORDS } from './calendar-entry.visibility';
 
-const CALENDAR_WRITES = CALENDAR_ENTRY.writes([
+const CALENDAR_WRITES = CALENDAR_ENTRY_FIELDS.writes([
   'kind',
   'ownerId',
   'categoryId',
@@ -67,7 +67,7 @@ export function listsInactive(filter: CalendarEntryFilter | null | undefined): b
  */
 export function calendarCondition(ctx: RequestContext, filter: CalendarEntryFilter | null | undefined, argument?: string): { sql: string; params: unknown[] } {
   const pinned = pinPeriods(filter, { timeZone: ctx.viewer.timeZone, now: ctx.clock.now() });
-  const condition = CALENDAR_ENTRY.filterSql(ctx, pinned, argument);
+  const condition = CALENDAR_ENTRY_FIELDS.filterSql(ctx, pinned, argument);
   return listsInactive(filter) ? condition : { sql: `ce.active and (${condition.sql})`, params: condition.params };
 }
 
@@ -77,10 +77,14 @@ export function visibleEntryIds(ctx: RequestContext): SettledLoader<boolean> {
     'calendar-entries:visible',
     () =>
       new SettledLoader<boolean>(async (ids) => {
-        const where = scopeOf(ctx, CALENDAR_ENTRIES)
+        const where = scopeOf(ctx, CALENDAR_ENTRY_RECORDS)
           .add('ce.active')
           .add('ce.id = any(?::int[])', `{${ids.join(',')}}`);
-        const rows = await ctx.em.execute<Array<{ id: number }>>(`select ce.id from ${fromOf(ctx, CALENDAR_ENTRIES)} where ${where.sql}`, where.params, 'all');
+        const rows = await ctx.em.execute<Array<{ id: number }>>(
+          `select ce.id from ${fromOf(ctx, CALENDAR_ENTRY_RECORDS)} where ${where.sql}`,
+          where.params,
+          'all',
+        );
         const found = new Set(rows.map((r) => Number(r.id)));
         return ids.map((id) => found.has(id));
       }),
@@ -160,7 +164,7 @@ export class CalendarEntryService {
   /** The visible entries matching `filter` (tenancy, visibility, the active rule and the pinned periods) as a Where on `ce`. */
   where(filter: CalendarEntryFilter | null | undefined, argument?: string): Where {
     const condition = calendarCondition(this.ctx, filter, argument);
-    return scopeOf(this.ctx, CALENDAR_ENTRIES).add(condition.sql, ...condition.params);
+    return scopeOf(this.ctx, CALENDAR_ENTRY_RECORDS).add(condition.sql, ...condition.params);
   }
 
   list(
@@ -169,7 +173,7 @@ export class CalendarEntryService {
     paging: Paging,
     reads?: ConnectionReads,
   ): Promise<Connection<CalendarEntry>> {
-    return listConnection(this.ctx, CALENDAR_ENTRIES, this.where(filter), CALENDAR_ENTRY.orderKeys(this.ctx.em, orderBy), paging, reads);
+    return listConnection(this.ctx, CALENDAR_ENTRY_RECORDS, this.where(filter), CALENDAR_ENTRY_FIELDS.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   /** Up to `limit` (at most 1000) visible entries matching `filter`, in `orderBy`'s order: for feeds and occurrence views. */
@@ -186,7 +190,14 @@ export class CalendarEntryService {
   /** One active entry the viewer may see, or null (a hidden, missing or inactive one alike). */
   get(id: number): Promise<CalendarEntry | null> {
     if (!isValidId(id)) return Promise.resolve(null);
-    return findOneRow(this.ctx.em, CalendarEntry, fromOf(this.ctx, CALENDAR_ENTRIES), 'ce', id, scopeOf(this.ctx, CALENDAR_ENTRIES).add('ce.active'));
+    return findOneRow(
+      this.ctx.em,
+      CalendarEntry,
+      fromOf(this.ctx, CALENDAR_ENTRY_RECORDS),
+      'ce',
+      id,
+      scopeOf(this.ctx, CALENDAR_ENTRY_RECORDS).add('ce.active'),
+    );
   }
 
   create(input: CalendarEntryInput): Promise<CalendarEntry> {
@@ -396,7 +407,7 @@ export class CalendarEntryService {
     const companyChanged = company !== beforeCompany;
 
     const findCompany = async (companyId: number, field: string): Promise<boolean> => {
-      const found = await findVisible(ctx, COMPANIES, companyId);
+      const found = await findVisible(ctx, COMPANY_RECORDS, companyId);
       if (!found) issues.missing(field);
       else entry.company = ctx.em.getReference(Company, found.id);
       return found !== null;
@@ -416,15 +427,15 @@ export class CalendarEntryService {
         }
         let found: boolean;
         if (type === CalendarAssociationType.DEAL) {
-          const deal = await findVisible(ctx, DEALS, id);
+          const deal = await findVisible(ctx, DEAL_RECORDS, id);
           if (deal) entry.deal = ctx.em.getReference(Deal, deal.id);
           found = deal !== null;
         } else if (type === CalendarAssociationType.PERSON) {
-          const person = await findVisible(ctx, PEOPLE, id);
+          const person = await findVisible(ctx, PERSON_RECORDS, id);
           if (person) entry.person = ctx.em.getReference(Person, person.id);
           found = person !== null;
         } else {
-          const c = await findVisible(ctx, COMPANIES, id);
+          const c = await findVisible(ctx, COMPANY_RECORDS, id);
           if (c) entry.company = ctx.em.getReference(Company, c.id);
           found = c !== null;
         }

@@ -1,6 +1,6 @@
 import { ownerTerm, VisibilityRule } from '../../context/visibility';
 import { linkedRecordsTerm } from '../common/linked-records';
-import type { ResourceDef } from '../common/resource';
+import type { Records } from '../common/resource';
 import { CalendarEntry } from './calendar-entry.entity';
 
 /**
@@ -9,7 +9,7 @@ import { CalendarEntry } from './calendar-entry.entity';
  * on every path (lists, lookups, node(id:), writes, nested lists): the linked records' term has no
  * in-memory predicate to drift from it.
  */
-export const CALENDAR_ENTRIES: ResourceDef<CalendarEntry> = {
+export const CALENDAR_ENTRY_RECORDS: Records<CalendarEntry> = {
   entity: CalendarEntry,
   alias: 'ce',
   name: 'CalendarEntry',

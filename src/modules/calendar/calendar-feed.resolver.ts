@@ -4,7 +4,7 @@ import type { RequestContext } from '../../context/context';
 import type { ListSize, RowCost } from '../../graphql/cost';
 import { SavedSearchType, withSavedSearch } from '../saved-searches/saved-search.apply';
 import { CalendarEntry } from './calendar-entry.entity';
-import { CALENDAR_ENTRY, type CalendarEntryFilter } from './calendar-entry.fields';
+import { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter } from './calendar-entry.fields';
 import { CALENDAR_FEED_LIMIT, CalendarFeedService, type CalendarFeedData } from './calendar-feed.service';
 
 @ObjectType('CalendarFeed', {
@@ -49,7 +49,7 @@ export class CalendarFeedResolver {
   @Extensions({ rowCost: { rows: CALENDAR_FEED_LIMIT } satisfies RowCost })
   async calendarFeed(
     @Ctx() ctx: RequestContext,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, {
+    @Arg('filter', () => CALENDAR_ENTRY_FIELDS.Filter, {
       nullable: true,
       description: 'Which calendar entries; all of them (but those of deleted series) when absent.',
     })

@@ -4,7 +4,7 @@ import { fromOf, scopeOf } from '../common/resource';
 import { ListItem } from '../lists/list-item.entity';
 import { CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
 import type { CalendarEntryFilter } from './calendar-entry.fields';
-import { CALENDAR_ENTRIES, CalendarEntryService, listsInactive } from './calendar-entry.service';
+import { CALENDAR_ENTRY_RECORDS, CalendarEntryService, listsInactive } from './calendar-entry.service';
 import { rulesOf } from './calendar-entry.series';
 import { toICalendar, type ICalEntry } from './ical';
 import { hasRecurrence, RECURRENCE_LIMITS, type RecurrenceRules } from './recurrence';
@@ -81,9 +81,9 @@ export class CalendarFeedService {
   private async components(filter: CalendarEntryFilter | null | undefined): Promise<{ entries: CalendarEntry[]; truncated: boolean }> {
     const ctx = this.ctx;
     const matching = new CalendarEntryService(ctx).where(filter);
-    const heads = scopeOf(ctx, CALENDAR_ENTRIES);
+    const heads = scopeOf(ctx, CALENDAR_ENTRY_RECORDS);
     if (!listsInactive(filter)) heads.add('ce.active');
-    const from = fromOf(ctx, CALENDAR_ENTRIES);
+    const from = fromOf(ctx, CALENDAR_ENTRY_RECORDS);
     const rows = await ctx.em.execute<Array<Record<string, unknown>>>(
       `with matched as (select ce.id, ce.base_entry_id from ${from} where ${matching.sql}),
             heads as (select ce.id from ${from} where ${heads.sql} and ce.id in (select m.base_entry_id from matched m))

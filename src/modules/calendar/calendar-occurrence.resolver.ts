@@ -2,7 +2,7 @@ import { Arg, Ctx, Extensions, Field, Int, ObjectType, Query, Resolver } from 't
 import type { RequestContext } from '../../context/context';
 import type { ListSize } from '../../graphql/cost';
 import { CalendarEntry } from './calendar-entry.entity';
-import { CALENDAR_ENTRY, SPAN_RANGE_DOC, type CalendarEntryFilter } from './calendar-entry.fields';
+import { CALENDAR_ENTRY_FIELDS, SPAN_RANGE_DOC, type CalendarEntryFilter } from './calendar-entry.fields';
 import { CalendarOccurrenceService, OCCURRENCES_DEFAULT, OCCURRENCES_MAX, type OccurrenceOf } from './calendar-occurrence.service';
 import { RECURRENCE_LIMITS } from './recurrence';
 
@@ -48,7 +48,7 @@ export class CalendarOccurrenceResolver {
       description: `The end of the window, excluded: after from, at most ${RECURRENCE_LIMITS.windowDays} days after it. ${SPAN_RANGE_DOC}`,
     })
     to: Date,
-    @Arg('filter', () => CALENDAR_ENTRY.Filter, {
+    @Arg('filter', () => CALENDAR_ENTRY_FIELDS.Filter, {
       nullable: true,
       description:
         "Which entries, as in calendarEntries: a stored entry is listed when it matches, an occurrence computed from a rule when its series' base does.",

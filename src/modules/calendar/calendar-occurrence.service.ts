@@ -7,7 +7,7 @@ import { fromOf } from '../common/resource';
 import { CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
 import type { CalendarEntryFilter } from './calendar-entry.fields';
 import { localDate, localMidnight } from './calendar-entry.periods';
-import { CALENDAR_ENTRIES, CalendarEntryService } from './calendar-entry.service';
+import { CALENDAR_ENTRY_RECORDS, CalendarEntryService } from './calendar-entry.service';
 import { anchorOf, rulesOf } from './calendar-entry.series';
 import { occurrencesInWindow } from './occurrences';
 import { RECURRENCE_LIMITS } from './recurrence';
@@ -96,7 +96,7 @@ export class CalendarOccurrenceService {
       from,
     );
     const rows = await ctx.em.execute<Array<Record<string, unknown>>>(
-      `select ce.* from ${fromOf(ctx, CALENDAR_ENTRIES)} where ${where.sql} order by ${START_SQL} asc, ce.id asc limit ?`,
+      `select ce.* from ${fromOf(ctx, CALENDAR_ENTRY_RECORDS)} where ${where.sql} order by ${START_SQL} asc, ce.id asc limit ?`,
       [...where.params, first],
       'all',
     );
@@ -118,7 +118,7 @@ export class CalendarOccurrenceService {
       // Not a deleted series (a delete deactivates every entry of it).
       .add(`exists (select 1 from "calendar_entries" s where s.account_id = ce.account_id and (s.id = ce.id or s.base_entry_id = ce.id) and s.active)`);
     const rows = await ctx.em.execute<Array<Record<string, unknown>>>(
-      `select ce.* from ${fromOf(ctx, CALENDAR_ENTRIES)} where ${heads.sql} order by ${START_SQL} desc, ce.id desc limit ?`,
+      `select ce.* from ${fromOf(ctx, CALENDAR_ENTRY_RECORDS)} where ${heads.sql} order by ${START_SQL} desc, ce.id desc limit ?`,
       [...heads.params, OCCURRENCE_SERIES_MAX],
       'all',
     );

@@ -4,8 +4,9 @@
  * recurrences out). Pure and linear in the entries: the caller loads them and passes the clock's now.
  *
  * - Timed events in a zone: DTSTART/DTEND;TZID=<IANA name> with a VTIMEZONE for every TZID used
- *   (transitions derived with luxon for the years the data spans, the zone's current yearly DST
- *   rule as RRULEs so readers stay right for open series; see `vtimezone`). UTC: `…Z`, no TZID.
+ *   (transitions from the time-zone engine, src/common/zones.ts, for the years the data spans, the
+ *   zone's current yearly DST rule as RRULEs so readers stay right for open series; see
+ *   `vtimezone`). UTC: `…Z`, no TZID.
  * - All-day events: DTSTART;VALUE=DATE (the start's local date) and DTEND;VALUE=DATE the day after
  *   the last day (exclusive). Tasks: DUE;VALUE=DATE; a recurring task also gets DTSTART;VALUE=DATE
  *   (RRULE needs one) equal to DUE, as RFC 2445 allowed: RFC 5545 wants DUE later, but a day later
@@ -18,7 +19,7 @@
  * - Text is escaped (`\\`, `;`, `,`, newlines; other control characters dropped), lines are folded
  *   at 75 octets without splitting a UTF-8 character, and lines end in CRLF.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { formatOffset, isTimeZone, timeZone, type TimeZone, type Transition } from '../../common/zones';
 import { recurrenceForExport, type RecurrenceRules, type SeriesAnchor } from './recurrence';
 
 export interface ICalEntry {
@@ -49,7 +50,6 @@ export interface ICalOptions {
 
 const DEFAULT_PRODUCT_ID = '-//CRM Service//Calendar Export//EN';
 const DAY = 86_400_000;
-const MINUTE = 60_000;
 
 export function toICalendar(entries: readonly ICalEntry[], options: ICalOptions): string {
   const zones = new ZoneUsage();
@@ -95,7 +95,7 @@ function common(entry: ICalEntry, options: ICalOptions, out: string[]): void {
 /** An event without a start cannot be placed on a calendar (DTSTART is required): left out. */
 function writeEvent(entry: ICalEntry, options: ICalOptions, zones: ZoneUsage, out: string[]): void {
   if (entry.start === null || !Number.isFinite(entry.start.getTime())) return;
-  const zone = zoneInfo(entry.timeZone);
+  const zone = tzidZone(entry.timeZone);
   const start = Math.floor(entry.start.getTime() / 1000) * 1000;
   const end = entry.end !== null && Number.isFinite(entry.end.getTime()) ? Math.floor(entry.end.getTime() / 1000) * 1000 : null;
   out.push('BEGIN:VEVENT');
@@ -105,7 +105,7 @@ function writeEvent(entry: ICalEntry, options: ICalOptions, zones: ZoneUsage, ou
     out.push(`DTSTART;VALUE=DATE:${dayText(startDay)}`);
     if (end !== null && end >= start) {
       // The end's local date is the last day, unless the end is that date's midnight (exclusive).
-      const endFloating = toFloating(zone, end);
+      const endFloating = zone.toFloating(end);
       const endDay = Math.floor(endFloating / DAY);
       const exclusive = endFloating % DAY === 0 ? endDay : endDay + 1;
       out.push(`DTEND;VALUE=DATE:${dayText(Math.max(exclusive, startDay + 1))}`);
@@ -126,8 +126,8 @@ function writeTodo(entry: ICalEntry, options: ICalOptions, out: string[]): void 
   common(entry, options, out);
   const due = entry.dueDate !== null ? parseDay(entry.dueDate) : null;
   if (due !== null) {
-    const zone = zoneInfo(entry.timeZone);
-    const anchor: SeriesAnchor = { start: new Date(toInstant(zone, due * DAY)), timeZone: entry.timeZone, allDay: true };
+    const zone = tzidZone(entry.timeZone);
+    const anchor: SeriesAnchor = { start: new Date(zone.toInstant(due * DAY)), timeZone: entry.timeZone, allDay: true };
     const recurrence: string[] = [];
     if (entry.rules) writeRecurrence(entry.rules, anchor, zone, new ZoneUsage(), recurrence);
     if (recurrence.length) out.push(`DTSTART;VALUE=DATE:${dayText(due)}`);
@@ -142,7 +142,7 @@ function writeTodo(entry: ICalEntry, options: ICalOptions, out: string[]): void 
   out.push('END:VTODO');
 }
 
-function writeRecurrence(rules: RecurrenceRules, anchor: SeriesAnchor, zone: ZoneInfo, zones: ZoneUsage, out: string[]): void {
+function writeRecurrence(rules: RecurrenceRules, anchor: SeriesAnchor, zone: TimeZone, zones: ZoneUsage, out: string[]): void {
   let recurrence;
   try {
     recurrence = recurrenceForExport(rules, anchor);
@@ -165,10 +165,10 @@ function writeRecurrence(rules: RecurrenceRules, anchor: SeriesAnchor, zone: Zon
 }
 
 /** `NAME;TZID=zone:local,…` or, in UTC, `NAME:…Z,…`. */
-function zoned(name: string, zone: ZoneInfo, instants: readonly number[], zones: ZoneUsage): string {
+function zoned(name: string, zone: TimeZone, instants: readonly number[], zones: ZoneUsage): string {
   if (zone.utc) return `${name}:${instants.map(utc).join(',')}`;
   for (const ms of instants) zones.use(zone.name, ms);
-  return `${name};TZID=${zone.name}:${instants.map((ms) => floatingText(toFloating(zone, ms))).join(',')}`;
+  return `${name};TZID=${zone.name}:${instants.map((ms) => floatingText(zone.toFloating(ms))).join(',')}`;
 }
 
 /** v3 priorities are list names; iCalendar wants 1 (highest) … 9 (lowest). Unknown names: none. */
@@ -187,47 +187,9 @@ function icalPriority(priority: string | null): number | null {
 // ---------------------------------------------------------------------------------------------
 // Zones and times.
 
-interface ZoneInfo {
-  readonly name: string;
-  readonly utc: boolean;
-  readonly zone: IANAZone;
-}
-
-const zoneCache = new Map<string, ZoneInfo>();
-const UTC_NAMES = new Set([
-  'UTC',
-  'Etc/UTC',
-  'Etc/GMT',
-  'GMT',
-  'Etc/UCT',
-  'UCT',
-  'Etc/Zulu',
-  'Zulu',
-  'Etc/Universal',
-  'Universal',
-  'Etc/GMT0',
-  'Etc/GMT+0',
-  'Etc/GMT-0',
-  'GMT0',
-  'GMT+0',
-  'GMT-0',
-  'Etc/Greenwich',
-  'Greenwich',
-]);
-
-/** The zone by its canonical IANA name; an unknown zone (bad data) is written as UTC. */
-function zoneInfo(name: string): ZoneInfo {
-  let info = zoneCache.get(name);
-  if (!info) {
-    if (!IANAZone.isValidZone(name)) {
-      info = { name: 'UTC', utc: true, zone: IANAZone.create('UTC') };
-    } else {
-      const canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-      info = { name: canonical, utc: UTC_NAMES.has(canonical), zone: IANAZone.create(canonical) };
-    }
-    zoneCache.set(name, info);
-  }
-  return info;
+/** The zone by its canonical IANA name (TZID); an unknown zone (bad data) is written as UTC. */
+function tzidZone(name: string): TimeZone {
+  return isTimeZone(name) ? timeZone(timeZone(name).canonical) : timeZone('UTC');
 }
 
 class ZoneUsage {
@@ -242,27 +204,8 @@ class ZoneUsage {
   }
 }
 
-function offsetOf(zone: ZoneInfo | IANAZone, ms: number): number {
-  return ('zone' in zone ? zone.zone : zone).offset(ms) * MINUTE;
-}
-
-function toFloating(zone: ZoneInfo, ms: number): number {
-  return ms + offsetOf(zone, ms);
-}
-
-/** Local midnight etc. → instant (a skipped wall time takes the offset before the gap). */
-function toInstant(zone: ZoneInfo, f: number): number {
-  const before = offsetOf(zone, f - DAY);
-  const after = offsetOf(zone, f + DAY);
-  // The larger offset first: of two instants with the same wall time, the earlier one.
-  for (const offset of [before, after].sort((a, b) => b - a)) {
-    if (offsetOf(zone, f - offset) === offset) return f - offset;
-  }
-  return f - before;
-}
-
-function localDay(zone: ZoneInfo, ms: number): number {
-  return Math.floor(toFloating(zone, ms) / DAY);
+function localDay(zone: TimeZone, ms: number): number {
+  return Math.floor(zone.toFloating(ms) / DAY);
 }
 
 function pad(n: number, width = 2): string {
@@ -292,42 +235,6 @@ function parseDay(text: string): number | null {
 
 // ---------------------------------------------------------------------------------------------
 // VTIMEZONE.
-
-interface Transition {
-  /** First instant with the new offset. */
-  readonly at: number;
-  readonly from: number;
-  readonly to: number;
-}
-
-/** Every offset change in [from, to), found day by day and pinned to the second. */
-function transitions(zone: IANAZone, from: number, to: number): Transition[] {
-  const found: Transition[] = [];
-  let prev = zone.offset(from);
-  for (let t = from + DAY; t < to + DAY; t += DAY) {
-    const offset = zone.offset(t);
-    if (offset === prev) continue;
-    let lo = t - DAY;
-    let hi = t;
-    while (hi - lo > 1000) {
-      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-      if (zone.offset(mid) === prev) lo = mid;
-      else hi = mid;
-    }
-    found.push({ at: hi, from: prev * MINUTE, to: offset * MINUTE });
-    prev = offset;
-  }
-  return found;
-}
-
-function offsetText(ms: number): string {
-  const sign = ms < 0 ? '-' : '+';
-  const total = Math.abs(ms) / 1000;
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  return `${sign}${pad(h)}${pad(m)}${s ? pad(s) : ''}`;
-}
 
 interface Shape {
   readonly month: number;
@@ -370,11 +277,11 @@ function sameShape(a: Shape, b: Shape): boolean {
  * zone without a yearly pattern (Africa/Casablanca) is exact through the six years past the span.
  */
 function vtimezone(name: string, from: number, to: number): string[] {
-  const zone = IANAZone.create(name);
+  const zone = timeZone(name);
   const startYear = new Date(from).getUTCFullYear() - 1;
   const lastYear = new Date(to).getUTCFullYear() + 6;
   const spanStart = Date.UTC(startYear, 0, 1);
-  const all = transitions(zone, spanStart, Date.UTC(lastYear + 1, 0, 1));
+  const all = zone.transitions(spanStart, Date.UTC(lastYear + 1, 0, 1));
   const byYear = new Map<number, Transition[]>();
   for (const t of all) {
     const year = localStart(t).getUTCFullYear();
@@ -406,17 +313,19 @@ function vtimezone(name: string, from: number, to: number): string[] {
 
   const lines = ['BEGIN:VTIMEZONE', `TZID:${name}`];
   const component = (t: Transition, rrule: string | null) => {
-    const daylight = DateTime.fromMillis(t.at, { zone }).isInDST;
-    const kind = daylight ? 'DAYLIGHT' : 'STANDARD';
-    lines.push(`BEGIN:${kind}`, `DTSTART:${floatingText(t.at + t.from)}`, `TZOFFSETFROM:${offsetText(t.from)}`, `TZOFFSETTO:${offsetText(t.to)}`);
-    const abbreviation = ['en-US', 'en-GB']
-      .map((locale) => zone.offsetName(t.at, { format: 'short', locale }))
-      .find((text) => text && /^[A-Z]{2,6}$/.test(text));
+    const kind = zone.isDaylight(t.at) ? 'DAYLIGHT' : 'STANDARD';
+    lines.push(
+      `BEGIN:${kind}`,
+      `DTSTART:${floatingText(t.at + t.from)}`,
+      `TZOFFSETFROM:${formatOffset(t.from, true)}`,
+      `TZOFFSETTO:${formatOffset(t.to, true)}`,
+    );
+    const abbreviation = ['en-US', 'en-GB'].map((locale) => zone.abbreviation(t.at, locale)).find((text) => text && /^[A-Z]{2,6}$/.test(text));
     if (abbreviation) lines.push(`TZNAME:${abbreviation}`);
     if (rrule) lines.push(`RRULE:${rrule}`);
     lines.push(`END:${kind}`);
   };
-  const initial = zone.offset(spanStart) * MINUTE;
+  const initial = zone.offsetMs(spanStart);
   component({ at: spanStart - initial, from: initial, to: initial }, null);
   for (const t of all) if (localStart(t).getUTCFullYear() < patternYear) component(t, null);
   if (patternYear <= lastYear) {

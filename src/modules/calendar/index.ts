@@ -1,14 +1,14 @@
 import type { CoreModule } from '../module';
 import { CalendarEntry } from './calendar-entry.entity';
-import { CalendarEntryFieldsResolver, CalendarEntryResolver, CALENDAR_ENTRY_PARENT_RESOLVERS } from './calendar-entry.resolver';
+import { CALENDAR_ENTRY_PARENT_RESOLVERS, CALENDAR_ENTRY_RESOURCE, CalendarEntryDeleteResolver, CalendarEntryFieldsResolver } from './calendar-entry.resolver';
 import { CalendarFeedResolver } from './calendar-feed.resolver';
 import { CalendarOccurrenceResolver } from './calendar-occurrence.resolver';
 
 export { CalendarAssociationType, CalendarEntry, CalendarEntryKind } from './calendar-entry.entity';
-export { CALENDAR_ENTRY, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
+export { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
 export { CalendarEntryDue, localDate, localMidnight, periodSpan, today, type Pin } from './calendar-entry.periods';
 export {
-  CALENDAR_ENTRIES,
+  CALENDAR_ENTRY_RECORDS,
   CalendarEntryService,
   calendarCondition,
   findVisibleEntries,
@@ -25,5 +25,12 @@ export { CalendarOccurrenceService, OCCURRENCES_DEFAULT, OCCURRENCES_MAX, type O
 export const calendarModule: CoreModule = {
   name: 'calendar',
   entities: [CalendarEntry],
-  resolvers: [CalendarEntryResolver, CalendarEntryFieldsResolver, ...CALENDAR_ENTRY_PARENT_RESOLVERS, CalendarFeedResolver, CalendarOccurrenceResolver],
+  resolvers: [
+    CALENDAR_ENTRY_RESOURCE.resolver,
+    CalendarEntryDeleteResolver,
+    CalendarEntryFieldsResolver,
+    ...CALENDAR_ENTRY_PARENT_RESOLVERS,
+    CalendarFeedResolver,
+    CalendarOccurrenceResolver,
+  ],
 };

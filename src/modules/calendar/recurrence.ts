@@ -10,8 +10,9 @@
  * 09:00 Paris time across a DST change, so its UTC instant moves. rrule's own `tzid` support hands
  * back dates in a "UTC fields are the local time" form that is easy to get wrong, so it is not used:
  * rules are expanded in *floating* time (local wall-clock fields stored in a Date's UTC fields, no
- * tzid) and each occurrence is turned into an instant here, with RFC 5545 §3.3.5's rules for wall
- * times a DST change skips (the offset before the gap: 02:30 → 03:30) or repeats (the first one).
+ * tzid) and each occurrence is turned into an instant by the time-zone engine (src/common/zones.ts),
+ * with RFC 5545 §3.3.5's rules for wall times a DST change skips (the offset before the gap: 02:30
+ * → 03:30) or repeats (the first one).
  *
  * Input (keys and values case-insensitive; folded lines are unfolded):
  * - `rrule`: `FREQ=WEEKLY;BYDAY=MO,WE`, optionally prefixed `RRULE:`; an optional `DTSTART` line
@@ -29,7 +30,7 @@
  * Bounds (CPU and storage; see RECURRENCE_LIMITS and the constants below) keep every call cheap
  * whatever a client sends: COUNT and INTERVAL at most 1000, at most once a day (a rule stored
  * before more was refused still expands, at most 24 times a day), a rule must yield within 100
- * years, dates in years 1 to 9999 (src/kit/dates.ts); rrule's own loop is kept bounded
+ * years, dates in years 1 to 9999 (src/common/dates.ts); rrule's own loop is kept bounded
  * (`budgeted`) and enters a rule at the period a window needs (`gridStart`) instead of walking it
  * from its start.
  *
@@ -37,9 +38,9 @@
  * text to store), `occurrencesInSpan` (occurrencesBetween without the window bound) and
  * `recurrenceForExport` (what ical.ts writes).
  */
-import { IANAZone } from 'luxon';
 import { RRule, Weekday, type Options } from 'rrule';
-import { instantProblem } from '../../kit/dates';
+import { instantProblem } from '../../common/dates';
+import { isTimeZone, timeZone, type TimeZone } from '../../common/zones';
 
 export interface RecurrenceRules {
   readonly rrule: string | null;
@@ -112,91 +113,6 @@ const PERIOD_DAYS: Record<Freq, number> = { YEARLY: 365, MONTHLY: 28, WEEKLY: 7,
 
 // ---------------------------------------------------------------------------------------------
 // Floating time: local wall-clock fields kept in a UTC millisecond number.
-
-/**
- * A zone's UTC offsets, cached: luxon asks Intl for each one (microseconds a call, the bulk of an
- * expansion's cost), so the changes within a block of ~400 days are found once (day by day, then
- * to the second, as tzdb never changes twice in a day) and later asks are a short search.
- */
-class Zone {
-  private static readonly BLOCK = 2 ** 35; // ms, ~398 days
-  private readonly blocks = new Map<number, { readonly at: number[]; readonly offsets: number[] }>();
-
-  constructor(readonly iana: IANAZone) {}
-
-  /** The offset (ms) in force at instant `ms`. */
-  offsetMs(ms: number): number {
-    const key = Math.floor(ms / Zone.BLOCK);
-    if (!Number.isSafeInteger(key) || Math.abs(ms) > 8.64e15 - Zone.BLOCK) return this.iana.offset(ms) * 60_000;
-    let block = this.blocks.get(key);
-    if (!block) {
-      if (this.blocks.size >= 256) this.blocks.clear();
-      block = this.scan(key * Zone.BLOCK, (key + 1) * Zone.BLOCK);
-      this.blocks.set(key, block);
-    }
-    let i = block.at.length - 1;
-    while (block.at[i] > ms) i -= 1;
-    return block.offsets[i];
-  }
-
-  private scan(from: number, to: number): { at: number[]; offsets: number[] } {
-    const at = [from];
-    const offsets = [this.iana.offset(from)];
-    for (let t = Math.min(from + DAY, to); ; t = Math.min(t + DAY, to)) {
-      const offset = this.iana.offset(t);
-      if (offset !== offsets[offsets.length - 1]) {
-        let lo = Math.max(t - DAY, from);
-        let hi = t;
-        while (hi - lo > SECOND) {
-          const mid = lo + Math.floor((hi - lo) / 2 / SECOND) * SECOND;
-          if (this.iana.offset(mid) === offsets[offsets.length - 1]) lo = mid;
-          else hi = mid;
-        }
-        at.push(hi);
-        offsets.push(offset);
-      }
-      if (t >= to) break;
-    }
-    return { at, offsets: offsets.map((minutes) => minutes * 60_000) };
-  }
-}
-
-const zones = new Map<string, Zone>();
-
-function zoneOf(name: string): Zone {
-  let zone = zones.get(name);
-  if (!zone) {
-    if (!IANAZone.isValidZone(name)) throw new RangeError(`Unknown time zone: ${name}`);
-    zone = new Zone(IANAZone.create(name));
-    zones.set(name, zone);
-  }
-  return zone;
-}
-
-function offsetMs(zone: Zone, ms: number): number {
-  return zone.offsetMs(ms);
-}
-
-/** The wall-clock time of instant `ms` in `zone`, as floating ms. */
-function toFloating(zone: Zone, ms: number): number {
-  return ms + offsetMs(zone, ms);
-}
-
-/**
- * The instant of wall-clock time `f` in `zone` (RFC 5545 §3.3.5): a time that occurs twice is the
- * first; a time skipped by a DST gap uses the offset before the gap (02:30 → 03:30 after it).
- */
-function toInstant(zone: Zone, f: number): number {
-  const before = offsetMs(zone, f - SLACK);
-  const after = offsetMs(zone, f + SLACK);
-  if (before === after && offsetMs(zone, f - before) === before) return f - before; // no change near
-  let best = Number.POSITIVE_INFINITY;
-  for (const offset of before === after ? [before] : [before, after]) {
-    const ms = f - offset;
-    if (offsetMs(zone, ms) === offset && ms < best) best = ms;
-  }
-  return Number.isFinite(best) ? best : f - before;
-}
 
 function dayOf(f: number): number {
   return Math.floor(f / DAY);
@@ -311,7 +227,7 @@ function propertyLines(text: string): PropertyLine[] {
 // The compiled series.
 
 interface Ctx {
-  readonly zone: Zone;
+  readonly zone: TimeZone;
   readonly zoneName: string;
   readonly allDay: boolean;
   /** The anchor exactly as given (the base's own start). */
@@ -365,9 +281,9 @@ export function hasRecurrence(rules: RecurrenceRules): boolean {
 function makeCtx(anchor: SeriesAnchor, rules: RecurrenceRules): Ctx {
   const baseMs = anchor.start instanceof Date ? anchor.start.getTime() : Number.NaN;
   if (!Number.isFinite(baseMs)) throw new RangeError('The series anchor has no valid start');
-  const zone = zoneOf(anchor.timeZone);
+  const zone = timeZone(anchor.timeZone);
   const startMs = Math.floor(baseMs / SECOND) * SECOND;
-  const startF = toFloating(zone, startMs);
+  const startF = zone.toFloating(startMs);
   const year = new Date(startF).getUTCFullYear();
   if ((year < 1900 || year > 9000) && hasRecurrence(rules)) {
     const field: RecurrenceField = blank(rules.rrule) && !blank(rules.rdate) ? 'rdate' : 'rrule';
@@ -444,7 +360,7 @@ function compile(rules: RecurrenceRules, anchor: SeriesAnchor, probe: boolean): 
 }
 
 function describeInstant(ms: number, ctx: Ctx): string {
-  const f = toFloating(ctx.zone, ms);
+  const f = ctx.zone.toFloating(ms);
   const d = new Date(f);
   const day = `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   return ctx.allDay ? day : `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} ${ctx.zoneName}`;
@@ -457,7 +373,7 @@ interface ParsedDates {
 }
 
 /**
- * Why a date of a rule cannot be stored, or null (src/kit/dates.ts): what is kept of it must be in
+ * Why a date of a rule cannot be stored, or null (src/common/dates.ts): what is kept of it must be in
  * years 1 to 9999. A day (an all-day series, a date-only exdate) is kept as that day; an instant
  * is kept in UTC and written with the series' zone (iCalendar TZID): in range in both.
  */
@@ -486,12 +402,12 @@ function parseDates(field: 'rdate' | 'exdate', text: string, ctx: Ctx, strict: b
       throw new RecurrenceInvalid(field, `${field} periods (start/end) are not supported: give start dates or times only.`);
     }
     const tzid = line.params.get('TZID');
-    let lineZone: Zone | null = null;
+    let lineZone: TimeZone | null = null;
     if (tzid !== undefined) {
-      if (!IANAZone.isValidZone(tzid)) {
+      if (!isTimeZone(tzid)) {
         throw new RecurrenceInvalid(field, `${field} names an unknown time zone "${tzid}": use an IANA name such as Europe/Paris.`);
       }
-      lineZone = zoneOf(tzid);
+      lineZone = timeZone(tzid);
     }
     for (const raw of line.value.split(',')) {
       if (raw.trim() === '') continue;
@@ -506,7 +422,7 @@ function parseDates(field: 'rdate' | 'exdate', text: string, ctx: Ctx, strict: b
         throw new RecurrenceInvalid(field, `${field} says VALUE=DATE but "${clip(raw.trim())}" has a time of day.`);
       }
       // A floating time in a TZID line is local to that zone: pin it to an instant now.
-      const pinned: DateValue = value.kind === 'floating' && lineZone ? { kind: 'instant', ms: toInstant(lineZone, value.f) } : value;
+      const pinned: DateValue = value.kind === 'floating' && lineZone ? { kind: 'instant', ms: lineZone.toInstant(value.f) } : value;
       const problem = strict ? dateValueProblem(pinned, ctx, ctx.allDay || (field === 'exdate' && pinned.kind === 'date')) : null;
       if (problem) throw new RecurrenceInvalid(field, `${field} value "${clip(raw.trim())}" ${problem}.`);
       values.push(pinned);
@@ -529,11 +445,11 @@ function clip(text: string): string {
 function valueInstant(value: DateValue, ctx: Ctx): number {
   switch (value.kind) {
     case 'instant':
-      return ctx.allDay ? toInstant(ctx.zone, dayOf(toFloating(ctx.zone, value.ms)) * DAY + ctx.timeOfDay) : value.ms;
+      return ctx.allDay ? ctx.zone.toInstant(dayOf(ctx.zone.toFloating(value.ms)) * DAY + ctx.timeOfDay) : value.ms;
     case 'floating':
-      return toInstant(ctx.zone, ctx.allDay ? dayOf(value.f) * DAY + ctx.timeOfDay : value.f);
+      return ctx.zone.toInstant(ctx.allDay ? dayOf(value.f) * DAY + ctx.timeOfDay : value.f);
     case 'date':
-      return toInstant(ctx.zone, value.day * DAY + ctx.timeOfDay);
+      return ctx.zone.toInstant(value.day * DAY + ctx.timeOfDay);
   }
 }
 
@@ -541,7 +457,7 @@ function valueInstant(value: DateValue, ctx: Ctx): number {
 function valueDay(value: DateValue, ctx: Ctx): number {
   switch (value.kind) {
     case 'instant':
-      return dayOf(toFloating(ctx.zone, value.ms));
+      return dayOf(ctx.zone.toFloating(value.ms));
     case 'floating':
       return dayOf(value.f);
     case 'date':
@@ -565,7 +481,7 @@ function normalizedDates(values: readonly DateValue[], ctx: Ctx, field: 'rdate' 
       keyed.set(formatDay(day), day * DAY);
     } else {
       const ms = valueInstant(value, ctx);
-      keyed.set(formatUtc(ms), toFloating(ctx.zone, ms));
+      keyed.set(formatUtc(ms), ctx.zone.toFloating(ms));
     }
   }
   return [...keyed.entries()]
@@ -725,7 +641,7 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx, strict
   if (ctx.allDay && (byhour || byminute || bysecond)) {
     fail(`${field}: an all-day series has no time of day; leave out BYHOUR, BYMINUTE and BYSECOND.`);
   }
-  // At most once a day, as FREQ=HOURLY… is refused above (README "Recurring series"). A period (a
+  // At most once a day, as FREQ=HOURLY… is refused above (docs/calendar.md "Recurring series"). A period (a
   // day, week, month or year; periods never overlap) yields each day its BY… parts allow at each
   // time BYHOUR × BYMINUTE × BYSECOND gives, and BYSETPOS only picks among those: one time of day
   // gives no day two occurrences, whatever FREQ, BYDAY or BYSETPOS say; several times give some day
@@ -767,8 +683,8 @@ function compileRule(field: 'rrule' | 'exrule', source: string, ctx: Ctx, strict
         value!.kind === 'instant'
           ? Math.floor(value!.ms / SECOND) * SECOND
           : value!.kind === 'floating'
-            ? toInstant(ctx.zone, value!.f)
-            : toInstant(ctx.zone, (value!.day + 1) * DAY) - SECOND;
+            ? ctx.zone.toInstant(value!.f)
+            : ctx.zone.toInstant((value!.day + 1) * DAY) - SECOND;
       // Kept and written in UTC (iCalendar's UNTIL of a zoned series), so in range there.
       const problem = strict ? instantProblem(untilMs) : null;
       if (problem) fail(`${field}: UNTIL=${clip(untilRaw)} ${problem}.`);
@@ -864,13 +780,13 @@ function checkDtstart(field: 'rrule' | 'exrule', line: PropertyLine, ctx: Ctx): 
   const value = parseDateValue(line.value);
   if (!value) throw new RecurrenceInvalid(field, `${field}: DTSTART "${clip(line.value)}" is not a date.`);
   const tzid = line.params.get('TZID');
-  if (tzid !== undefined && !IANAZone.isValidZone(tzid)) {
+  if (tzid !== undefined && !isTimeZone(tzid)) {
     throw new RecurrenceInvalid(field, `${field}: DTSTART names an unknown time zone "${tzid}".`);
   }
   const matches =
     value.kind === 'date' || ctx.allDay
-      ? valueDay(value.kind === 'floating' && tzid ? { kind: 'instant', ms: toInstant(zoneOf(tzid), value.f) } : value, ctx) === ctx.startDay
-      : (value.kind === 'instant' ? value.ms : toInstant(tzid ? zoneOf(tzid) : ctx.zone, value.f)) === ctx.startMs;
+      ? valueDay(value.kind === 'floating' && tzid ? { kind: 'instant', ms: timeZone(tzid).toInstant(value.f) } : value, ctx) === ctx.startDay
+      : (value.kind === 'instant' ? value.ms : (tzid ? timeZone(tzid) : ctx.zone).toInstant(value.f)) === ctx.startMs;
   if (!matches) {
     throw new RecurrenceInvalid(
       field,
@@ -969,8 +885,8 @@ function ruleHits(rule: CompiledRule, ctx: Ctx, lo: number, hi: number, limit: n
   lo = Math.max(lo, ctx.startMs);
   if (rule.untilMs !== null) hi = Math.min(hi, rule.untilMs);
   if (hi < lo || limit <= 0) return [];
-  const fromF = toFloating(ctx.zone, lo) - SLACK;
-  let toF = Math.min(toFloating(ctx.zone, Math.min(hi, 8.64e15 - SLACK)) + SLACK, MAX_FLOATING);
+  const fromF = ctx.zone.toFloating(lo) - SLACK;
+  let toF = Math.min(ctx.zone.toFloating(Math.min(hi, 8.64e15 - SLACK)) + SLACK, MAX_FLOATING);
   if (rule.untilDay !== null) toF = Math.min(toF, (rule.untilDay + 1) * DAY - SECOND);
   if (toF < fromF) return [];
   const dtstart = gridStart(rule, ctx, fromF);
@@ -981,7 +897,7 @@ function ruleHits(rule: CompiledRule, ctx: Ctx, lo: number, hi: number, limit: n
   const hits: Hit[] = [];
   rr.between(new Date(Math.max(fromF, dtstart)), new Date(toF), true, (date) => {
     const f = date.getTime();
-    const ms = toInstant(ctx.zone, f);
+    const ms = ctx.zone.toInstant(f);
     if (ms >= lo && ms <= hi && (rule.untilDay === null || dayOf(f) <= rule.untilDay)) {
       hits.push({ ms, f });
       if (hits.length >= limit) return false;
@@ -1029,7 +945,7 @@ function others(c: Compiled, lo: number, hi: number, limit: number): number[] {
     const inRange = c.rdates.filter((ms) => ms >= lo && ms <= hi);
     if (inRange.length) {
       const ex = exruleSet(c, inRange[0], inRange[inRange.length - 1]);
-      for (const ms of inRange) if (!excluded(c, { ms, f: toFloating(ctx.zone, ms) }, ex)) found.add(ms);
+      for (const ms of inRange) if (!excluded(c, { ms, f: ctx.zone.toFloating(ms) }, ex)) found.add(ms);
     }
   }
   return [...found].sort((a, b) => a - b).slice(0, limit);
@@ -1149,7 +1065,7 @@ export function seriesEnd(rules: RecurrenceRules, anchor: SeriesAnchor): Date | 
     const all = others({ ...c, rdates: [] }, ctx.startMs, ctx.startMs + SEARCH_SPAN, rrule.count);
     return new Date(Math.max(last, all[all.length - 1] ?? last));
   }
-  const end = rrule.untilMs ?? (rrule.untilDay !== null ? toInstant(ctx.zone, (rrule.untilDay + 1) * DAY) - SECOND : null);
+  const end = rrule.untilMs ?? (rrule.untilDay !== null ? ctx.zone.toInstant((rrule.untilDay + 1) * DAY) - SECOND : null);
   if (end === null || end > ctx.startMs + SEARCH_SPAN) return null;
   // The last surviving rule occurrence: look back from UNTIL in widening windows.
   for (let width = 400 * DAY, hi = end; hi > ctx.startMs; width *= 4) {
@@ -1189,13 +1105,13 @@ export function recurrenceForExport(rules: RecurrenceRules, anchor: SeriesAnchor
   for (const ms of c.exInstants) exdates.add(ms);
   for (const day of c.exDays) {
     if (ctx.allDay) {
-      exdates.add(toInstant(ctx.zone, day * DAY + ctx.timeOfDay));
+      exdates.add(ctx.zone.toInstant(day * DAY + ctx.timeOfDay));
       continue;
     }
-    const lo = toInstant(ctx.zone, day * DAY);
-    const hi = toInstant(ctx.zone, (day + 1) * DAY) - 1;
+    const lo = ctx.zone.toInstant(day * DAY);
+    const hi = ctx.zone.toInstant((day + 1) * DAY) - 1;
     for (const ms of others(noEx, lo, hi, MAX_TIMES_PER_DAY + c.rdates.length)) {
-      if (dayOf(toFloating(ctx.zone, ms)) === day) exdates.add(ms);
+      if (dayOf(ctx.zone.toFloating(ms)) === day) exdates.add(ms);
     }
   }
   return {

@@ -1,27 +1,27 @@
 import type { RequestContext } from '../../context/context';
-import { relationField } from '../../context/relations';
+import { relationField } from '../../graphql/relations';
 import { Visibility } from '../../context/viewer';
 import type { Seer, VisibilityRule, VisibilityTerm } from '../../context/visibility';
 import { Where } from '../../db/sql';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.visibility';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.visibility';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { linkable, sharesOf } from './resource';
 
 /**
  * The records an activity (a note, a document, a calendar entry) may be linked to, each visible
- * under its own rule. Read when a query is built, not when this module loads: the deals module
- * reaches the calendar (todo templates) which reaches this, so DEALS may not exist yet at load time.
+ * under its own rule. The rules come from the `*.visibility.ts` files, which import their entity
+ * and nothing of a service: a deal's write reaches the calendar (its close-date task, todo
+ * templates) and so this file, but this file never reaches back to a deal's service.
  */
-const links = () =>
-  [
-    { column: 'deal_id', table: 'deals', def: DEALS },
-    { column: 'person_id', table: 'people', def: PEOPLE },
-    { column: 'company_id', table: 'companies', def: COMPANIES },
-  ] as const;
+const LINKS = [
+  { column: 'deal_id', table: 'deals', def: DEAL_RECORDS },
+  { column: 'person_id', table: 'people', def: PERSON_RECORDS },
+  { column: 'company_id', table: 'companies', def: COMPANY_RECORDS },
+] as const;
 
 /**
  * Visible through a linked record: an `exists` per link column (`deal_id`, `person_id`,
@@ -36,7 +36,7 @@ export function linkedRecordsTerm<T>(prefix: string, what: string): VisibilityTe
       const seer: Seer = { userId, isAdmin: false, visibility: Visibility.OWN };
       const sql: string[] = [];
       const params: unknown[] = [];
-      for (const link of links()) {
+      for (const link of LINKS) {
         const inner = (link.def.visibility as VisibilityRule<object>).restrict(new Where(), `${prefix}${link.table[0]}`, seer);
         sql.push(
           `exists (select 1 from "${link.table}" ${prefix}${link.table[0]} where ${prefix}${link.table[0]}.id = ${alias}.${link.column} and ${inner.sql})`,
@@ -58,16 +58,17 @@ export function linkedRecordsTerm<T>(prefix: string, what: string): VisibilityTe
 export function linkedDeal(ctx: RequestContext, id: number | undefined): Deal | null | Promise<Deal | null> {
   if (id == null) return null;
   const loader = ctx.loaders.byId(Deal);
-  const shares = sharesOf(ctx, DEALS);
+  const shares = sharesOf(ctx, DEAL_RECORDS);
   const deal = loader.settled(id);
   const shared = shares.settled(id);
-  if (deal !== undefined && shared !== undefined) return deal && DEALS.visibility.canSee(ctx.viewer, deal, shared) ? deal : null;
-  return Promise.all([loader.load(id), shares.load(id)]).then(([d, s]) => (d && DEALS.visibility.canSee(ctx.viewer, d, s) ? d : null));
+  if (deal !== undefined && shared !== undefined) return deal && DEAL_RECORDS.visibility.canSee(ctx.viewer, deal, shared) ? deal : null;
+  return Promise.all([loader.load(id), shares.load(id)]).then(([d, s]) => (d && DEAL_RECORDS.visibility.canSee(ctx.viewer, d, s) ? d : null));
 }
 
 /** The person an activity is linked to, as its `person` field shows it: null when the viewer may not see them. */
-export const linkedPerson = (ctx: RequestContext, id: number | undefined) => relationField(ctx, Person, id, (p) => (p && linkable(ctx, PEOPLE, p) ? p : null));
+export const linkedPerson = (ctx: RequestContext, id: number | undefined) =>
+  relationField(ctx, Person, id, (p) => (p && linkable(ctx, PERSON_RECORDS, p) ? p : null));
 
 /** The company an activity is linked to, as its `company` field shows it: null when the viewer may not see it. */
 export const linkedCompany = (ctx: RequestContext, id: number | undefined) =>
-  relationField(ctx, Company, id, (c) => (c && linkable(ctx, COMPANIES, c) ? c : null));
+  relationField(ctx, Company, id, (c) => (c && linkable(ctx, COMPANY_RECORDS, c) ? c : null));

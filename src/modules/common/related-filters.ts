@@ -2,7 +2,7 @@ import type { ClassType } from 'type-graphql';
 import { seesEverything } from '../../context/visibility';
 import { IdFilter, linkedIdConditions } from '../../graphql/filters';
 import type { FieldTable, FilterDef, FilterScope, Resource } from '../../kit/fields';
-import { fromOf, scopeOf, type ResourceDef } from './resource';
+import { fromOf, scopeOf, type Records } from './resource';
 
 /*
  * Conditions on related records (a deal's people, its company, a person's deals), declared with
@@ -15,7 +15,7 @@ import { fromOf, scopeOf, type ResourceDef } from './resource';
  */
 
 type Fragment = { sql: string; params: unknown[] };
-type AnyResource = ResourceDef<{ id: number }>;
+type AnyResource = Records<{ id: number }>;
 
 /** A resource other records' conditions may reach: who sees its rows, and (for conditions on its fields) its field table. */
 export interface RelatedResource<T extends FieldTable = FieldTable> {

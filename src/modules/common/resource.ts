@@ -11,7 +11,7 @@ import { Connection, type Paging } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 
 /** What the service kit needs to know of a record resource: a few facts, no behaviour. */
-export interface ResourceDef<T extends { id: number }> {
+export interface Records<T extends { id: number }> {
   readonly entity: EntityClass<T>;
   /** Alias of its table in hand-written conditions, e.g. `p`. */
   readonly alias: string;
@@ -22,16 +22,12 @@ export interface ResourceDef<T extends { id: number }> {
 }
 
 /** `"people" p`: the table from the ORM metadata, with the resource's alias. */
-export function fromOf<T extends { id: number }>(ctx: Pick<RequestContext, 'em'>, def: ResourceDef<T>, alias = def.alias): string {
+export function fromOf<T extends { id: number }>(ctx: Pick<RequestContext, 'em'>, def: Records<T>, alias = def.alias): string {
   return `"${tableOf(ctx.em, def.entity).table}" ${alias}`;
 }
 
 /** Tenancy and visibility of the resource's rows for the viewer: the start of every condition. */
-export function scopeOf<T extends { id: number }>(
-  ctx: { readonly viewer: Seer & { readonly accountId: number } },
-  def: ResourceDef<T>,
-  alias = def.alias,
-): Where {
+export function scopeOf<T extends { id: number }>(ctx: { readonly viewer: Seer & { readonly accountId: number } }, def: Records<T>, alias = def.alias): Where {
   const where = new Where().add(`${alias}.account_id = ?`, ctx.viewer.accountId);
   return def.visibility.restrict(where, alias, ctx.viewer);
 }
@@ -39,7 +35,7 @@ export function scopeOf<T extends { id: number }>(
 /** One page of rows matching `where` (which starts from scopeOf), by cursor or offset, as read-only projections. */
 export async function listConnection<T extends { id: number }>(
   ctx: RequestContext,
-  def: ResourceDef<T>,
+  def: Records<T>,
   where: Where,
   order: readonly OrderKey[],
   paging: Paging,
@@ -51,7 +47,7 @@ export async function listConnection<T extends { id: number }>(
 /** For reading: a read-only projection, or null when missing or not visible (answered alike, so existence does not leak). */
 export async function findVisible<T extends { id: number }>(
   ctx: Pick<RequestContext, 'em'> & Parameters<typeof scopeOf>[0],
-  def: ResourceDef<T>,
+  def: Records<T>,
   id: number,
 ): Promise<T | null> {
   return isValidId(id) ? findOneRow(ctx.em, def.entity, fromOf(ctx, def), def.alias, id, scopeOf(ctx, def)) : null;
@@ -61,7 +57,7 @@ export async function findVisible<T extends { id: number }>(
  * The users each record is shared with, when the resource's rule shares through a join table
  * (one statement per batch of ids, per request); empty maps otherwise.
  */
-export function sharesOf<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>): SettledLoader<number[]> {
+export function sharesOf<T extends { id: number }>(ctx: RequestContext, def: Records<T>): SettledLoader<number[]> {
   const shares = def.visibility.shares;
   return ctx.loaders.memo(
     `shares:${def.name}`,
@@ -82,20 +78,20 @@ export function sharesOf<T extends { id: number }>(ctx: RequestContext, def: Res
 }
 
 /** The visibility rule on one record in memory, its shares loaded when the rule needs them. */
-export async function canSeeRecord<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, record: T): Promise<boolean> {
+export async function canSeeRecord<T extends { id: number }>(ctx: RequestContext, def: Records<T>, record: T): Promise<boolean> {
   const shared = def.visibility.shares ? await sharesOf(ctx, def).load(record.id) : undefined;
   return def.visibility.canSee(ctx.viewer, record, shared);
 }
 
 /** Records by id for `node`/`nodes`: the generic loader (tenancy), then the visibility rule. */
-export async function findManyVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, ids: readonly number[]): Promise<Array<T | null>> {
+export async function findManyVisible<T extends { id: number }>(ctx: RequestContext, def: Records<T>, ids: readonly number[]): Promise<Array<T | null>> {
   const loader = ctx.loaders.byId(def.entity);
   const rows = await Promise.all(ids.map((id) => loader.load(id)));
   return Promise.all(rows.map(async (row) => (row && (await canSeeRecord(ctx, def, row)) ? row : null)));
 }
 
 /** For writing: the managed entity, under the same tenancy and visibility rule. */
-export async function loadForWrite<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<T> {
+export async function loadForWrite<T extends { id: number }>(ctx: RequestContext, def: Records<T>, id: number): Promise<T> {
   if (!isValidId(id)) throw new NotFoundError(def.name, id);
   const record = (await ctx.em.findOne(def.entity, { id, account: ctx.viewer.accountId } as never)) as T | null;
   if (!record || !(await canSeeRecord(ctx, def, record))) throw new NotFoundError(def.name, id);
@@ -103,7 +99,7 @@ export async function loadForWrite<T extends { id: number }>(ctx: RequestContext
 }
 
 /** Deletes a record the viewer may see (else NotFound); returns its id. */
-export function removeVisible<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, id: number): Promise<number> {
+export function removeVisible<T extends { id: number }>(ctx: RequestContext, def: Records<T>, id: number): Promise<number> {
   return mutation(ctx, async (em) => {
     em.remove(await loadForWrite(ctx, def, id));
     return id;
@@ -114,7 +110,7 @@ export function removeVisible<T extends { id: number }>(ctx: RequestContext, def
  * A record may be linked (e.g. a person's company) only when the viewer can see it: one they
  * cannot see is answered like a missing one, so its existence does not leak.
  */
-export function linkable<T extends { id: number }>(ctx: RequestContext, def: ResourceDef<T>, record: T | null): record is T {
+export function linkable<T extends { id: number }>(ctx: RequestContext, def: Records<T>, record: T | null): record is T {
   // A rule sharing through a join table needs the shares: use canSeeRecord for such resources.
   return record !== null && def.visibility.canSee(ctx.viewer, record);
 }

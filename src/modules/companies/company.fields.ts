@@ -12,7 +12,7 @@ const text = { kind: 'text', write: 'auto' } as const;
  * sorted. Inputs, filter, order, their SQL and the write whitelist derive from it (src/kit/fields.ts).
  * Text sorts are as stored except the name (v3 behaviour; people differ, and say so).
  */
-export const COMPANY = defineResource(
+export const COMPANY_FIELDS = defineResource(
   {
     type: 'Company',
     plural: 'companies',
@@ -90,4 +90,4 @@ export const COMPANY = defineResource(
 );
 
 /** What the service applies: either input. */
-export type CompanyInput = InputOf<typeof COMPANY.table>;
+export type CompanyInput = InputOf<typeof COMPANY_FIELDS.table>;

@@ -1,12 +1,12 @@
 import { Issues, ValidationFailed } from '../../common/errors';
 import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import type { RequestContext } from '../../context/context';
-import type { RelationReads } from '../../context/relations';
+import type { RelationReads } from '../../graphql/relations';
 import { mutation } from '../../context/transaction';
 import { blank } from '../../kit/assign';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, linkable, listConnection, loadForWrite, removeVisible, scopeOf, setRelation } from '../common/resource';
-import { COMPANIES } from './company.visibility';
+import { linkable, listConnection, loadForWrite, scopeOf, setRelation } from '../common/resource';
+import { COMPANY_RECORDS } from './company.visibility';
 import { isValidId } from '../../graphql/ids';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { applyCustomFields } from '../custom-fields/custom-field-write';
@@ -15,41 +15,37 @@ import { ownerMailOwed, recordMail } from '../outbox/outbox.service';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Company } from './company.entity';
-import { COMPANY, type CompanyInput } from './company.fields';
+import { COMPANY_FIELDS, type CompanyInput } from './company.fields';
 import type { CompanyCreateOptions, CompanyUpdateOptions } from './company.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (company.fields.ts). */
-const WRITES = COMPANY.writes(['ownerId', 'customFields', 'customFieldValues', 'updatedAt']);
+const WRITES = COMPANY_FIELDS.writes(['ownerId', 'customFields', 'customFieldValues', 'updatedAt']);
 
 /** Company names are varchar(255). */
 const MAX_COMPANY_NAME = 255;
 
 /**
  * What other records' company fields read of their company: `company` what is selected of it and
- * what `linkable` judges; `companyName` its name only (context/relations.ts).
+ * what `linkable` judges; `companyName` its name only (graphql/relations.ts).
  */
-export const COMPANY_READS: RelationReads = { selected: true, with: COMPANIES.visibility.reads };
+export const COMPANY_READS: RelationReads = { selected: true, with: COMPANY_RECORDS.visibility.reads };
 export const COMPANY_NAME_READS: RelationReads = ['name'];
 
-/** Companies: tenancy and visibility on every read and write (issue 2 §6). */
+/** Companies' own steps (company.resolver.ts): tenancy and visibility on every read and write; show and delete are the record resource's defaults. */
 export class CompanyService {
   constructor(private readonly ctx: RequestContext) {}
 
   /** A page of the companies the viewer may see that match `filter`, in `orderBy` order. */
   async list(
-    filter: InstanceType<typeof COMPANY.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof COMPANY.Order>> | null | undefined,
+    filter: InstanceType<typeof COMPANY_FIELDS.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof COMPANY_FIELDS.Order>> | null | undefined,
     paging: Paging,
     reads?: ConnectionReads,
   ): Promise<Connection<Company>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.COMPANY, filter);
-    const condition = COMPANY.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, COMPANIES).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, COMPANIES, where, COMPANY.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  get(id: number): Promise<Company | null> {
-    return findVisible(this.ctx, COMPANIES, id);
+    const condition = COMPANY_FIELDS.filterSql(this.ctx, filter);
+    const where = scopeOf(this.ctx, COMPANY_RECORDS).add(condition.sql, ...condition.params);
+    return listConnection(this.ctx, COMPANY_RECORDS, where, COMPANY_FIELDS.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   create(input: CompanyInput, options?: CompanyCreateOptions): Promise<Company> {
@@ -71,7 +67,7 @@ export class CompanyService {
 
   update(id: number, input: CompanyInput, options?: CompanyUpdateOptions): Promise<Company> {
     return mutation(this.ctx, async () => {
-      const company = await loadForWrite(this.ctx, COMPANIES, id);
+      const company = await loadForWrite(this.ctx, COMPANY_RECORDS, id);
       const issues = new Issues();
       if (typeof input.name === 'string') input.name = withoutNul(input.name); // as on create
       if (input.name !== undefined && blank(input.name)) issues.blank('name');
@@ -94,10 +90,6 @@ export class CompanyService {
     });
   }
 
-  delete(id: number): Promise<number> {
-    return removeVisible(this.ctx, COMPANIES, id);
-  }
-
   /**
    * Finds a company the viewer can see by exact name (case-insensitive), or creates one owned by
    * the viewer (in the caller's mutation). A company they cannot see is never found: a namesake is
@@ -105,7 +97,7 @@ export class CompanyService {
    */
   async findOrCreateByName(name: string): Promise<Company> {
     const trimmed = name.trim();
-    const where = scopeOf(this.ctx, COMPANIES).add('lower(c.name) = lower(?)', trimmed);
+    const where = scopeOf(this.ctx, COMPANY_RECORDS).add('lower(c.name) = lower(?)', trimmed);
     const existing = await this.ctx.em.execute<Array<{ id: number }>>(
       `select c.id from "companies" c where ${where.sql} order by c.id limit 1`,
       where.params,
@@ -134,7 +126,7 @@ export class CompanyService {
     const currentId = record.company?.id ?? null;
     const linkableCompany = async (id: number | null | undefined): Promise<Company | null> => {
       const company = id != null && isValidId(id) ? await companies.load(id) : null;
-      return company && (company.id === currentId || linkable(this.ctx, COMPANIES, company)) ? company : null;
+      return company && (company.id === currentId || linkable(this.ctx, COMPANY_RECORDS, company)) ? company : null;
     };
     // NUL cannot be stored or searched for in PostgreSQL text (as assignFields drops it from columns).
     const name = typeof input.companyName === 'string' ? withoutNul(input.companyName).trim() : input.companyName;

@@ -1,5 +1,5 @@
 import type { CoreModule } from '../module';
 import { Company } from './company.entity';
-import { CompanyFieldsResolver, CompanyResolver } from './company.resolver';
+import { COMPANY_RESOURCE, CompanyFieldsResolver } from './company.resolver';
 
-export const companiesModule: CoreModule = { name: 'companies', entities: [Company], resolvers: [CompanyResolver, CompanyFieldsResolver] };
+export const companiesModule: CoreModule = { name: 'companies', entities: [Company], resolvers: [COMPANY_RESOURCE.resolver, CompanyFieldsResolver] };

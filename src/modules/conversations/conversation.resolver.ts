@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../context/context';
-import { relationField } from '../../context/relations';
+import { relationField } from '../../graphql/relations';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
 import { User } from '../users/user.entity';

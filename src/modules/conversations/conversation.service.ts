@@ -6,7 +6,7 @@ import { isValidId } from '../../graphql/ids';
 import { withoutNul } from '../common/input';
 import { canSeeRecord, findVisible, fromOf, scopeOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { Note } from '../notes/note.entity';
 import { User } from '../users/user.entity';
 import { Conversation } from './conversation';
@@ -25,9 +25,9 @@ export class ConversationService {
   async getMany(ids: readonly number[]): Promise<Array<Conversation | null>> {
     const valid = ids.filter(isValidId);
     if (valid.length === 0) return ids.map(() => null);
-    const where = scopeOf(this.ctx, DEALS).add('n.account_id = ?', this.ctx.viewer.accountId);
+    const where = scopeOf(this.ctx, DEAL_RECORDS).add('n.account_id = ?', this.ctx.viewer.accountId);
     const rows = await this.ctx.em.execute<Record<string, unknown>[]>(
-      `select n.* from ${`"${tableOf(this.ctx.em, Note).table}"`} n join ${fromOf(this.ctx, DEALS)} on d.id = n.deal_id where n.id = any(?::int[]) and ${where.sql}`,
+      `select n.* from ${`"${tableOf(this.ctx.em, Note).table}"`} n join ${fromOf(this.ctx, DEAL_RECORDS)} on d.id = n.deal_id where n.id = any(?::int[]) and ${where.sql}`,
       [`{${valid.join(',')}}`, ...where.params],
       'all',
     );
@@ -42,7 +42,7 @@ export class ConversationService {
   create(input: ConversationCreateInput): Promise<Conversation> {
     return mutation(this.ctx, async (em) => {
       const issues = new Issues();
-      const deal = isValidId(input.dealId) ? await findVisible(this.ctx, DEALS, input.dealId) : null;
+      const deal = isValidId(input.dealId) ? await findVisible(this.ctx, DEAL_RECORDS, input.dealId) : null;
       if (!deal) issues.missing('dealId');
       const sentence = this.sentenceOf(input.sentence, issues);
       issues.throwIfAny();
@@ -84,7 +84,7 @@ export class ConversationService {
   private async loadForWrite(id: number): Promise<Note> {
     if (!isValidId(id)) throw new NotFoundError('Conversation', id);
     const note = await this.ctx.em.findOne(Note, { id, account: this.ctx.viewer.accountId, deal: { $ne: null } }, { populate: ['deal'] });
-    if (!note?.deal || !(await canSeeRecord(this.ctx, DEALS, note.deal))) throw new NotFoundError('Conversation', id);
+    if (!note?.deal || !(await canSeeRecord(this.ctx, DEAL_RECORDS, note.deal))) throw new NotFoundError('Conversation', id);
     return note;
   }
 

@@ -5,7 +5,7 @@ import { contains, withoutNul } from '../../db/sql';
 import { customFieldConditions, MAX_CUSTOM_FIELD_MATCHES, type CustomFieldFilter } from '../../graphql/filters';
 import { isValidId } from '../../graphql/ids';
 import { MAX_FILTER_STRING } from '../../graphql/limits';
-import { dateProblem } from '../../kit/dates';
+import { dateProblem } from '../../common/dates';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 
@@ -85,7 +85,7 @@ function number(value: unknown, path: string): string {
   return text.replace(/^\+/, '');
 }
 
-/** A date `YYYY-MM-DD` that exists (years 1 to 9999: src/kit/dates.ts), as the number the side table holds (YYYYMMDD). */
+/** A date `YYYY-MM-DD` that exists (years 1 to 9999: src/common/dates.ts), as the number the side table holds (YYYYMMDD). */
 function dateKey(value: unknown, path: string): string {
   const text = typeof value === 'string' ? value.trim() : null;
   const problem = dateProblem(text);

@@ -3,21 +3,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
-import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
-import { findVisible, listConnection, loadForWrite, scopeOf, type ResourceDef } from '../common/resource';
-import { accountWide, checkName, checkRange, requireAdmin, writeUnique } from '../lists/admin';
+import { loadForWrite, type Records } from '../common/resource';
+import { accountWide, checkName, checkRange, requireAdmin, writeUnique } from '../common/admin';
 import { Account } from '../accounts/account.entity';
 import { CustomField } from './custom-field.entity';
 import { CustomFieldKind, ENTRY_KINDS } from './custom-field.enums';
-import { CUSTOM_FIELD_ENTRY, MAX_CUSTOM_FIELD_NAME, type CustomFieldEntryInput } from './custom-field.fields';
+import { CUSTOM_FIELD_ENTRY_FIELDS, MAX_CUSTOM_FIELD_NAME, type CustomFieldEntryInput } from './custom-field.fields';
 import { CustomFieldEntry } from './custom-field-entry.entity';
 import { MAX_ENTRIES_PER_FIELD } from './custom-field.loaders';
 import { CUSTOM_FIELDS, RECORD_TABLES } from './custom-field.service';
 
 export const CUSTOM_FIELD_ENTRIES_PAGE_SIZE = 200;
 
-export const CUSTOM_FIELD_ENTRIES: ResourceDef<CustomFieldEntry> = {
+export const CUSTOM_FIELD_ENTRIES: Records<CustomFieldEntry> = {
   entity: CustomFieldEntry,
   alias: 'ce',
   name: 'CustomFieldEntry',
@@ -25,7 +24,7 @@ export const CUSTOM_FIELD_ENTRIES: ResourceDef<CustomFieldEntry> = {
 };
 
 /** Every writable field is the service's own (checked once, when the module loads). */
-CUSTOM_FIELD_ENTRY.writes(['customFieldLabelId', 'name', 'position']);
+CUSTOM_FIELD_ENTRY_FIELDS.writes(['customFieldLabelId', 'name', 'position']);
 
 const INT_MAX = 2_147_483_647;
 
@@ -38,21 +37,6 @@ const INT_MAX = 2_147_483_647;
  */
 export class CustomFieldEntryService {
   constructor(private readonly ctx: RequestContext) {}
-
-  list(
-    filter: InstanceType<typeof CUSTOM_FIELD_ENTRY.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof CUSTOM_FIELD_ENTRY.Order>> | null | undefined,
-    paging: Paging,
-    reads?: ConnectionReads,
-  ): Promise<Connection<CustomFieldEntry>> {
-    const condition = CUSTOM_FIELD_ENTRY.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, CUSTOM_FIELD_ENTRIES).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, CUSTOM_FIELD_ENTRIES, where, CUSTOM_FIELD_ENTRY.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  find(id: number): Promise<CustomFieldEntry | null> {
-    return findVisible(this.ctx, CUSTOM_FIELD_ENTRIES, id);
-  }
 
   create(input: CustomFieldEntryInput): Promise<CustomFieldEntry> {
     requireAdmin(this.ctx, CUSTOM_FIELDS);

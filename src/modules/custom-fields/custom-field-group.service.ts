@@ -1,16 +1,16 @@
 import { Issues, NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
-import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, type ResourceDef } from '../common/resource';
-import { accountWide, checkName, checkRange, requireAdmin, writeUnique } from '../lists/admin';
+import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, type Records } from '../common/resource';
+import { accountWide, checkName, checkRange, requireAdmin, writeUnique } from '../common/admin';
 import type { CustomFieldResource } from './custom-field.enums';
-import { CUSTOM_FIELD_GROUP, MAX_CUSTOM_FIELD_NAME, type CustomFieldGroupInput } from './custom-field.fields';
+import { CUSTOM_FIELD_GROUP_FIELDS, MAX_CUSTOM_FIELD_NAME, type CustomFieldGroupInput } from './custom-field.fields';
 import { CustomFieldGroup } from './custom-field-group.entity';
 import { CUSTOM_FIELDS } from './custom-field.service';
 
 export const CUSTOM_FIELD_GROUPS_PAGE_SIZE = 200;
 
-export const CUSTOM_FIELD_GROUPS: ResourceDef<CustomFieldGroup> = {
+export const CUSTOM_FIELD_GROUPS: Records<CustomFieldGroup> = {
   entity: CustomFieldGroup,
   alias: 'cg',
   name: 'CustomFieldGroup',
@@ -18,7 +18,7 @@ export const CUSTOM_FIELD_GROUPS: ResourceDef<CustomFieldGroup> = {
 };
 
 /** The kit copies `resource` on create; the service applies name and position. */
-const WRITES = CUSTOM_FIELD_GROUP.writes(['name', 'position']);
+const WRITES = CUSTOM_FIELD_GROUP_FIELDS.writes(['name', 'position']);
 
 const INT_MAX = 2_147_483_647;
 /** Most groups one resource of an account has. */
@@ -33,16 +33,16 @@ export class CustomFieldGroupService {
   constructor(private readonly ctx: RequestContext) {}
 
   list(
-    filter: InstanceType<typeof CUSTOM_FIELD_GROUP.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof CUSTOM_FIELD_GROUP.Order>> | null | undefined,
+    filter: InstanceType<typeof CUSTOM_FIELD_GROUP_FIELDS.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof CUSTOM_FIELD_GROUP_FIELDS.Order>> | null | undefined,
     paging: Paging,
     reads?: ConnectionReads,
     resource?: CustomFieldResource | null,
   ): Promise<Connection<CustomFieldGroup>> {
-    const condition = CUSTOM_FIELD_GROUP.filterSql(this.ctx, filter);
+    const condition = CUSTOM_FIELD_GROUP_FIELDS.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, CUSTOM_FIELD_GROUPS).add(condition.sql, ...condition.params);
     if (resource) where.add('cg.resource = ?', resource);
-    return listConnection(this.ctx, CUSTOM_FIELD_GROUPS, where, CUSTOM_FIELD_GROUP.orderKeys(this.ctx.em, orderBy), paging, reads);
+    return listConnection(this.ctx, CUSTOM_FIELD_GROUPS, where, CUSTOM_FIELD_GROUP_FIELDS.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   async find(id: number, resource?: CustomFieldResource | null): Promise<CustomFieldGroup | null> {

@@ -3,7 +3,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import type { Issues } from '../../common/errors';
 import { MoneyError, toMoney } from '../../common/money';
 import { GraphQLDecimal } from '../../graphql/decimal';
-import { dateProblem } from '../../kit/dates';
+import { dateProblem } from '../../common/dates';
 import { withoutNul } from '../common/input';
 import { CustomField } from './custom-field.entity';
 import { CustomFieldKind } from './custom-field.enums';
@@ -152,7 +152,7 @@ function isoDate(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const m = DATE.exec(value.trim());
   if (!m) return null;
-  // The canonical form, checked as every date input is (src/kit/dates.ts: a day that exists, years 1 to 9999).
+  // The canonical form, checked as every date input is (src/common/dates.ts: a day that exists, years 1 to 9999).
   const date = `${m[1]}-${m[2]}-${m[3]}`;
   return dateProblem(date) === null ? date : null;
 }

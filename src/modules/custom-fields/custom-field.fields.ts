@@ -21,7 +21,7 @@ export const MAX_CUSTOM_FIELD_NAME = 100;
  * inputs, filter, order and their SQL derive from it. The kit copies `resource` on create; the
  * service applies the rest.
  */
-export const CUSTOM_FIELD_LABEL = defineResource(
+export const CUSTOM_FIELD_LABEL_FIELDS = defineResource(
   {
     type: 'CustomFieldLabel',
     plural: 'custom fields',
@@ -90,10 +90,10 @@ export const CUSTOM_FIELD_LABEL = defineResource(
   },
 );
 
-export type CustomFieldLabelInput = InputOf<typeof CUSTOM_FIELD_LABEL.table>;
+export type CustomFieldLabelInput = InputOf<typeof CUSTOM_FIELD_LABEL_FIELDS.table>;
 
 /** Every custom field group field, once (DECISIONS: Admin surface: `{id, name, position, type}`). */
-export const CUSTOM_FIELD_GROUP = defineResource(
+export const CUSTOM_FIELD_GROUP_FIELDS = defineResource(
   {
     type: 'CustomFieldGroup',
     plural: 'custom field groups',
@@ -138,10 +138,10 @@ export const CUSTOM_FIELD_GROUP = defineResource(
   },
 );
 
-export type CustomFieldGroupInput = InputOf<typeof CUSTOM_FIELD_GROUP.table>;
+export type CustomFieldGroupInput = InputOf<typeof CUSTOM_FIELD_GROUP_FIELDS.table>;
 
 /** Every dropdown entry field, once (DECISIONS: Admin surface: `{"custom_field_label_dropdown_entry": {"name", "custom_field_label_id"}}`). */
-export const CUSTOM_FIELD_ENTRY = defineResource(
+export const CUSTOM_FIELD_ENTRY_FIELDS = defineResource(
   {
     type: 'CustomFieldEntry',
     plural: 'custom field entries',
@@ -187,4 +187,4 @@ export const CUSTOM_FIELD_ENTRY = defineResource(
   },
 );
 
-export type CustomFieldEntryInput = InputOf<typeof CUSTOM_FIELD_ENTRY.table>;
+export type CustomFieldEntryInput = InputOf<typeof CUSTOM_FIELD_ENTRY_FIELDS.table>;

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../../context/context';
 import { Once, sooner } from '../../context/loaders';
-import type { RelationPreload } from '../../context/relations';
+import type { RelationPreload } from '../../graphql/relations';
 import { hydrate, tableOf } from '../../db/list-query';
 import { CustomField } from './custom-field.entity';
 import type { CustomFieldResource } from './custom-field.enums';

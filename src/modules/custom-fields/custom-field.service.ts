@@ -3,17 +3,17 @@ import { Issues, NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
-import { findVisible, listConnection, loadForWrite, scopeOf, type ResourceDef } from '../common/resource';
-import { accountWide, checkName, checkRange, requireAdmin, writeUnique } from '../lists/admin';
+import { findVisible, listConnection, loadForWrite, scopeOf, type Records } from '../common/resource';
+import { accountWide, checkName, checkRange, requireAdmin, writeUnique } from '../common/admin';
 import { CustomField } from './custom-field.entity';
 import { CustomFieldResource, ENTRY_KINDS } from './custom-field.enums';
-import { CUSTOM_FIELD_LABEL, MAX_CUSTOM_FIELD_NAME, type CustomFieldLabelInput } from './custom-field.fields';
+import { CUSTOM_FIELD_LABEL_FIELDS, MAX_CUSTOM_FIELD_NAME, type CustomFieldLabelInput } from './custom-field.fields';
 import { CustomFieldGroup } from './custom-field-group.entity';
 
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */
 export const CUSTOM_FIELDS_PAGE_SIZE = 200;
 
-export const CUSTOM_FIELD_LABELS: ResourceDef<CustomField> = {
+export const CUSTOM_FIELD_LABELS: Records<CustomField> = {
   entity: CustomField,
   alias: 'cf',
   name: 'CustomFieldLabel',
@@ -21,7 +21,7 @@ export const CUSTOM_FIELD_LABELS: ResourceDef<CustomField> = {
 };
 
 /** The kit copies `resource` on create; the service applies the rest. */
-const WRITES = CUSTOM_FIELD_LABEL.writes(['name', 'kind', 'isRequired', 'position', 'groupId']);
+const WRITES = CUSTOM_FIELD_LABEL_FIELDS.writes(['name', 'kind', 'isRequired', 'position', 'groupId']);
 
 /** Where each resource's records keep their values (`custom_fields` jsonb). */
 export const RECORD_TABLES: Readonly<Record<CustomFieldResource, string>> = {
@@ -56,16 +56,16 @@ export class CustomFieldService {
   constructor(private readonly ctx: RequestContext) {}
 
   list(
-    filter: InstanceType<typeof CUSTOM_FIELD_LABEL.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof CUSTOM_FIELD_LABEL.Order>> | null | undefined,
+    filter: InstanceType<typeof CUSTOM_FIELD_LABEL_FIELDS.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof CUSTOM_FIELD_LABEL_FIELDS.Order>> | null | undefined,
     paging: Paging,
     reads?: ConnectionReads,
     resource?: CustomFieldResource | null,
   ): Promise<Connection<CustomField>> {
-    const condition = CUSTOM_FIELD_LABEL.filterSql(this.ctx, filter);
+    const condition = CUSTOM_FIELD_LABEL_FIELDS.filterSql(this.ctx, filter);
     const where = scopeOf(this.ctx, CUSTOM_FIELD_LABELS).add(condition.sql, ...condition.params);
     if (resource) where.add('cf.resource = ?', resource);
-    return listConnection(this.ctx, CUSTOM_FIELD_LABELS, where, CUSTOM_FIELD_LABEL.orderKeys(this.ctx.em, orderBy), paging, reads);
+    return listConnection(this.ctx, CUSTOM_FIELD_LABELS, where, CUSTOM_FIELD_LABEL_FIELDS.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   async find(id: number, resource?: CustomFieldResource | null): Promise<CustomField | null> {

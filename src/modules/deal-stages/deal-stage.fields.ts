@@ -6,7 +6,7 @@ import { DealStage } from './deal-stage.entity';
  * derive from it (src/kit/fields.ts). The service applies every writable field itself: names are
  * trimmed and unique, percent and position checked against their ranges.
  */
-export const DEAL_STAGE = defineResource(
+export const DEAL_STAGE_FIELDS = defineResource(
   {
     type: 'DealStage',
     plural: 'deal stages',
@@ -49,4 +49,4 @@ export const DEAL_STAGE = defineResource(
 );
 
 /** What the service applies: either input. */
-export type DealStageInput = InputOf<typeof DEAL_STAGE.table>;
+export type DealStageInput = InputOf<typeof DEAL_STAGE_FIELDS.table>;

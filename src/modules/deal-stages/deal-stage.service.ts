@@ -1,41 +1,24 @@
 import { Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
-import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
-import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, type ResourceDef } from '../common/resource';
-import { accountWide, checkName, checkRange, nameTaken, nextPosition, requireAdmin, writeUnique } from '../lists/admin';
+import { loadForWrite, removeVisible, type Records } from '../common/resource';
+import { accountWide, checkName, checkRange, nameTaken, nextPosition, requireAdmin, writeUnique } from '../common/admin';
 import { DealStage } from './deal-stage.entity';
-import { DEAL_STAGE, type DealStageInput } from './deal-stage.fields';
+import { DEAL_STAGE_FIELDS, type DealStageInput } from './deal-stage.fields';
 
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */
 export const DEAL_STAGES_PAGE_SIZE = 200;
 
-export const DEAL_STAGES: ResourceDef<DealStage> = { entity: DealStage, alias: 'ds', name: 'DealStage', visibility: accountWide<DealStage>() };
+export const DEAL_STAGES: Records<DealStage> = { entity: DealStage, alias: 'ds', name: 'DealStage', visibility: accountWide<DealStage>() };
 
 /** Every writable field is the service's own (checked once, when the module loads). */
-DEAL_STAGE.writes(['name', 'percent', 'position']);
+DEAL_STAGE_FIELDS.writes(['name', 'percent', 'position']);
 
 const TABLE = 'deal_stages';
 const WHAT = 'deal stages';
 
-/** Deal stages (DECISIONS: Admin surface): every user of the account reads them, admins change them. */
+/** Deal stages' own steps (deal-stage.resolver.ts; DECISIONS: Admin surface): every user of the account reads them (the record resource's list and show), admins change them. */
 export class DealStageService {
   constructor(private readonly ctx: RequestContext) {}
-
-  /** A page of the account's stages, in pipeline order unless asked otherwise. */
-  list(
-    filter: InstanceType<typeof DEAL_STAGE.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof DEAL_STAGE.Order>> | null | undefined,
-    paging: Paging,
-    reads?: ConnectionReads,
-  ): Promise<Connection<DealStage>> {
-    const condition = DEAL_STAGE.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, DEAL_STAGES).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, DEAL_STAGES, where, DEAL_STAGE.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  find(id: number): Promise<DealStage | null> {
-    return findVisible(this.ctx, DEAL_STAGES, id);
-  }
 
   create(input: DealStageInput): Promise<DealStage> {
     requireAdmin(this.ctx, WHAT);

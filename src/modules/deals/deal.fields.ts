@@ -5,19 +5,20 @@ import { customFieldFilter } from '../custom-field-search/custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { defineResource, type InputOf } from '../../kit/fields';
 import { relatedIdsFilter, relatedManyFilter, relatedRecordFilter } from '../common/related-filters';
-import { COMPANY } from '../companies/company.fields';
-import { COMPANIES } from '../companies/company.visibility';
-import { PERSON } from '../people/person.fields';
-import { PEOPLE } from '../people/person.visibility';
+import { COMPANY_FIELDS } from '../companies/company.fields';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
+import { PERSON_FIELDS } from '../people/person.fields';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { Deal } from './deal.entity';
 
-type PersonFilter = InstanceType<typeof PERSON.Filter>;
+type PersonFilter = InstanceType<typeof PERSON_FIELDS.Filter>;
 
 /** Conditions on the people of a deal: any of them matches, or none does. */
 @InputType('DealPeopleFilter', { description: 'Conditions on the people of a deal (v3 `person_*` conditions): `some` of them match, or `none` does.' })
 export class DealPeopleFilter {
-  @Field(() => PERSON.Filter, { nullable: true, description: "At least one of the deal's people the viewer may see matches." }) some?: PersonFilter | null;
-  @Field(() => PERSON.Filter, {
+  @Field(() => PERSON_FIELDS.Filter, { nullable: true, description: "At least one of the deal's people the viewer may see matches." })
+  some?: PersonFilter | null;
+  @Field(() => PERSON_FIELDS.Filter, {
     nullable: true,
     description: "None of the deal's people the viewer may see matches (a deal without people, or with only people hidden from the viewer, matches).",
   })
@@ -36,7 +37,7 @@ const money = (doc: string) => ({ kind: 'decimal', write: 'custom', doc, filter:
  * Every deal field, once (v3 §2.5): what it is, whether and how it is written, filtered and sorted.
  * Inputs, filter, order, their SQL and the write whitelist derive from it (src/kit/fields.ts).
  */
-export const DEAL = defineResource(
+export const DEAL_FIELDS = defineResource(
   {
     type: 'Deal',
     plural: 'deals',
@@ -127,7 +128,7 @@ export const DEAL = defineResource(
       kind: 'json',
       property: null,
       filter: relatedRecordFilter(
-        { def: COMPANIES, fields: COMPANY },
+        { def: COMPANY_RECORDS, fields: COMPANY_FIELDS },
         'd.company_id',
         'Conditions on the deal\'s company (e.g. `{name: {contains: "acme"}}`); a company the viewer may not see matches nothing.',
       ),
@@ -143,13 +144,13 @@ export const DEAL = defineResource(
       property: null,
       write: 'custom',
       inputDoc: 'databaseIds of the people taking part: replaces the whole set; ids of people that do not exist or that the viewer may not see are ignored.',
-      filter: relatedIdsFilter(PEOPLE, DEAL_PEOPLE, "The deal's people the viewer may see: `eq`/`in` has any of them, `isNull: true` has none."),
+      filter: relatedIdsFilter(PERSON_RECORDS, DEAL_PEOPLE, "The deal's people the viewer may see: `eq`/`in` has any of them, `isNull: true` has none."),
     },
     people: {
       kind: 'json',
       property: null,
       filter: relatedManyFilter(
-        { def: PEOPLE, fields: PERSON },
+        { def: PERSON_RECORDS, fields: PERSON_FIELDS },
         DEAL_PEOPLE,
         () => DealPeopleFilter,
         'Conditions on the deal\'s people the viewer may see (e.g. `{some: {anyEmail: {contains: "@acme"}}}`).',
@@ -214,4 +215,4 @@ export const DEAL = defineResource(
 );
 
 /** What the service applies: either input. */
-export type DealInput = InputOf<typeof DEAL.table>;
+export type DealInput = InputOf<typeof DEAL_FIELDS.table>;

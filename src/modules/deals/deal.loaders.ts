@@ -8,11 +8,11 @@ import { fromOf, scopeOf } from '../common/resource';
 import { prepareCustomFieldSearch } from '../custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { Person } from '../people/person.entity';
-import { PERSON } from '../people/person.fields';
-import { PEOPLE } from '../people/person.visibility';
+import { PERSON_FIELDS } from '../people/person.fields';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { Deal } from './deal.entity';
-import { DEAL } from './deal.fields';
-import { DEALS } from './deal.visibility';
+import { DEAL_FIELDS } from './deal.fields';
+import { DEAL_RECORDS } from './deal.visibility';
 
 type Ids = readonly number[];
 
@@ -23,9 +23,9 @@ export function peopleIdsOfDeal(ctx: RequestContext): SettledLoader<number[]> {
     () =>
       new SettledLoader<number[]>(async (keys: Ids) => {
         const found = new Map<number, number[]>(keys.map((k) => [k, []]));
-        const where = scopeOf(ctx, PEOPLE);
+        const where = scopeOf(ctx, PERSON_RECORDS);
         const rows = await ctx.em.execute<Array<{ k: number; v: number }>>(
-          `select dp.deal_id as k, dp.person_id as v from "deal_people" dp join ${fromOf(ctx, PEOPLE)} on p.id = dp.person_id where dp.deal_id = any(?::int[]) and ${where.sql} order by dp.person_id`,
+          `select dp.deal_id as k, dp.person_id as v from "deal_people" dp join ${fromOf(ctx, PERSON_RECORDS)} on p.id = dp.person_id where dp.deal_id = any(?::int[]) and ${where.sql} order by dp.person_id`,
           [`{${keys.join(',')}}`, ...where.params],
           'all',
         );
@@ -65,12 +65,12 @@ export function dealsOfPersonSummary(ctx: RequestContext): SettledLoader<DealsOf
             { ids: [] as number[], refs: [] as Array<{ databaseId: number; name: string }>, pipeline: null as string | null, won: null as string | null },
           ]),
         );
-        const where = scopeOf(ctx, DEALS);
+        const where = scopeOf(ctx, DEAL_RECORDS);
         const rows = await ctx.em.execute<Array<{ k: number; v: number; name: string; pipeline: string | null; won: string | null }>>(
           `select dp.person_id as k, dp.deal_id as v, d.name,
                 sum(d.value) filter (where d.probability is null or d.probability not in (0, 100)) over per_person as pipeline,
                 sum(d.value) filter (where d.probability = 100) over per_person as won
-           from "deal_people" dp join ${fromOf(ctx, DEALS)} on d.id = dp.deal_id
+           from "deal_people" dp join ${fromOf(ctx, DEAL_RECORDS)} on d.id = dp.deal_id
           where dp.person_id = any(?::int[]) and ${where.sql}
          window per_person as (partition by dp.person_id)
           order by dp.deal_id`,
@@ -99,10 +99,10 @@ export interface NestedArgs<F, O> {
   readonly readSet?: ReadSet | null;
 }
 
-type DealFilter = InstanceType<typeof DEAL.Filter>;
-type DealOrder = InstanceType<typeof DEAL.Order>;
-type PersonFilter = InstanceType<typeof PERSON.Filter>;
-type PersonOrder = InstanceType<typeof PERSON.Order>;
+type DealFilter = InstanceType<typeof DEAL_FIELDS.Filter>;
+type DealOrder = InstanceType<typeof DEAL_FIELDS.Order>;
+type PersonFilter = InstanceType<typeof PERSON_FIELDS.Filter>;
+type PersonOrder = InstanceType<typeof PERSON_FIELDS.Order>;
 
 /** A page of deals per parent (a company, a person), batched across a page of parents. */
 async function dealsBy(
@@ -113,14 +113,14 @@ async function dealsBy(
 ): Promise<Connection<Deal>> {
   await prepareCustomFieldSearch(ctx, CustomFieldResource.DEAL, nested.filter);
   const paging = pagingOf(nested.args, 100);
-  const order = DEAL.orderKeys(ctx.em, nested.orderBy);
-  const condition = DEAL.filterSql(ctx, nested.filter);
+  const order = DEAL_FIELDS.orderKeys(ctx.em, nested.orderBy);
+  const condition = DEAL_FIELDS.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `deals-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>
       new DataLoader(async (ids: Ids) => {
-        const where = scopeOf(ctx, DEALS).add(condition.sql, ...condition.params);
-        const from = parent === 'company' ? fromOf(ctx, DEALS) : `${fromOf(ctx, DEALS)} join "deal_people" dp on dp.deal_id = d.id`;
+        const where = scopeOf(ctx, DEAL_RECORDS).add(condition.sql, ...condition.params);
+        const from = parent === 'company' ? fromOf(ctx, DEAL_RECORDS) : `${fromOf(ctx, DEAL_RECORDS)} join "deal_people" dp on dp.deal_id = d.id`;
         const parentColumn = parent === 'company' ? 'd.company_id' : 'dp.person_id';
         const pages = await keysetPagesByParent(ctx.em, Deal, { from, alias: 'd', where, order, paging, reads: nested.reads, parentColumn }, ids);
         return ids.map((id) => new Connection(pages.get(id)!));
@@ -136,14 +136,14 @@ export const dealsOfPerson = (ctx: RequestContext, personId: number, nested: Nes
 export async function peopleOfDeal(ctx: RequestContext, dealId: number, nested: NestedArgs<PersonFilter, PersonOrder>): Promise<Connection<Person>> {
   await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
   const paging = pagingOf(nested.args, 100);
-  const order = PERSON.orderKeys(ctx.em, nested.orderBy);
-  const condition = PERSON.filterSql(ctx, nested.filter);
+  const order = PERSON_FIELDS.orderKeys(ctx.em, nested.orderBy);
+  const condition = PERSON_FIELDS.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null, nested.readSet?.key ?? null])}`,
     () =>
       new DataLoader(async (ids: Ids) => {
-        const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
-        const from = `${fromOf(ctx, PEOPLE)} join "deal_people" dp on dp.person_id = p.id`;
+        const where = scopeOf(ctx, PERSON_RECORDS).add(condition.sql, ...condition.params);
+        const from = `${fromOf(ctx, PERSON_RECORDS)} join "deal_people" dp on dp.person_id = p.id`;
         const pages = await keysetPagesByParent(
           ctx.em,
           Person,

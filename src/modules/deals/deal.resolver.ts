@@ -1,19 +1,18 @@
-import { Arg, Args, Ctx, Field, FieldResolver, Float, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Field, FieldResolver, Float, Info, Int, ObjectType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { centsOf, showMoney } from '../../common/money';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, relationListField, relationReadSet, type RelationPreload, type RelationReads } from '../../context/relations';
+import { relationField, relationListField, relationReadSet, type RelationPreload, type RelationReads } from '../../graphql/relations';
 import { readSetSite } from '../../graphql/read-set';
-import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
+import { ConnectionArgs, ConnectionOf, connectionReads, type Connection } from '../../graphql/connection';
 import { GraphQLDecimal } from '../../graphql/decimal';
-import { registerNode } from '../../graphql/node';
 import { selectedFields } from '../../graphql/selection';
-import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { Currency } from '../accounts/account.resolver';
 import { Company } from '../companies/company.entity';
 import { COMPANY_NAME_READS, COMPANY_READS } from '../companies/company.service';
-import { COMPANIES } from '../companies/company.visibility';
-import { findManyVisible, linkable, sharesOf } from '../common/resource';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
+import { recordResource } from '../common/record-resource';
+import { linkable, sharesOf } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { CustomFieldTotal } from '../custom-field-search';
 import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
@@ -21,21 +20,21 @@ import { CustomFieldValue } from '../custom-fields/custom-field-values';
 import { DealStage } from '../deal-stages/deal-stage.entity';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
-import { PERSON } from '../people/person.fields';
+import { PERSON_FIELDS } from '../people/person.fields';
 import { PersonConnection } from '../people/person.resolver';
-import { PEOPLE } from '../people/person.visibility';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Deal } from './deal.entity';
-import { DEAL, type DealInput } from './deal.fields';
+import { DEAL_FIELDS, type DealInput } from './deal.fields';
 import { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
 import { dealsOfCompany, dealsOfPerson, dealsOfPersonSummary, peopleIdsOfDeal, peopleOfDeal } from './deal.loaders';
 import { DealService, type DealTotals as Totals } from './deal.service';
-import { DEALS } from './deal.visibility';
+import { DEAL_RECORDS } from './deal.visibility';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 
-type DealFilter = InstanceType<typeof DEAL.Filter>;
-type DealOrder = InstanceType<typeof DEAL.Order>;
+type DealFilter = InstanceType<typeof DEAL_FIELDS.Filter>;
+type DealOrder = InstanceType<typeof DEAL_FIELDS.Order>;
 
 @ObjectType('DealTotals', {
   simpleResolvers: true,
@@ -65,27 +64,16 @@ export class DealConnection extends ConnectionOf(Deal, 'Deal', 'deals') {
   totals!: DealTotals;
 }
 
-@ObjectType('CreateDealPayload', { description: 'The result of createDeal.' })
-class CreateDealPayload extends RecordPayload(Deal, 'deal', 'The created deal') {}
-
-@ObjectType('UpdateDealPayload', { description: 'The result of updateDeal.' })
-class UpdateDealPayload extends RecordPayload(Deal, 'deal', 'The deal as changed') {}
-
-@ObjectType('DeleteDealPayload', { description: 'The result of deleteDeal.' })
-class DeleteDealPayload extends DeletePayload {}
-
 /** Default and largest page of deal lists (v3 §4.5: per_page default 200). */
 export const DEALS_PAGE_SIZE = 200;
 
-registerNode({ name: 'Deal', entity: Deal, find: (ctx, ids) => findManyVisible(ctx, DEALS, ids) });
-
-/** What a page's selected fields read: one batch per source, then each row's fields answer synchronously. */
 /** What a deal's page of people reads of each person: what the operation selects of them. */
 const PEOPLE_PAGE_READS = readSetSite(Person, [['nodes'], ['edges', 'node']]);
 
 /** What primaryContact reads of the person: what is selected, and what `linkable` judges. */
-const CONTACT_READS: RelationReads = { selected: true, with: PEOPLE.visibility.reads };
+const CONTACT_READS: RelationReads = { selected: true, with: PERSON_RECORDS.visibility.reads };
 
+/** What a page's selected fields read: one batch per source, then each row's fields answer synchronously. */
 const RELATIONS: readonly RelationPreload<Deal>[] = [
   usersPreload('owner', 'collaborators', 'possibleNotifyUserIds'),
   { fields: ['company'], source: Company, ids: (d) => d.company?.id, reads: COMPANY_READS },
@@ -94,11 +82,9 @@ const RELATIONS: readonly RelationPreload<Deal>[] = [
   { fields: ['dealStage'], source: DealStage, ids: (d) => d.stage?.id },
   { fields: ['dealLossReason', 'source'], source: ListItem, ids: (d) => [d.lossReason?.id, d.source?.id] },
   customFieldsPreload(CustomFieldResource.DEAL),
-  { fields: ['sharedUserIds', 'isShared', 'collaborators', 'possibleNotifyUserIds'], perRow: (ctx) => sharesOf(ctx, DEALS) },
+  { fields: ['sharedUserIds', 'isShared', 'collaborators', 'possibleNotifyUserIds'], perRow: (ctx) => sharesOf(ctx, DEAL_RECORDS) },
   { fields: ['personIds'], perRow: (ctx) => peopleIdsOfDeal(ctx) },
 ];
-
-const OPTION_FIELDS = withOptions(['todoTemplateId', 'todoTemplateUserId']);
 
 /** A page of deals whose `totals` are summed in SQL only when the operation reads them. */
 const TOTALS_WANTED = new WeakMap<Connection<Deal>, { customFields: boolean }>();
@@ -123,54 +109,40 @@ function withTotals(ctx: RequestContext, page: Connection<Deal>, filter: DealFil
   return page;
 }
 
-@Resolver()
-export class DealResolver {
-  @Query(() => DealConnection, {
-    description: 'Deals the viewer may see (their own and those shared with them, or all for admins and `all` users). Default order: newest first.',
-  })
-  async deals(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DEAL.Filter, { nullable: true, description: 'Which deals; all of them when absent.' }) filter?: DealFilter,
-    @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
-    @Info() info?: GraphQLResolveInfo,
-    @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
-  ): Promise<Connection<Deal>> {
-    const search = await withSavedSearch(ctx, SavedSearchType.DEALS, searchId, filter, orderBy, info);
-    const result = await new DealService(ctx).list(search.filter, search.orderBy, pagingOf(args, DEALS_PAGE_SIZE), connectionReads(info));
-    await preloadPage(ctx, RELATIONS, result.nodes, info);
-    return withTotals(ctx, result, search.filter, info);
-  }
-
-  @Query(() => Deal, { nullable: true, description: 'One deal by databaseId; null when it does not exist or the viewer may not see it.' })
-  deal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The deal's databaseId." }) id: number) {
-    return new DealService(ctx).get(id);
-  }
-
-  @Mutation(() => CreateDealPayload, { description: 'Creates a deal. Problems with the input come back as userErrors, and nothing is created.' })
-  createDeal(
-    @Ctx() ctx: RequestContext,
-    @Arg('input', () => DEAL.CreateInput, { description: 'The new deal.' }) input: DealInput,
-    @Arg('options', () => DealCreateOptions, { nullable: true, description: 'A todo template to apply.' }) options?: DealCreateOptions,
-  ) {
-    return recordPayload('deal', () => new DealService(ctx).create(input, options), OPTION_FIELDS);
-  }
-
-  @Mutation(() => UpdateDealPayload, { description: 'Changes a deal: only the fields given. A missing or hidden deal is a NOT_FOUND user error.' })
-  updateDeal(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The deal's databaseId." }) id: number,
-    @Arg('input', () => DEAL.UpdateInput, { description: 'The changes.' }) input: DealInput,
-    @Arg('options', () => DealUpdateOptions, { nullable: true, description: 'A todo template to apply.' }) options?: DealUpdateOptions,
-  ) {
-    return recordPayload('deal', () => new DealService(ctx).update(id, input, options), OPTION_FIELDS);
-  }
-
-  @Mutation(() => DeleteDealPayload, { description: 'Deletes a deal (its people stay). A missing or hidden deal is a NOT_FOUND user error.' })
-  deleteDeal(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The deal's databaseId." }) id: number) {
-    return deletePayload('Deal', () => new DealService(ctx).delete(id));
-  }
-}
+/**
+ * Deals (v3 §2.5, §3, §4.5): the generated list, lookup and mutations, with the service's own list
+ * (custom field conditions), create, update (money, stage, people, collaborators, todo template)
+ * and delete (its close-date task goes with it), totals over the list, and saved searches; show is
+ * the default.
+ */
+export const DEAL_RESOURCE = recordResource({
+  records: DEAL_RECORDS,
+  fields: DEAL_FIELDS,
+  singular: 'deal',
+  plural: 'deals',
+  pageSize: DEALS_PAGE_SIZE,
+  relations: RELATIONS,
+  connection: { type: DealConnection, complete: (ctx, page, filter, info) => withTotals(ctx, page, filter as DealFilter, info) },
+  docs: {
+    list: 'Deals the viewer may see (their own and those shared with them, or all for admins and `all` users). Default order: newest first.',
+    delete: 'Deletes a deal (its people stay). A missing or hidden deal is a NOT_FOUND user error.',
+  },
+  search: {
+    doc: SEARCH_ID_DOC,
+    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.DEALS, searchId, filter, orderBy, info),
+  },
+  options: {
+    create: { type: DealCreateOptions, description: 'A todo template to apply.' },
+    update: { type: DealUpdateOptions, description: 'A todo template to apply.' },
+    fields: ['todoTemplateId', 'todoTemplateUserId'],
+  },
+  steps: {
+    list: (ctx, filter, orderBy, paging, reads) => new DealService(ctx).list(filter, orderBy as never, paging, reads),
+    create: (ctx, input, options?: DealCreateOptions) => new DealService(ctx).create(input as DealInput, options),
+    update: (ctx, id, input, options?: DealUpdateOptions) => new DealService(ctx).update(id, input as DealInput, options),
+    delete: (ctx, id) => new DealService(ctx).delete(id),
+  },
+});
 
 /** Every relation through the per-request loaders: a page of deals costs one query per related kind. */
 @Resolver(() => Deal)
@@ -227,7 +199,7 @@ export class DealFieldsResolver {
       ctx,
       Company,
       deal.company?.id,
-      (c) => (c && linkable(ctx, COMPANIES, c) ? c : null),
+      (c) => (c && linkable(ctx, COMPANY_RECORDS, c) ? c : null),
       relationReadSet(ctx, Company, COMPANY_READS, info),
     );
   }
@@ -243,7 +215,7 @@ export class DealFieldsResolver {
       ctx,
       Person,
       deal.primaryContact?.id,
-      (p) => (p && linkable(ctx, PEOPLE, p) ? p : null),
+      (p) => (p && linkable(ctx, PERSON_RECORDS, p) ? p : null),
       relationReadSet(ctx, Person, CONTACT_READS, info),
     );
   }
@@ -265,17 +237,17 @@ export class DealFieldsResolver {
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the users the deal is shared with.' })
   sharedUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return sharesOf(ctx, DEALS).answer(deal.id);
+    return sharesOf(ctx, DEAL_RECORDS).answer(deal.id);
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether the deal is shared with any user.' })
   isShared(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return sharesOf(ctx, DEALS).answer(deal.id, (users) => users.length > 0);
+    return sharesOf(ctx, DEAL_RECORDS).answer(deal.id, (users) => users.length > 0);
   }
 
   @FieldResolver(() => [User], { description: 'The users the deal is shared with (they see it as its owner does).' })
   collaborators(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return sharesOf(ctx, DEALS).answer(deal.id, (ids) => relationListField(ctx, Users, ids));
+    return sharesOf(ctx, DEAL_RECORDS).answer(deal.id, (ids) => relationListField(ctx, Users, ids));
   }
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the people taking part in the deal whom the viewer may see.' })
@@ -290,9 +262,10 @@ export class DealFieldsResolver {
     @Root() deal: Deal,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
-    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
-    orderBy?: Array<InstanceType<typeof PERSON.Order>>,
+    @Arg('filter', () => PERSON_FIELDS.Filter, { nullable: true, description: 'Which of its people; all when absent.' })
+    filter?: InstanceType<typeof PERSON_FIELDS.Filter>,
+    @Arg('orderBy', () => [PERSON_FIELDS.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof PERSON_FIELDS.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
     const readSet = info ? PEOPLE_PAGE_READS(ctx, info) : null;
@@ -308,7 +281,7 @@ export class DealFieldsResolver {
     description: 'databaseIds of the users who can see this deal (admins, `all` users, its owner and collaborators), and so may be notified about it.',
   })
   possibleNotifyUserIds(@Root() deal: Deal, @Ctx() ctx: RequestContext) {
-    return sharesOf(ctx, DEALS).answer(deal.id, (shared) => notifyUserIdsField(ctx, DEALS.visibility, deal, shared));
+    return sharesOf(ctx, DEAL_RECORDS).answer(deal.id, (shared) => notifyUserIdsField(ctx, DEAL_RECORDS.visibility, deal, shared));
   }
 }
 
@@ -320,8 +293,8 @@ export class CompanyDealsResolver {
     @Root() company: Company,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DEAL.Filter, { nullable: true, description: 'Which of its deals; all when absent.' }) filter?: DealFilter,
-    @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
+    @Arg('filter', () => DEAL_FIELDS.Filter, { nullable: true, description: 'Which of its deals; all when absent.' }) filter?: DealFilter,
+    @Arg('orderBy', () => [DEAL_FIELDS.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
     return dealsOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) =>
@@ -337,8 +310,8 @@ export class PersonDealsResolver {
     @Root() person: Person,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DEAL.Filter, { nullable: true, description: 'Which of their deals; all when absent.' }) filter?: DealFilter,
-    @Arg('orderBy', () => [DEAL.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
+    @Arg('filter', () => DEAL_FIELDS.Filter, { nullable: true, description: 'Which of their deals; all when absent.' }) filter?: DealFilter,
+    @Arg('orderBy', () => [DEAL_FIELDS.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DealOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
     return dealsOfPerson(ctx, person.id, { args, filter, orderBy, reads: connectionReads(info) }).then((page) =>

@@ -6,10 +6,10 @@ import type { ConnectionReads, Paging } from '../../db/keyset';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
-import { dateProblem } from '../../kit/dates';
+import { dateProblem } from '../../common/dates';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { canSeeRecord, findVisible, fromOf, listConnection, loadForWrite, scopeOf, setRelation } from '../common/resource';
-import { DEALS } from './deal.visibility';
+import { canSeeRecord, fromOf, listConnection, loadForWrite, scopeOf, setRelation } from '../common/resource';
+import { DEAL_RECORDS } from './deal.visibility';
 import { CompanyService } from '../companies/company.service';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { applyCustomFields } from '../custom-fields/custom-field-write';
@@ -19,18 +19,18 @@ import { DealStage } from '../deal-stages/deal-stage.entity';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.visibility';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { applyTodoTemplate, checkTodoTemplate } from '../todo-templates/todo-template-application';
 import { TodoTemplateType } from '../todo-templates/todo-template.entity';
 import { Deal, DealCollaborator, DealPerson } from './deal.entity';
-import { DEAL, type DealInput } from './deal.fields';
+import { DEAL_FIELDS, type DealInput } from './deal.fields';
 import { removeCloseDateTask, syncCloseDateTask } from './deal.close-date-task';
 import type { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (deal.fields.ts). */
-const WRITES = DEAL.writes([
+const WRITES = DEAL_FIELDS.writes([
   'status',
   'probability',
   'expectedCloseDate',
@@ -72,7 +72,7 @@ export interface DealTotals {
   readonly customFields?: CustomFieldTotal[];
 }
 
-/** Deals: tenancy and visibility (owned or shared) on every read and write; v3 §2.5, §3, §4.5 rules. */
+/** Deals' own steps (deal.resolver.ts): tenancy and visibility (owned or shared) on every read and write; v3 §2.5, §3, §4.5 rules; show is the record resource's default. */
 export class DealService {
   constructor(private readonly ctx: RequestContext) {}
 
@@ -82,28 +82,28 @@ export class DealService {
 
   /** A page of the deals the viewer may see that match `filter`, in `orderBy` order. */
   async list(
-    filter: InstanceType<typeof DEAL.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof DEAL.Order>> | null | undefined,
+    filter: InstanceType<typeof DEAL_FIELDS.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof DEAL_FIELDS.Order>> | null | undefined,
     paging: Paging,
     reads?: ConnectionReads,
   ): Promise<Connection<Deal>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.DEAL, filter);
-    const condition = DEAL.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, DEALS, where, DEAL.orderKeys(this.ctx.em, orderBy), paging, reads);
+    const condition = DEAL_FIELDS.filterSql(this.ctx, filter);
+    const where = scopeOf(this.ctx, DEAL_RECORDS).add(condition.sql, ...condition.params);
+    return listConnection(this.ctx, DEAL_RECORDS, where, DEAL_FIELDS.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   /**
    * v3 `totals=true` (DECISIONS: Responses): sums over every matching deal, in SQL; with
    * `customFields`, also of every numeric and currency custom field (in the same statement).
    */
-  async totals(filter: InstanceType<typeof DEAL.Filter> | null | undefined, options: { customFields?: boolean } = {}): Promise<DealTotals> {
+  async totals(filter: InstanceType<typeof DEAL_FIELDS.Filter> | null | undefined, options: { customFields?: boolean } = {}): Promise<DealTotals> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.DEAL, filter);
-    const condition = DEAL.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, DEALS).add(condition.sql, ...condition.params);
+    const condition = DEAL_FIELDS.filterSql(this.ctx, filter);
+    const where = scopeOf(this.ctx, DEAL_RECORDS).add(condition.sql, ...condition.params);
     const sums = options.customFields ? customFieldSums(await customFieldDefs(this.ctx, CustomFieldResource.DEAL).load(), 'd', this.decimals) : null;
     const [row] = await this.ctx.em.execute<Array<{ value: string | null; bonus: string | null; commission: string | null; n: string }>>(
-      `select sum(d.value) as value, sum(d.bonus) as bonus, sum(d.commission) as commission, count(*) as n${sums?.columns ?? ''} from ${fromOf(this.ctx, DEALS)} where ${where.sql}`,
+      `select sum(d.value) as value, sum(d.bonus) as bonus, sum(d.commission) as commission, count(*) as n${sums?.columns ?? ''} from ${fromOf(this.ctx, DEAL_RECORDS)} where ${where.sql}`,
       where.params,
       'all',
     );
@@ -115,10 +115,6 @@ export class DealService {
       count: Number(row.n),
       ...(sums ? { customFields: sums.read(row) } : {}),
     };
-  }
-
-  get(id: number): Promise<Deal | null> {
-    return findVisible(this.ctx, DEALS, id);
   }
 
   create(input: DealInput, options?: DealCreateOptions): Promise<Deal> {
@@ -144,7 +140,7 @@ export class DealService {
 
   update(id: number, input: DealInput, options?: DealUpdateOptions): Promise<Deal> {
     return mutation(this.ctx, async (em) => {
-      const deal = await loadForWrite(this.ctx, DEALS, id);
+      const deal = await loadForWrite(this.ctx, DEAL_RECORDS, id);
       const before = { date: deal.expectedCloseDate, ownerId: deal.owner?.id ?? null };
       const issues = new Issues();
       const sets = await this.apply(deal, input, issues, false);
@@ -164,7 +160,7 @@ export class DealService {
   /** The deal's close-date task goes with it (its `deal_id` would only be nulled): a milestone of no deal means nothing. */
   delete(id: number): Promise<number> {
     return mutation(this.ctx, async (em) => {
-      const deal = await loadForWrite(this.ctx, DEALS, id);
+      const deal = await loadForWrite(this.ctx, DEAL_RECORDS, id);
       const taskId = deal.expectedCloseDateEvent?.id ?? null;
       em.remove(deal);
       await em.flush();
@@ -180,15 +176,15 @@ export class DealService {
    */
   async setDealsOfPerson(personId: number, dealIds: readonly number[] | null): Promise<void> {
     const wanted = [...new Set((dealIds ?? []).filter(isValidId))].slice(0, MAX_DEAL_PEOPLE);
-    const visible = scopeOf(this.ctx, DEALS);
+    const visible = scopeOf(this.ctx, DEAL_RECORDS);
     const em = this.ctx.em;
-    await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, DEALS)} where dp.deal_id = d.id and dp.person_id = ? and ${visible.sql}`, [
+    await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, DEAL_RECORDS)} where dp.deal_id = d.id and dp.person_id = ? and ${visible.sql}`, [
       personId,
       ...visible.params,
     ]);
     if (wanted.length === 0) return;
     await em.execute(
-      `insert into "deal_people" (deal_id, person_id) select d.id, ? from ${fromOf(this.ctx, DEALS)} where d.id = any(?::int[]) and ${visible.sql} on conflict do nothing`,
+      `insert into "deal_people" (deal_id, person_id) select d.id, ? from ${fromOf(this.ctx, DEAL_RECORDS)} where d.id = any(?::int[]) and ${visible.sql} on conflict do nothing`,
       [personId, `{${wanted.join(',')}}`, ...visible.params],
     );
   }
@@ -314,11 +310,11 @@ export class DealService {
     if (sets.people) {
       // Hidden people keep their association: the viewer cannot see them to remove them.
       if (!isNew) {
-        const visible = scopeOf(this.ctx, PEOPLE);
-        await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, PEOPLE)} where dp.deal_id = ? and dp.person_id = p.id and ${visible.sql}`, [
-          deal.id,
-          ...visible.params,
-        ]);
+        const visible = scopeOf(this.ctx, PERSON_RECORDS);
+        await em.execute(
+          `delete from "deal_people" dp using ${fromOf(this.ctx, PERSON_RECORDS)} where dp.deal_id = ? and dp.person_id = p.id and ${visible.sql}`,
+          [deal.id, ...visible.params],
+        );
       }
       for (const personId of sets.people) em.persist(em.create(DealPerson, { deal, person: em.getReference(Person, personId) }));
     }
@@ -332,15 +328,19 @@ export class DealService {
   private async visiblePeople(ids: readonly number[]): Promise<number[]> {
     const wanted = [...new Set(ids.filter(isValidId))].slice(0, MAX_DEAL_PEOPLE);
     if (wanted.length === 0) return [];
-    const where = scopeOf(this.ctx, PEOPLE).add('p.id = any(?::int[])', `{${wanted.join(',')}}`);
-    const rows = await this.ctx.em.execute<Array<{ id: number }>>(`select p.id from ${fromOf(this.ctx, PEOPLE)} where ${where.sql}`, where.params, 'all');
+    const where = scopeOf(this.ctx, PERSON_RECORDS).add('p.id = any(?::int[])', `{${wanted.join(',')}}`);
+    const rows = await this.ctx.em.execute<Array<{ id: number }>>(
+      `select p.id from ${fromOf(this.ctx, PERSON_RECORDS)} where ${where.sql}`,
+      where.params,
+      'all',
+    );
     const found = new Set(rows.map((r) => Number(r.id)));
     return wanted.filter((id) => found.has(id));
   }
 
   private async visiblePerson(id: number): Promise<Person | null> {
     const person = await this.ctx.loaders.byId(Person).load(id);
-    return person && (await canSeeRecord(this.ctx, PEOPLE, person)) ? person : null;
+    return person && (await canSeeRecord(this.ctx, PERSON_RECORDS, person)) ? person : null;
   }
 
   private async accountUserIds(ids: readonly number[]): Promise<number[]> {

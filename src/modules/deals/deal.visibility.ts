@@ -1,5 +1,5 @@
 import { ownedRecords, sharedTerm } from '../../context/visibility';
-import type { ResourceDef } from '../common/resource';
+import type { Records } from '../common/resource';
 import { Deal } from './deal.entity';
 
 /**
@@ -8,7 +8,7 @@ import { Deal } from './deal.entity';
  * A module of its own (the entity and the rule only), so that other resources' conditions on
  * deals can read it without loading the deals service.
  */
-export const DEALS: ResourceDef<Deal> = {
+export const DEAL_RECORDS: Records<Deal> = {
   entity: Deal,
   alias: 'd',
   name: 'Deal',

@@ -1,10 +1,10 @@
 import type { CoreModule } from '../module';
 import { Deal, DealCollaborator, DealPerson } from './deal.entity';
-import { CompanyDealsResolver, DealFieldsResolver, DealResolver, PersonDealsResolver } from './deal.resolver';
+import { CompanyDealsResolver, DEAL_RESOURCE, DealFieldsResolver, PersonDealsResolver } from './deal.resolver';
 
 /** Deals, their people and collaborators; a company's and a person's deals. */
 export const dealsModule: CoreModule = {
   name: 'deals',
   entities: [Deal, DealPerson, DealCollaborator],
-  resolvers: [DealResolver, DealFieldsResolver, CompanyDealsResolver, PersonDealsResolver],
+  resolvers: [DEAL_RESOURCE.resolver, DealFieldsResolver, CompanyDealsResolver, PersonDealsResolver],
 };

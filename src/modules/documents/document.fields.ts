@@ -84,7 +84,7 @@ const tagIdsCondition = (value: IdFilter, path: string) =>
  * it (src/kit/fields.ts). The links (deal, person, company, owner, tags) and the URL are written
  * by the service: each linked record must be one the viewer may see, and a new URL starts a new fetch.
  */
-export const DOCUMENT = defineResource(
+export const DOCUMENT_FIELDS = defineResource(
   {
     type: 'Document',
     plural: 'documents',
@@ -180,4 +180,4 @@ export const DOCUMENT = defineResource(
   },
 );
 
-export type DocumentInput = InputOf<typeof DOCUMENT.table>;
+export type DocumentInput = InputOf<typeof DOCUMENT_FIELDS.table>;

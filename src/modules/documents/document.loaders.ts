@@ -5,12 +5,12 @@ import { Connection, pagingOf } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
 import type { NestedArgs } from '../deals/deal.loaders';
 import { Document } from './document.entity';
-import { DOCUMENT } from './document.fields';
-import { DOCUMENTS } from './document.service';
+import { DOCUMENT_FIELDS } from './document.fields';
+import { DOCUMENT_RECORDS } from './document.service';
 
 type Ids = readonly number[];
-type DocumentFilter = InstanceType<typeof DOCUMENT.Filter>;
-type DocumentOrder = InstanceType<typeof DOCUMENT.Order>;
+type DocumentFilter = InstanceType<typeof DOCUMENT_FIELDS.Filter>;
+type DocumentOrder = InstanceType<typeof DOCUMENT_FIELDS.Order>;
 
 /** Default page of GraphQL document connections (the cost rule's default); v3 asks for 30. */
 export const DOCUMENTS_PAGE_SIZE = 100;
@@ -25,17 +25,17 @@ export function documentsOf(
   nested: NestedArgs<DocumentFilter, DocumentOrder>,
 ): Promise<Connection<Document>> {
   const paging = pagingOf(nested.args, DOCUMENTS_PAGE_SIZE);
-  const order = DOCUMENT.orderKeys(ctx.em, nested.orderBy);
-  const condition = DOCUMENT.filterSql(ctx, nested.filter);
+  const order = DOCUMENT_FIELDS.orderKeys(ctx.em, nested.orderBy);
+  const condition = DOCUMENT_FIELDS.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `documents-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>
       new DataLoader(async (ids: Ids) => {
-        const where = scopeOf(ctx, DOCUMENTS).add(condition.sql, ...condition.params);
+        const where = scopeOf(ctx, DOCUMENT_RECORDS).add(condition.sql, ...condition.params);
         const pages = await keysetPagesByParent(
           ctx.em,
           Document,
-          { from: fromOf(ctx, DOCUMENTS), alias: 'doc', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
+          { from: fromOf(ctx, DOCUMENT_RECORDS), alias: 'doc', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
           ids,
         );
         return ids.map((id) => new Connection(pages.get(id)!));

@@ -1,42 +1,32 @@
-import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, ObjectType, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { linkedCompany, linkedDeal, linkedPerson } from '../common/linked-records';
 import { nestedConnectionResolvers } from '../common/nested-connections';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, relationListField, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
-import { registerNode } from '../../graphql/node';
-import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
+import { preloadPage, relationField, relationListField, type RelationPreload } from '../../graphql/relations';
+import { ConnectionArgs, connectionReads } from '../../graphql/connection';
+import { RateLimit } from '../../graphql/field-rate-limit';
+import { RecordPayload, recordPayload } from '../../graphql/payload';
 import { Company } from '../companies/company.entity';
+import { recordResource } from '../common/record-resource';
 import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
 import { Document } from './document.entity';
-import { DOCUMENT, type DocumentInput } from './document.fields';
+import { DOCUMENT_FIELDS, type DocumentInput } from './document.fields';
 import { documentsOf, DOCUMENTS_PAGE_SIZE } from './document.loaders';
 import { publicLinkOf } from './document.public-link';
-import { DocumentService, documentTagIds, findVisibleDocuments } from './document.service';
+import { DOCUMENT_RECORDS, DocumentService, documentTagIds, findVisibleDocuments } from './document.service';
 
-type DocumentFilter = InstanceType<typeof DOCUMENT.Filter>;
-type DocumentOrder = InstanceType<typeof DOCUMENT.Order>;
+type DocumentFilter = InstanceType<typeof DOCUMENT_FIELDS.Filter>;
+type DocumentOrder = InstanceType<typeof DOCUMENT_FIELDS.Order>;
 
-@ObjectType('DocumentConnection', { description: 'A page of documents, with cursors.' })
-export class DocumentConnection extends ConnectionOf(Document, 'Document', 'documents') {}
-
-@ObjectType('CreateDocumentPayload', { description: 'The result of createDocument.' })
-class CreateDocumentPayload extends RecordPayload(Document, 'document', 'The created document (pending until its URL is fetched)') {}
-@ObjectType('UpdateDocumentPayload', { description: 'The result of updateDocument.' })
-class UpdateDocumentPayload extends RecordPayload(Document, 'document', 'The document as changed') {}
-@ObjectType('DeleteDocumentPayload', { description: 'The result of deleteDocument.' })
-class DeleteDocumentPayload extends DeletePayload {}
 @ObjectType('ResetDocumentPublicLinkPayload', { description: 'The result of resetDocumentPublicLink.' })
 class ResetDocumentPublicLinkPayload extends RecordPayload(Document, 'document', 'The document with its new public link') {}
-
-registerNode({ name: 'Document', entity: Document, find: (ctx, ids) => findVisibleDocuments(ctx, ids) });
 
 /** The tags of a page of documents: their ids in one statement, then the list items in one batch. */
 function tagsOfPage(ctx: RequestContext, ids: readonly number[]): Promise<unknown> {
@@ -53,7 +43,7 @@ const DOCUMENT_RELATIONS: readonly RelationPreload<Document>[] = [
   usersPreload('owner'),
   { fields: ['deal'], source: Deal, ids: (d) => d.deal?.id },
   // The deal's shares (its visibility needs them), keyed by the document's deal.
-  { fields: ['deal'], perRow: (ctx) => sharesOf(ctx, DEALS), key: (d) => d.deal?.id },
+  { fields: ['deal'], perRow: (ctx) => sharesOf(ctx, DEAL_RECORDS), key: (d) => d.deal?.id },
   { fields: ['person'], source: Person, ids: (d) => d.person?.id },
   { fields: ['company'], source: Company, ids: (d) => d.company?.id },
   { fields: ['tagIds', 'tags'], perRow: (ctx) => ({ loadMany: (ids: readonly number[]) => tagsOfPage(ctx, ids) }) },
@@ -63,60 +53,47 @@ function preloadDocuments(ctx: RequestContext, rows: readonly Document[], info?:
   return preloadPage(ctx, DOCUMENT_RELATIONS, rows, info);
 }
 
-const ID_ARG = { description: "The document's databaseId." };
-
-@Resolver()
-export class DocumentResolver {
-  @Query(() => DocumentConnection, {
-    description: 'Documents the viewer may see (their own, and those linked to a deal, person or company they may see). Default order: newest first.',
-  })
-  async documents(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => DOCUMENT.Filter, { nullable: true, description: 'Which documents; all of them when absent.' }) filter?: DocumentFilter,
-    @Arg('orderBy', () => [DOCUMENT.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: DocumentOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ): Promise<Connection<Document>> {
-    const result = await new DocumentService(ctx).list(filter, orderBy, pagingOf(args, DOCUMENTS_PAGE_SIZE), connectionReads(info));
-    await preloadDocuments(ctx, result.nodes, info);
-    return result;
-  }
-
-  @Query(() => Document, { nullable: true, description: 'One document by databaseId; null when it does not exist or the viewer may not see it.' })
-  document(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number) {
-    return new DocumentService(ctx).get(id);
-  }
-
-  @Mutation(() => CreateDocumentPayload, {
-    description:
+/**
+ * Documents (v3 files, §2.7, §4.7): the generated list, lookup and mutations, with the service's
+ * create, update and delete (a URL fetched in the background, tags, stored content removed after
+ * the commit); list and show are the defaults, visibility judged in SQL.
+ */
+export const DOCUMENT_RESOURCE = recordResource({
+  records: DOCUMENT_RECORDS,
+  fields: DOCUMENT_FIELDS,
+  singular: 'document',
+  plural: 'documents',
+  pageSize: DOCUMENTS_PAGE_SIZE,
+  relations: DOCUMENT_RELATIONS,
+  nodes: findVisibleDocuments,
+  // Each document makes the worker fetch its URL.
+  limits: { create: { max: 30, window: '1m' } },
+  docs: {
+    list: 'Documents the viewer may see (their own, and those linked to a deal, person or company they may see). Default order: newest first.',
+    create:
       'Creates a document from a URL; the service then fetches it in the background (uploadState PENDING until then). Problems with the input come back as userErrors, and nothing is created.',
-  })
-  createDocument(@Ctx() ctx: RequestContext, @Arg('input', () => DOCUMENT.CreateInput, { description: 'The new document.' }) input: DocumentInput) {
-    return recordPayload('document', () => new DocumentService(ctx).create(input));
-  }
+    update: 'Changes a document: only the fields given; a new URL fetches it again. A missing or hidden document is a NOT_FOUND user error.',
+    delete: 'Deletes a document and its stored content (its public link then answers 404). A missing or hidden document is a NOT_FOUND user error.',
+    created: 'The created document (pending until its URL is fetched)',
+  },
+  steps: {
+    create: (ctx, input) => new DocumentService(ctx).create(input as DocumentInput),
+    update: (ctx, id, input) => new DocumentService(ctx).update(id, input as DocumentInput),
+    delete: (ctx, id) => new DocumentService(ctx).delete(id),
+  },
+});
 
-  @Mutation(() => UpdateDocumentPayload, {
-    description: 'Changes a document: only the fields given; a new URL fetches it again. A missing or hidden document is a NOT_FOUND user error.',
-  })
-  updateDocument(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, ID_ARG) id: number,
-    @Arg('input', () => DOCUMENT.UpdateInput, { description: 'The changes.' }) input: DocumentInput,
-  ) {
-    return recordPayload('document', () => new DocumentService(ctx).update(id, input));
-  }
+/** `DocumentConnection`, for the documents of a deal, person or company. */
+const DocumentConnection = DOCUMENT_RESOURCE.connection;
 
-  @Mutation(() => DeleteDocumentPayload, {
-    description: 'Deletes a document and its stored content (its public link then answers 404). A missing or hidden document is a NOT_FOUND user error.',
-  })
-  deleteDocument(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number) {
-    return deletePayload('Document', () => new DocumentService(ctx).delete(id));
-  }
-
+/** A document's public link, renewed: beside the generated mutations. */
+@Resolver()
+export class DocumentPublicLinkResolver {
+  @RateLimit({ max: 10, window: '1m' })
   @Mutation(() => ResetDocumentPublicLinkPayload, {
     description: 'Gives a document a new public link; the old one stops working at once. A missing or hidden document is a NOT_FOUND user error.',
   })
-  resetDocumentPublicLink(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number) {
+  resetDocumentPublicLink(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The document's databaseId." }) id: number) {
     return recordPayload('document', () => new DocumentService(ctx).resetPublicLink(id));
   }
 }
@@ -186,8 +163,8 @@ async function nestedDocuments(
 export const DOCUMENT_PARENT_RESOLVERS = nestedConnectionResolvers<DocumentFilter, DocumentOrder>({
   field: 'documents',
   connection: DocumentConnection,
-  filter: DOCUMENT.Filter,
-  order: DOCUMENT.Order,
+  filter: DOCUMENT_FIELDS.Filter,
+  order: DOCUMENT_FIELDS.Order,
   doc: (parent) => documentsArgs(parent).description,
   filterDoc: (parent) => `Which of ${parent === 'person' ? 'their' : 'its'} documents; all when absent.`,
   orderDoc: 'Ordering keys, at most 5; databaseId breaks ties.',

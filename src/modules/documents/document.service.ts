@@ -3,33 +3,28 @@ import { enqueueAfterCommit, type RequestContext } from '../../context/context';
 import { SettledLoader } from '../../context/loaders';
 import { mutation } from '../../context/transaction';
 import { ownerTerm, VisibilityRule } from '../../context/visibility';
-import type { ConnectionReads, Paging } from '../../db/keyset';
 import { storableInstant, withoutNul } from '../../db/sql';
-import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { linkedRecordsTerm } from '../common/linked-records';
-import { findVisible, fromOf, listConnection, scopeOf, setRelation, type ResourceDef } from '../common/resource';
+import { findVisible, fromOf, scopeOf, setRelation, type Records } from '../common/resource';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.visibility';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { ListKind } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.visibility';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Document, UploadStatus } from './document.entity';
-import { DOCUMENT, type DocumentInput } from './document.fields';
+import { DOCUMENT_FIELDS, type DocumentInput } from './document.fields';
 import { documentKindOf, titleFromUrl } from './document.kind';
 import { newPublicToken } from './document.public-link';
 import { checkUrl } from './fetch/safe-fetch';
 import { FetchRefused } from './fetch/fetch-refused';
 import { discardStoredBytes, documentStorage } from './storage';
 
-type DocumentFilter = InstanceType<typeof DOCUMENT.Filter>;
-type DocumentOrder = InstanceType<typeof DOCUMENT.Order>;
-
-const DOCUMENT_WRITES = DOCUMENT.writes(['title', 'url', 'ownerId', 'dealId', 'personId', 'companyId', 'tagIds', 'updatedAt']);
+const DOCUMENT_WRITES = DOCUMENT_FIELDS.writes(['title', 'url', 'ownerId', 'dealId', 'personId', 'companyId', 'tagIds', 'updatedAt']);
 
 /** Visible through a linked record it is about (issue 12 §1). */
 const linkedTerm = linkedRecordsTerm<Document>('doc', 'Document');
@@ -39,7 +34,7 @@ const linkedTerm = linkedRecordsTerm<Document>('doc', 'Document');
  * see the deal, person or company it is linked to. The same rule on every path: lists, lookups,
  * node(id:), writes and the public link's reset.
  */
-export const DOCUMENTS: ResourceDef<Document> = {
+export const DOCUMENT_RECORDS: Records<Document> = {
   entity: Document,
   alias: 'doc',
   name: 'Document',
@@ -52,8 +47,8 @@ export function visibleDocumentIds(ctx: RequestContext): SettledLoader<boolean> 
     'documents:visible',
     () =>
       new SettledLoader<boolean>(async (ids) => {
-        const where = scopeOf(ctx, DOCUMENTS).add('doc.id = any(?::int[])', `{${ids.join(',')}}`);
-        const rows = await ctx.em.execute<Array<{ id: number }>>(`select doc.id from ${fromOf(ctx, DOCUMENTS)} where ${where.sql}`, where.params, 'all');
+        const where = scopeOf(ctx, DOCUMENT_RECORDS).add('doc.id = any(?::int[])', `{${ids.join(',')}}`);
+        const rows = await ctx.em.execute<Array<{ id: number }>>(`select doc.id from ${fromOf(ctx, DOCUMENT_RECORDS)} where ${where.sql}`, where.params, 'all');
         const found = new Set(rows.map((r) => Number(r.id)));
         return ids.map((id) => found.has(id));
       }),
@@ -127,21 +122,6 @@ const MAX_TITLE = 255;
  */
 export class DocumentService {
   constructor(private readonly ctx: RequestContext) {}
-
-  list(
-    filter: DocumentFilter | null | undefined,
-    orderBy: readonly DocumentOrder[] | null | undefined,
-    paging: Paging,
-    reads?: ConnectionReads,
-  ): Promise<Connection<Document>> {
-    const condition = DOCUMENT.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, DOCUMENTS).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, DOCUMENTS, where, DOCUMENT.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  get(id: number): Promise<Document | null> {
-    return findVisible(this.ctx, DOCUMENTS, id);
-  }
 
   create(input: DocumentInput): Promise<Document> {
     return mutation(this.ctx, async (em) => {
@@ -237,9 +217,9 @@ export class DocumentService {
     doc.kind = documentKindOf(doc.contentType, doc.url, doc.title);
 
     // Each link must be a record the viewer may see: a hidden one is answered like a missing one.
-    await setRelation(this.ctx, doc, 'deal', Deal, input.dealId, (id) => findVisible(this.ctx, DEALS, id), issues, 'dealId');
-    await setRelation(this.ctx, doc, 'person', Person, input.personId, (id) => findVisible(this.ctx, PEOPLE, id), issues, 'personId');
-    await setRelation(this.ctx, doc, 'company', Company, input.companyId, (id) => findVisible(this.ctx, COMPANIES, id), issues, 'companyId');
+    await setRelation(this.ctx, doc, 'deal', Deal, input.dealId, (id) => findVisible(this.ctx, DEAL_RECORDS, id), issues, 'dealId');
+    await setRelation(this.ctx, doc, 'person', Person, input.personId, (id) => findVisible(this.ctx, PERSON_RECORDS, id), issues, 'personId');
+    await setRelation(this.ctx, doc, 'company', Company, input.companyId, (id) => findVisible(this.ctx, COMPANY_RECORDS, id), issues, 'companyId');
     await setRelation(this.ctx, doc, 'owner', User, input.ownerId, (id) => accountUsers(this.ctx).load(id), issues, 'ownerId');
 
     // v3 §4.7 takes updated_at on create (imports); an update is a change now, whatever a client

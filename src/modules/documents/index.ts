@@ -1,6 +1,6 @@
 import type { CoreModule } from '../module';
 import { Document, DocumentTag } from './document.entity';
-import { DocumentFieldsResolver, DocumentResolver, DOCUMENT_PARENT_RESOLVERS } from './document.resolver';
+import { DOCUMENT_PARENT_RESOLVERS, DOCUMENT_RESOURCE, DocumentFieldsResolver, DocumentPublicLinkResolver } from './document.resolver';
 
 export { documentLinkRouter, PUBLIC_LINK_PATH } from './document.public-link';
 export { dueDocumentIds, documentFetchOptions, fetchDocument, type DocumentFetchDeps, type DocumentFetchOutcome } from './document.fetch-job';
@@ -10,5 +10,5 @@ export { createDocumentStorage, documentStorage, LocalDiskStorage, setDocumentSt
 export const documentsModule: CoreModule = {
   name: 'documents',
   entities: [Document, DocumentTag],
-  resolvers: [DocumentResolver, DocumentFieldsResolver, ...DOCUMENT_PARENT_RESOLVERS],
+  resolvers: [DOCUMENT_RESOURCE.resolver, DocumentPublicLinkResolver, DocumentFieldsResolver, ...DOCUMENT_PARENT_RESOLVERS],
 };

@@ -3,6 +3,7 @@ import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-g
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
 import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
+import { ADMIN_LISTS, LIST_KINDS, listsInProse, memberOf, type AdminListDeclaration } from './admin-lists';
 
 /**
  * The account's administrative lists that are a name in an order (DECISIONS: Admin surface) share
@@ -12,40 +13,28 @@ import { Account } from '../accounts/account.entity';
  * must stay list items because people refer to them, a table keyed by the item (lead source costs,
  * LeadSourceCost): one table holding every list would be a sparse union each new field widens.
  * Lead statuses and calendar entry priorities keep their colour here (the one extra column, kept
- * from the start).
+ * from the start). The lists are declared in admin-lists.ts: ListKind, its descriptions and the
+ * lists that keep a colour follow from there.
  */
-export enum ListKind {
-  LEAD_STATUS = 'lead_status',
-  LEAD_SOURCE = 'lead_source',
-  CONTACT_TAG = 'contact_tag',
-  NOTE_CATEGORY = 'note_category',
-  DEAL_LOSS_REASON = 'deal_loss_reason',
-  DEAL_WON_REASON = 'deal_won_reason',
-  EVENT_CATEGORY = 'event_category',
-  DOCUMENT_TAG = 'document_tag',
-  CALENDAR_ENTRY_PRIORITY = 'calendar_entry_priority',
-}
+export const ListKind = LIST_KINDS;
+export type ListKind = (typeof ListKind)[keyof typeof ListKind];
 registerEnumType(ListKind, {
   name: 'ListKind',
   description: 'Which administrative list an item belongs to.',
-  valuesConfig: {
-    LEAD_STATUS: { description: 'Lead statuses (with a colour).' },
-    LEAD_SOURCE: { description: 'Where leads come from (with their costs).' },
-    CONTACT_TAG: { description: 'Predefined tags for people.' },
-    NOTE_CATEGORY: { description: 'Categories of notes.' },
-    DEAL_LOSS_REASON: { description: 'Why deals are lost.' },
-    DEAL_WON_REASON: { description: 'Why deals are won.' },
-    EVENT_CATEGORY: { description: 'Categories of calendar entries and tasks (todo template items refer to them).' },
-    DOCUMENT_TAG: { description: 'Tags for documents.' },
-    CALENDAR_ENTRY_PRIORITY: { description: 'Priorities of calendar entries and tasks (with a colour; todo template items refer to them).' },
-  },
+  valuesConfig: Object.fromEntries(ADMIN_LISTS.map((l) => [memberOf(l.kind), { description: l.doc }])),
 });
 
 /** Longest colour kept (a 32-bit colour as a decimal number is 10 digits, a CSS colour name 20 characters). */
 export const HEX_COLOR_MAX = 32;
 
-/** The lists whose items carry a colour (v3: lead statuses, §2.10; calendar entry priorities, as recorded). */
-export const COLOURED_LISTS: ReadonlySet<ListKind> = new Set([ListKind.LEAD_STATUS, ListKind.CALENDAR_ENTRY_PRIORITY]);
+const DECLARED: readonly AdminListDeclaration[] = ADMIN_LISTS;
+const COLOURED = DECLARED.filter((l) => l.coloured);
+
+/** The lists whose items carry a colour, declared `coloured` (v3: lead statuses, §2.10; calendar entry priorities, as recorded). */
+export const COLOURED_LISTS: ReadonlySet<ListKind> = new Set(COLOURED.map((l) => l.kind as ListKind));
+
+/** "Lead statuses and calendar entry priorities", in hexColor's description. */
+const COLOURED_PROSE = listsInProse(COLOURED, ' and ').replace(/^./, (c) => c.toUpperCase());
 
 @Entity({ tableName: 'list_items' })
 @Index({ properties: ['account', 'kind', 'position'] })
@@ -57,8 +46,7 @@ export const COLOURED_LISTS: ReadonlySet<ListKind> = new Set([ListKind.LEAD_STAT
 @ObjectType('ListItem', {
   implements: Node,
   simpleResolvers: true,
-  description:
-    "An entry of one of the account's administrative lists that are a name in an order (lead statuses, lead sources, contact tags, note categories, deal loss and won reasons, event categories, document tags, calendar entry priorities).",
+  description: `An entry of one of the account's administrative lists that are a name in an order (${listsInProse(DECLARED)}).`,
 })
 export class ListItem {
   [OptionalProps]?: 'hexColor' | 'position' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'accountId';
@@ -93,7 +81,7 @@ export class ListItem {
    */
   @Field(() => String, {
     nullable: true,
-    description: `Lead statuses and calendar entry priorities only: a colour as the client wrote it (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null when unset and for other lists.`,
+    description: `${COLOURED_PROSE} only: a colour as the client wrote it (e.g. #1a2b3c, C73408, fff), at most ${HEX_COLOR_MAX} characters; null when unset and for other lists.`,
   })
   @Property({ type: 'string', length: HEX_COLOR_MAX, nullable: true })
   hexColor: string | null = null;

@@ -1,9 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf } from '../../graphql/connection';
 import { registerNode } from '../../graphql/node';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
+import { ADMIN_LIST_EXTENSION, ADMIN_LISTS, memberOf, type AdminListDeclaration } from './admin-lists';
 import { ListItem, ListKind } from './list-item.entity';
 import { ListItemCreateInput, ListItemOrder, ListItemUpdateInput } from './list-item.inputs';
 import { LIST_ITEMS_DEFAULT_PER_PAGE, ListItemService } from './list-item.service';
@@ -34,13 +35,17 @@ const PAGE_DOC = `Every user of the account may read it. Default order: position
 const ORDER_DOC = 'Ordering keys, at most 5; databaseId breaks ties.';
 const KIND_DOC = 'The list the item must belong to; an item of another list is answered like a missing one. Any list when absent.';
 
-/** Admin lists (v3 §2.10, §4.10): readable by every user of the account, changed by admins only. */
+/** A page of one list (every list's query, and listItems). */
+function itemsOf(ctx: RequestContext, kind: ListKind, args: ConnectionArgs, orderBy: ListItemOrder[] | undefined, info: GraphQLResolveInfo | undefined) {
+  return new ListItemService(ctx).list(kind, orderBy, pagingOf(args, LIST_ITEMS_DEFAULT_PER_PAGE), connectionReads(info));
+}
+
+/**
+ * Admin lists (v3 §2.10, §4.10): readable by every user of the account, changed by admins only.
+ * Besides these, one query per declared list (leadStatuses, leadSources, ...), added below.
+ */
 @Resolver()
 export class ListItemResolver {
-  private list(ctx: RequestContext, kind: ListKind, args: ConnectionArgs, orderBy: ListItemOrder[] | undefined, info: GraphQLResolveInfo | undefined) {
-    return new ListItemService(ctx).list(kind, orderBy, pagingOf(args, LIST_ITEMS_DEFAULT_PER_PAGE), connectionReads(info));
-  }
-
   @Query(() => ListItemConnection, { description: `Items of one admin list. ${PAGE_DOC}` })
   listItems(
     @Ctx() ctx: RequestContext,
@@ -49,97 +54,7 @@ export class ListItemResolver {
     @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
-    return this.list(ctx, kind, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Lead statuses. ${PAGE_DOC}` })
-  leadStatuses(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.LEAD_STATUS, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Lead sources. ${PAGE_DOC}` })
-  leadSources(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.LEAD_SOURCE, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Predefined contact tags. ${PAGE_DOC}` })
-  contactTags(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.CONTACT_TAG, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Note categories. ${PAGE_DOC}` })
-  noteCategories(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.NOTE_CATEGORY, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Reasons deals are lost. ${PAGE_DOC}` })
-  dealLossReasons(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.DEAL_LOSS_REASON, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Reasons deals are won. ${PAGE_DOC}` })
-  dealWonReasons(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.DEAL_WON_REASON, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Event categories (of calendar entries and tasks). ${PAGE_DOC}` })
-  eventCategories(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.EVENT_CATEGORY, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Document tags. ${PAGE_DOC}` })
-  documentTags(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.DOCUMENT_TAG, args, orderBy, info);
-  }
-
-  @Query(() => ListItemConnection, { description: `Priorities of calendar entries and tasks. ${PAGE_DOC}` })
-  calendarEntryPriorities(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC }) orderBy?: ListItemOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ) {
-    return this.list(ctx, ListKind.CALENDAR_ENTRY_PRIORITY, args, orderBy, info);
+    return itemsOf(ctx, kind, args, orderBy, info);
   }
 
   @Query(() => ListItem, {
@@ -184,6 +99,30 @@ export class ListItemResolver {
   ) {
     return deletePayload('ListItem', () => new ListItemService(ctx).delete(id, kind));
   }
+}
+
+/**
+ * Each declared list's query (src/modules/lists/admin-lists.ts): the method a hand-written one would
+ * be, with the decorators it would carry, applied as TypeScript applies them (the parameters' last
+ * to first, then the method's). The extension tells the v3 facade which list the query lists.
+ */
+for (const list of ADMIN_LISTS as readonly AdminListDeclaration[]) {
+  const { query: name } = list;
+  const kind = list.kind as ListKind;
+  const prototype = ListItemResolver.prototype;
+  if (name in prototype) throw new Error(`src/modules/lists/admin-lists.ts, ${list.kind}: ListItemResolver already has a ${name}`);
+  const descriptor: PropertyDescriptor = {
+    value: (ctx: RequestContext, args: ConnectionArgs, orderBy?: ListItemOrder[], info?: GraphQLResolveInfo) => itemsOf(ctx, kind, args, orderBy, info),
+    writable: true,
+    configurable: true,
+  };
+  Object.defineProperty(prototype, name, descriptor);
+  Info()(prototype, name, 3);
+  Arg('orderBy', () => [ListItemOrder], { nullable: true, description: ORDER_DOC })(prototype, name, 2);
+  Args(() => ConnectionArgs)(prototype, name, 1);
+  Ctx()(prototype, name, 0);
+  Extensions({ [ADMIN_LIST_EXTENSION]: { kind: memberOf(list.kind), coloured: list.coloured === true } })(prototype, name, descriptor);
+  Query(() => ListItemConnection, { description: `${list.queryDoc ?? list.doc} ${PAGE_DOC}` })(prototype, name, descriptor);
 }
 
 /** A lead source's costs (from their own table, one batch per page); null for items of other lists. */

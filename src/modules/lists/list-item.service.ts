@@ -10,7 +10,7 @@ import { blank } from '../../kit/assign';
 import { COLOURED_LISTS, HEX_COLOR_MAX, ListItem, ListKind } from './list-item.entity';
 import { ListItemOrderField, type ListItemInput, type ListItemOrder } from './list-item.inputs';
 import { withoutNul } from '../common/input';
-import { requireAdmin } from './admin';
+import { requireAdmin } from '../common/admin';
 import { leadSourceCosts, type LeadSourceCosts } from './lead-source-cost.loaders';
 
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */

@@ -1,5 +1,7 @@
 import type { ConditionTable } from '../../kit/v3/conditions';
 import type { V3SortSpec } from '../../kit/v3/sort';
+import { sourcePath } from '../../kit/source-path';
+import type { ConditionVocabulary } from '../../kit/v3/vocabulary';
 
 /*
  * The v3 vocabulary of note lists (v3 §4.2), beside the note fields: the facade's /notes routes and
@@ -12,12 +14,18 @@ import type { V3SortSpec } from '../../kit/v3/sort';
  * conditions) and `activity_modified` (a datetime range on updatedAt). Combined, each must hold
  * (a note of that deal AND that person), as every other list combines its conditions.
  */
-export const NOTE_CONDITIONS: ConditionTable = {
-  deal_id: { to: 'dealId', kind: 'ids' },
-  person_id: { to: 'personId', kind: 'ids' },
-  company_id: { to: 'companyId', kind: 'ids' },
-  user_id: { to: 'userId', kind: 'ids' },
-  activity_modified: { to: 'updatedAt', kind: 'datetimeRange' },
+export const NOTE_CONDITIONS: ConditionVocabulary = {
+  filter: 'NoteFilter',
+  root: 'note',
+  text: 'like',
+  source: sourcePath(__filename),
+  fixed: {
+    deal_id: { to: 'dealId', kind: 'ids' },
+    person_id: { to: 'personId', kind: 'ids' },
+    company_id: { to: 'companyId', kind: 'ids' },
+    user_id: { to: 'userId', kind: 'ids' },
+    activity_modified: { to: 'updatedAt', kind: 'datetimeRange' },
+  },
 };
 
 /** DECISIONS: association filters as plain query parameters (`/notes.json?deal_id=1`). */

@@ -6,7 +6,7 @@ import { Comment, Note } from './note.entity';
  * (src/kit/fields.ts). The associations are written by the service (each must be a record the
  * viewer may see); `content` is required on create and may not be blanked on update.
  */
-export const NOTE = defineResource(
+export const NOTE_FIELDS = defineResource(
   {
     type: 'Note',
     plural: 'notes',
@@ -79,10 +79,10 @@ export const NOTE = defineResource(
   },
 );
 
-export type NoteInput = InputOf<typeof NOTE.table>;
+export type NoteInput = InputOf<typeof NOTE_FIELDS.table>;
 
 /** Every comment field, once (v3 §2.3). */
-export const COMMENT = defineResource(
+export const COMMENT_FIELDS = defineResource(
   {
     type: 'Comment',
     plural: 'comments',
@@ -135,4 +135,4 @@ export const COMMENT = defineResource(
   },
 );
 
-export type CommentInput = InputOf<typeof COMMENT.table>;
+export type CommentInput = InputOf<typeof COMMENT_FIELDS.table>;

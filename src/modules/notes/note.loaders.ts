@@ -6,14 +6,14 @@ import { Connection, pagingOf } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
 import type { NestedArgs } from '../deals/deal.loaders';
 import { Comment, Note } from './note.entity';
-import { COMMENT, NOTE } from './note.fields';
-import { COMMENTS, NOTES } from './note.visibility';
+import { COMMENT_FIELDS, NOTE_FIELDS } from './note.fields';
+import { COMMENT_RECORDS, NOTE_RECORDS } from './note.visibility';
 
 type Ids = readonly number[];
-type NoteFilter = InstanceType<typeof NOTE.Filter>;
-type NoteOrder = InstanceType<typeof NOTE.Order>;
-type CommentFilter = InstanceType<typeof COMMENT.Filter>;
-type CommentOrder = InstanceType<typeof COMMENT.Order>;
+type NoteFilter = InstanceType<typeof NOTE_FIELDS.Filter>;
+type NoteOrder = InstanceType<typeof NOTE_FIELDS.Order>;
+type CommentFilter = InstanceType<typeof COMMENT_FIELDS.Filter>;
+type CommentOrder = InstanceType<typeof COMMENT_FIELDS.Order>;
 
 /** Default page of GraphQL note and comment connections (the cost rule's default); v3 asks for 5. */
 export const NOTES_PAGE_SIZE = 100;
@@ -28,17 +28,17 @@ export function notesOf(
   nested: NestedArgs<NoteFilter, NoteOrder>,
 ): Promise<Connection<Note>> {
   const paging = pagingOf(nested.args, NOTES_PAGE_SIZE);
-  const order = NOTE.orderKeys(ctx.em, nested.orderBy);
-  const condition = NOTE.filterSql(ctx, nested.filter);
+  const order = NOTE_FIELDS.orderKeys(ctx.em, nested.orderBy);
+  const condition = NOTE_FIELDS.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `notes-of-${parent}:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>
       new DataLoader(async (ids: Ids) => {
-        const where = scopeOf(ctx, NOTES).add(condition.sql, ...condition.params);
+        const where = scopeOf(ctx, NOTE_RECORDS).add(condition.sql, ...condition.params);
         const pages = await keysetPagesByParent(
           ctx.em,
           Note,
-          { from: fromOf(ctx, NOTES), alias: 'n', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
+          { from: fromOf(ctx, NOTE_RECORDS), alias: 'n', where, order, paging, reads: nested.reads, parentColumn: PARENT_COLUMN[parent] },
           ids,
         );
         return ids.map((id) => new Connection(pages.get(id)!));
@@ -53,8 +53,8 @@ export function notesOf(
  */
 export function commentsOfNote(ctx: RequestContext, noteId: number, nested: NestedArgs<CommentFilter, CommentOrder>): Promise<Connection<Comment>> {
   const paging = pagingOf(nested.args, NOTES_PAGE_SIZE);
-  const order = COMMENT.orderKeys(ctx.em, nested.orderBy);
-  const condition = COMMENT.filterSql(ctx, nested.filter);
+  const order = COMMENT_FIELDS.orderKeys(ctx.em, nested.orderBy);
+  const condition = COMMENT_FIELDS.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `comments-of-note:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>
@@ -63,7 +63,7 @@ export function commentsOfNote(ctx: RequestContext, noteId: number, nested: Nest
         const pages = await keysetPagesByParent(
           ctx.em,
           Comment,
-          { from: fromOf(ctx, COMMENTS), alias: 'cm', where, order, paging, reads: nested.reads, parentColumn: 'cm.note_id' },
+          { from: fromOf(ctx, COMMENT_RECORDS), alias: 'cm', where, order, paging, reads: nested.reads, parentColumn: 'cm.note_id' },
           ids,
         );
         return ids.map((id) => new Connection(pages.get(id)!));

@@ -1,59 +1,37 @@
-import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { linkedCompany, linkedDeal, linkedPerson } from '../common/linked-records';
 import { nestedConnectionResolvers } from '../common/nested-connections';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
-import { registerNode } from '../../graphql/node';
-import { DeletePayload, deletePayload, RecordPayload, recordPayload } from '../../graphql/payload';
+import { preloadPage, relationField, type RelationPreload } from '../../graphql/relations';
+import { ConnectionArgs, connectionReads } from '../../graphql/connection';
 import { Company } from '../companies/company.entity';
+import { recordResource } from '../common/record-resource';
 import { sharesOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
 import { Comment, Note } from './note.entity';
-import { COMMENT, NOTE, type CommentInput, type NoteInput } from './note.fields';
+import { COMMENT_FIELDS, NOTE_FIELDS, type CommentInput, type NoteInput } from './note.fields';
 import { commentsOfNote, notesOf, NOTES_PAGE_SIZE } from './note.loaders';
 import { CommentService, findVisibleComments, findVisibleNotes, NoteService, possibleNotifyUserIds } from './note.service';
+import { COMMENT_RECORDS, NOTE_RECORDS } from './note.visibility';
 
-type NoteFilter = InstanceType<typeof NOTE.Filter>;
-type NoteOrder = InstanceType<typeof NOTE.Order>;
-type CommentFilter = InstanceType<typeof COMMENT.Filter>;
-type CommentOrder = InstanceType<typeof COMMENT.Order>;
-
-@ObjectType('NoteConnection', { description: 'A page of notes, with cursors.' })
-export class NoteConnection extends ConnectionOf(Note, 'Note', 'notes') {}
-
-@ObjectType('CommentConnection', { description: 'A page of comments, with cursors.' })
-export class CommentConnection extends ConnectionOf(Comment, 'Comment', 'comments') {}
-
-@ObjectType('CreateNotePayload', { description: 'The result of createNote.' })
-class CreateNotePayload extends RecordPayload(Note, 'note', 'The created note') {}
-@ObjectType('UpdateNotePayload', { description: 'The result of updateNote.' })
-class UpdateNotePayload extends RecordPayload(Note, 'note', 'The note as changed') {}
-@ObjectType('DeleteNotePayload', { description: 'The result of deleteNote.' })
-class DeleteNotePayload extends DeletePayload {}
-@ObjectType('CreateCommentPayload', { description: 'The result of createComment.' })
-class CreateCommentPayload extends RecordPayload(Comment, 'comment', 'The created comment') {}
-@ObjectType('UpdateCommentPayload', { description: 'The result of updateComment.' })
-class UpdateCommentPayload extends RecordPayload(Comment, 'comment', 'The comment as changed') {}
-@ObjectType('DeleteCommentPayload', { description: 'The result of deleteComment.' })
-class DeleteCommentPayload extends DeletePayload {}
-
-registerNode({ name: 'Note', entity: Note, find: (ctx, ids) => findVisibleNotes(ctx, ids) });
-registerNode({ name: 'Comment', entity: Comment, find: (ctx, ids) => findVisibleComments(ctx, ids) });
+type NoteFilter = InstanceType<typeof NOTE_FIELDS.Filter>;
+type NoteOrder = InstanceType<typeof NOTE_FIELDS.Order>;
+type CommentFilter = InstanceType<typeof COMMENT_FIELDS.Filter>;
+type CommentOrder = InstanceType<typeof COMMENT_FIELDS.Order>;
 
 /** What a page of notes reads: one batch per source, then each row's fields answer synchronously. */
 const NOTE_RELATIONS: readonly RelationPreload<Note>[] = [
   usersPreload('user', 'possibleNotifyUserIds'),
   { fields: ['deal', 'possibleNotifyUserIds'], source: Deal, ids: (n) => n.deal?.id },
   // The deal's shares (its visibility needs them), keyed by the note's deal.
-  { fields: ['deal', 'possibleNotifyUserIds'], perRow: (ctx) => sharesOf(ctx, DEALS), key: (n) => n.deal?.id },
+  { fields: ['deal', 'possibleNotifyUserIds'], perRow: (ctx) => sharesOf(ctx, DEAL_RECORDS), key: (n) => n.deal?.id },
   { fields: ['person', 'possibleNotifyUserIds'], source: Person, ids: (n) => n.person?.id },
   { fields: ['company', 'possibleNotifyUserIds'], source: Company, ids: (n) => n.company?.id },
   { fields: ['noteCategory'], source: ListItem, ids: (n) => n.noteCategory?.id },
@@ -65,99 +43,74 @@ function preloadNotes(ctx: RequestContext, rows: readonly Note[], info?: GraphQL
 
 const COMMENT_RELATIONS: readonly RelationPreload<Comment>[] = [usersPreload('user', 'editedBy')];
 
-@Resolver()
-export class NoteResolver {
-  @Query(() => NoteConnection, { description: 'Notes the viewer may see (those about a deal, person or company they may see). Default order: newest first.' })
-  async notes(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => NOTE.Filter, { nullable: true, description: 'Which notes; all of them when absent.' }) filter?: NoteFilter,
-    @Arg('orderBy', () => [NOTE.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: NoteOrder[],
-    @Info() info?: GraphQLResolveInfo,
-    @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
-  ): Promise<Connection<Note>> {
-    const search = await withSavedSearch(ctx, SavedSearchType.NOTES, searchId, filter, orderBy, info);
-    const result = await new NoteService(ctx).list(search.filter, search.orderBy, pagingOf(args, NOTES_PAGE_SIZE), connectionReads(info));
-    await preloadNotes(ctx, result.nodes, info);
-    return result;
-  }
+/**
+ * Notes (v3 activities, §2.2, §4.2): the generated list, lookup and mutations, with the service's
+ * list, create, update and delete (visible through their deal, person or company, judged in SQL)
+ * and saved searches; show is the default.
+ */
+export const NOTE_RESOURCE = recordResource({
+  records: NOTE_RECORDS,
+  fields: NOTE_FIELDS,
+  singular: 'note',
+  plural: 'notes',
+  pageSize: NOTES_PAGE_SIZE,
+  relations: NOTE_RELATIONS,
+  nodes: findVisibleNotes,
+  docs: {
+    list: 'Notes the viewer may see (those about a deal, person or company they may see). Default order: newest first.',
+    delete: 'Deletes a note and its comments. A missing or hidden note is a NOT_FOUND user error.',
+  },
+  search: {
+    doc: SEARCH_ID_DOC,
+    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.NOTES, searchId, filter, orderBy, info),
+  },
+  steps: {
+    list: (ctx, filter, orderBy, paging, reads) => new NoteService(ctx).list(filter, orderBy as never, paging, reads),
+    create: (ctx, input) => new NoteService(ctx).create(input as NoteInput),
+    update: (ctx, id, input) => new NoteService(ctx).update(id, input as NoteInput),
+    delete: (ctx, id) => new NoteService(ctx).delete(id),
+  },
+});
 
-  @Query(() => Note, { nullable: true, description: 'One note by databaseId; null when it does not exist or the viewer may not see it.' })
-  note(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The note's databaseId." }) id: number) {
-    return new NoteService(ctx).get(id);
-  }
+/**
+ * Comments (v3 §2.3): the generated list, lookup and mutations; the lookup, update and delete take
+ * the note the comment must be on (`noteId`), and create and update are the service's (the note's
+ * notify users are mailed). The list is the default.
+ */
+export const COMMENT_RESOURCE = recordResource({
+  records: COMMENT_RECORDS,
+  fields: COMMENT_FIELDS,
+  singular: 'comment',
+  plural: 'comments',
+  pageSize: NOTES_PAGE_SIZE,
+  relations: COMMENT_RELATIONS,
+  nodes: findVisibleComments,
+  docs: {
+    list: 'Comments on notes the viewer may see. Default order: oldest first.',
+    filter: 'Which comments (e.g. `{noteId: {eq: 12}}`); all of them when absent.',
+    show: 'One comment by databaseId; null when it does not exist, the viewer may not see its note, or it is not on `noteId` when given.',
+    create: "Adds a comment to a note (and mails the note's notifyUserIds but the author). A missing or hidden note is a NOT_FOUND user error on `id`.",
+  },
+  within: {
+    name: 'noteId',
+    type: () => Int,
+    docs: {
+      show: 'The note it must be on (v3 /notes/:note_id/comments/:id).',
+      update: 'The note it must be on; NOT_FOUND otherwise.',
+      delete: 'The note it must be on; NOT_FOUND otherwise.',
+    },
+  },
+  steps: {
+    get: (ctx, id, noteId?: number | null) => new CommentService(ctx).get(id, noteId),
+    create: (ctx, input) => new CommentService(ctx).create(input as CommentInput),
+    update: (ctx, id, input, _options, noteId?: number | null) => new CommentService(ctx).update(id, input as CommentInput, noteId),
+    delete: (ctx, id, noteId?: number | null) => new CommentService(ctx).delete(id, noteId),
+  },
+});
 
-  @Mutation(() => CreateNotePayload, { description: 'Creates a note. Problems with the input come back as userErrors, and nothing is created.' })
-  createNote(@Ctx() ctx: RequestContext, @Arg('input', () => NOTE.CreateInput, { description: 'The new note.' }) input: NoteInput) {
-    return recordPayload('note', () => new NoteService(ctx).create(input));
-  }
-
-  @Mutation(() => UpdateNotePayload, { description: 'Changes a note: only the fields given. A missing or hidden note is a NOT_FOUND user error.' })
-  updateNote(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The note's databaseId." }) id: number,
-    @Arg('input', () => NOTE.UpdateInput, { description: 'The changes.' }) input: NoteInput,
-  ) {
-    return recordPayload('note', () => new NoteService(ctx).update(id, input));
-  }
-
-  @Mutation(() => DeleteNotePayload, { description: 'Deletes a note and its comments. A missing or hidden note is a NOT_FOUND user error.' })
-  deleteNote(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The note's databaseId." }) id: number) {
-    return deletePayload('Note', () => new NoteService(ctx).delete(id));
-  }
-
-  @Query(() => CommentConnection, { description: 'Comments on notes the viewer may see. Default order: oldest first.' })
-  async comments(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => COMMENT.Filter, { nullable: true, description: 'Which comments (e.g. `{noteId: {eq: 12}}`); all of them when absent.' })
-    filter?: CommentFilter,
-    @Arg('orderBy', () => [COMMENT.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: CommentOrder[],
-    @Info() info?: GraphQLResolveInfo,
-  ): Promise<Connection<Comment>> {
-    const result = await new CommentService(ctx).list(filter, orderBy, pagingOf(args, NOTES_PAGE_SIZE), connectionReads(info));
-    await preloadPage(ctx, COMMENT_RELATIONS, result.nodes, info);
-    return result;
-  }
-
-  @Query(() => Comment, {
-    nullable: true,
-    description: 'One comment by databaseId; null when it does not exist, the viewer may not see its note, or it is not on `noteId` when given.',
-  })
-  comment(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The comment's databaseId." }) id: number,
-    @Arg('noteId', () => Int, { nullable: true, description: 'The note it must be on (v3 /notes/:note_id/comments/:id).' }) noteId?: number | null,
-  ) {
-    return new CommentService(ctx).get(id, noteId);
-  }
-
-  @Mutation(() => CreateCommentPayload, {
-    description: "Adds a comment to a note (and mails the note's notifyUserIds but the author). A missing or hidden note is a NOT_FOUND user error on `id`.",
-  })
-  createComment(@Ctx() ctx: RequestContext, @Arg('input', () => COMMENT.CreateInput, { description: 'The new comment.' }) input: CommentInput) {
-    return recordPayload('comment', () => new CommentService(ctx).create(input));
-  }
-
-  @Mutation(() => UpdateCommentPayload, { description: 'Changes a comment: only the fields given. A missing or hidden comment is a NOT_FOUND user error.' })
-  updateComment(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The comment's databaseId." }) id: number,
-    @Arg('input', () => COMMENT.UpdateInput, { description: 'The changes.' }) input: CommentInput,
-    @Arg('noteId', () => Int, { nullable: true, description: 'The note it must be on; NOT_FOUND otherwise.' }) noteId?: number | null,
-  ) {
-    return recordPayload('comment', () => new CommentService(ctx).update(id, input, noteId));
-  }
-
-  @Mutation(() => DeleteCommentPayload, { description: 'Deletes a comment. A missing or hidden comment is a NOT_FOUND user error.' })
-  deleteComment(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The comment's databaseId." }) id: number,
-    @Arg('noteId', () => Int, { nullable: true, description: 'The note it must be on; NOT_FOUND otherwise.' }) noteId?: number | null,
-  ) {
-    return deletePayload('Comment', () => new CommentService(ctx).delete(id, noteId));
-  }
-}
+/** `NoteConnection` and `CommentConnection`, for the notes of a deal, person or company and the comments of a note. */
+const NoteConnection = NOTE_RESOURCE.connection;
+const CommentConnection = COMMENT_RESOURCE.connection;
 
 /** Every relation of a note through the per-request loaders. */
 @Resolver(() => Note)
@@ -212,8 +165,9 @@ export class NoteFieldsResolver {
     @Root() note: Note,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => COMMENT.Filter, { nullable: true, description: 'Which of its comments; all when absent.' }) filter?: CommentFilter,
-    @Arg('orderBy', () => [COMMENT.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' }) orderBy?: CommentOrder[],
+    @Arg('filter', () => COMMENT_FIELDS.Filter, { nullable: true, description: 'Which of its comments; all when absent.' }) filter?: CommentFilter,
+    @Arg('orderBy', () => [COMMENT_FIELDS.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: CommentOrder[],
     @Info() info?: GraphQLResolveInfo,
   ) {
     return commentsOfNote(ctx, note.id, { args, filter, orderBy, reads: connectionReads(info) }).then(async (page) => {
@@ -261,8 +215,8 @@ async function nestedNotes(
 export const NOTE_PARENT_RESOLVERS = nestedConnectionResolvers<NoteFilter, NoteOrder>({
   field: 'notes',
   connection: NoteConnection,
-  filter: NOTE.Filter,
-  order: NOTE.Order,
+  filter: NOTE_FIELDS.Filter,
+  order: NOTE_FIELDS.Order,
   doc: (parent) => notesArgs(parent).description,
   filterDoc: (parent) => `Which of ${parent === 'person' ? 'their' : 'its'} notes; all when absent.`,
   orderDoc: 'Ordering keys, at most 5; databaseId breaks ties.',

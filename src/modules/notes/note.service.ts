@@ -11,27 +11,25 @@ import { blank } from '../../kit/assign';
 import { withoutNul } from '../common/input';
 import { findVisible, fromOf, listConnection, scopeOf, setRelation, sharesOf } from '../common/resource';
 import { Company } from '../companies/company.entity';
-import { COMPANIES } from '../companies/company.visibility';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { recordMail } from '../outbox/outbox.service';
 import { Person } from '../people/person.entity';
-import { PEOPLE } from '../people/person.visibility';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import { accountUsers } from '../users/user.loaders';
 import { Comment, Note } from './note.entity';
-import { COMMENTS, NOTES } from './note.visibility';
-import { COMMENT, NOTE, type CommentInput, type NoteInput } from './note.fields';
+import { COMMENT_RECORDS, NOTE_RECORDS } from './note.visibility';
+import { COMMENT_FIELDS, NOTE_FIELDS, type CommentInput, type NoteInput } from './note.fields';
 
-type NoteFilter = InstanceType<typeof NOTE.Filter>;
-type NoteOrder = InstanceType<typeof NOTE.Order>;
-type CommentFilter = InstanceType<typeof COMMENT.Filter>;
-type CommentOrder = InstanceType<typeof COMMENT.Order>;
+type NoteFilter = InstanceType<typeof NOTE_FIELDS.Filter>;
+type NoteOrder = InstanceType<typeof NOTE_FIELDS.Order>;
 
-const NOTE_WRITES = NOTE.writes(['content', 'dealId', 'personId', 'companyId', 'userId', 'noteCategoryId', 'notifyUserIds', 'isSentMessage']);
-const COMMENT_WRITES = COMMENT.writes(['noteId', 'comment', 'userId', 'editedByUserId', 'updatedAt']);
+const NOTE_WRITES = NOTE_FIELDS.writes(['content', 'dealId', 'personId', 'companyId', 'userId', 'noteCategoryId', 'notifyUserIds', 'isSentMessage']);
+const COMMENT_WRITES = COMMENT_FIELDS.writes(['noteId', 'comment', 'userId', 'editedByUserId', 'updatedAt']);
 
 /** Which of a batch of note ids the viewer may see: one statement per batch (node(), writes, comments). */
 export function visibleNoteIds(ctx: RequestContext): SettledLoader<boolean> {
@@ -39,8 +37,8 @@ export function visibleNoteIds(ctx: RequestContext): SettledLoader<boolean> {
     'notes:visible',
     () =>
       new SettledLoader<boolean>(async (ids) => {
-        const where = scopeOf(ctx, NOTES).add('n.id = any(?::int[])', `{${ids.join(',')}}`);
-        const rows = await ctx.em.execute<Array<{ id: number }>>(`select n.id from ${fromOf(ctx, NOTES)} where ${where.sql}`, where.params, 'all');
+        const where = scopeOf(ctx, NOTE_RECORDS).add('n.id = any(?::int[])', `{${ids.join(',')}}`);
+        const rows = await ctx.em.execute<Array<{ id: number }>>(`select n.id from ${fromOf(ctx, NOTE_RECORDS)} where ${where.sql}`, where.params, 'all');
         const found = new Set(rows.map((r) => Number(r.id)));
         return ids.map((id) => found.has(id));
       }),
@@ -74,7 +72,7 @@ interface Associated {
 
 function settledAssociated(ctx: RequestContext, note: Note): Associated | undefined {
   const deal = note.deal ? ctx.loaders.byId(Deal).settled(note.deal.id) : null;
-  const dealShares = note.deal ? sharesOf(ctx, DEALS).settled(note.deal.id) : [];
+  const dealShares = note.deal ? sharesOf(ctx, DEAL_RECORDS).settled(note.deal.id) : [];
   const person = note.person ? ctx.loaders.byId(Person).settled(note.person.id) : null;
   const company = note.company ? ctx.loaders.byId(Company).settled(note.company.id) : null;
   if (deal === undefined || dealShares === undefined || person === undefined || company === undefined) return undefined;
@@ -84,7 +82,7 @@ function settledAssociated(ctx: RequestContext, note: Note): Associated | undefi
 async function loadAssociated(ctx: RequestContext, note: Note): Promise<Associated> {
   const [deal, dealShares, person, company] = await Promise.all([
     note.deal ? ctx.loaders.byId(Deal).load(note.deal.id) : null,
-    note.deal ? sharesOf(ctx, DEALS).load(note.deal.id) : [],
+    note.deal ? sharesOf(ctx, DEAL_RECORDS).load(note.deal.id) : [],
     note.person ? ctx.loaders.byId(Person).load(note.person.id) : null,
     note.company ? ctx.loaders.byId(Company).load(note.company.id) : null,
   ]);
@@ -98,9 +96,9 @@ function whoCanSee(users: Iterable<User>, a: Associated): number[] {
     if (
       seesEverything(seer)
         ? a.deal || a.person || a.company
-        : (a.deal && DEALS.visibility.canSee(seer, a.deal, a.dealShares)) ||
-          (a.person && PEOPLE.visibility.canSee(seer, a.person)) ||
-          (a.company && COMPANIES.visibility.canSee(seer, a.company))
+        : (a.deal && DEAL_RECORDS.visibility.canSee(seer, a.deal, a.dealShares)) ||
+          (a.person && PERSON_RECORDS.visibility.canSee(seer, a.person)) ||
+          (a.company && COMPANY_RECORDS.visibility.canSee(seer, a.company))
     )
       ids.push(u.id);
   }
@@ -130,13 +128,9 @@ export class NoteService {
     paging: Paging,
     reads?: ConnectionReads,
   ): Promise<Connection<Note>> {
-    const condition = NOTE.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, NOTES).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, NOTES, where, NOTE.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  get(id: number): Promise<Note | null> {
-    return findVisible(this.ctx, NOTES, id);
+    const condition = NOTE_FIELDS.filterSql(this.ctx, filter);
+    const where = scopeOf(this.ctx, NOTE_RECORDS).add(condition.sql, ...condition.params);
+    return listConnection(this.ctx, NOTE_RECORDS, where, NOTE_FIELDS.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   create(input: NoteInput): Promise<Note> {
@@ -179,9 +173,9 @@ export class NoteService {
       else note.content = content;
     }
     // Each association must be a record the viewer may see: a hidden one is answered like a missing one.
-    await setRelation(this.ctx, note, 'deal', Deal, input.dealId, (id) => findVisible(this.ctx, DEALS, id), issues, 'dealId');
-    await setRelation(this.ctx, note, 'person', Person, input.personId, (id) => findVisible(this.ctx, PEOPLE, id), issues, 'personId');
-    await setRelation(this.ctx, note, 'company', Company, input.companyId, (id) => findVisible(this.ctx, COMPANIES, id), issues, 'companyId');
+    await setRelation(this.ctx, note, 'deal', Deal, input.dealId, (id) => findVisible(this.ctx, DEAL_RECORDS, id), issues, 'dealId');
+    await setRelation(this.ctx, note, 'person', Person, input.personId, (id) => findVisible(this.ctx, PERSON_RECORDS, id), issues, 'personId');
+    await setRelation(this.ctx, note, 'company', Company, input.companyId, (id) => findVisible(this.ctx, COMPANY_RECORDS, id), issues, 'companyId');
     if (!note.deal && !note.person && !note.company && issues.empty)
       issues.add('base', 'BLANK', 'needs a deal, a person or a company (dealId, personId or companyId)');
     await setRelation(this.ctx, note, 'user', User, input.userId, (id) => accountUsers(this.ctx).load(id), issues, 'userId');
@@ -227,20 +221,9 @@ export async function loadNoteForWrite(ctx: RequestContext, id: number | null | 
 export class CommentService {
   constructor(private readonly ctx: RequestContext) {}
 
-  list(
-    filter: CommentFilter | null | undefined,
-    orderBy: readonly CommentOrder[] | null | undefined,
-    paging: Paging,
-    reads?: ConnectionReads,
-  ): Promise<Connection<Comment>> {
-    const condition = COMMENT.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, COMMENTS).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, COMMENTS, where, COMMENT.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
   /** One comment; with `noteId`, null unless it is on that note (v3 /notes/:note_id/comments/:id). */
   async get(id: number, noteId?: number | null): Promise<Comment | null> {
-    const comment = await findVisible(this.ctx, COMMENTS, id);
+    const comment = await findVisible(this.ctx, COMMENT_RECORDS, id);
     return comment && (noteId == null || comment.note.id === noteId) ? comment : null;
   }
 

@@ -1,6 +1,6 @@
 import { VisibilityRule, type VisibilityTerm } from '../../context/visibility';
 import { linkedRecordsTerm } from '../common/linked-records';
-import type { ResourceDef } from '../common/resource';
+import type { Records } from '../common/resource';
 import { Comment, Note } from './note.entity';
 
 /*
@@ -12,7 +12,7 @@ import { Comment, Note } from './note.entity';
 /** Visible through a linked record it is about (issue 12 §1). */
 const associatedTerm = linkedRecordsTerm<Note>('n', 'Note');
 
-export const NOTES: ResourceDef<Note> = { entity: Note, alias: 'n', name: 'Note', visibility: new VisibilityRule<Note>([associatedTerm]) };
+export const NOTE_RECORDS: Records<Note> = { entity: Note, alias: 'n', name: 'Note', visibility: new VisibilityRule<Note>([associatedTerm]) };
 
 /** A comment is visible when its note is. */
 const commentTerm: VisibilityTerm<Comment> = {
@@ -25,4 +25,4 @@ const commentTerm: VisibilityTerm<Comment> = {
   },
 };
 
-export const COMMENTS: ResourceDef<Comment> = { entity: Comment, alias: 'cm', name: 'Comment', visibility: new VisibilityRule<Comment>([commentTerm]) };
+export const COMMENT_RECORDS: Records<Comment> = { entity: Comment, alias: 'cm', name: 'Comment', visibility: new VisibilityRule<Comment>([commentTerm]) };

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, Extensions, Field, FieldResolver, Info, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, type RelationPreload } from '../../context/relations';
+import { preloadPage, relationField, type RelationPreload } from '../../graphql/relations';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
 import type { RowCost } from '../../graphql/cost';
 import { fromGlobalId, Node, registerNode, resolveNodes, toGlobalId } from '../../graphql/node';

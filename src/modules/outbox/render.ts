@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findVisible, fromOf, type ResourceDef } from '../common/resource';
-import { COMPANIES } from '../companies/company.visibility';
-import { DEALS } from '../deals/deal.visibility';
+import { findVisible, fromOf, type Records } from '../common/resource';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { Comment } from '../notes/note.entity';
-import { NOTES } from '../notes/note.visibility';
-import { PEOPLE } from '../people/person.visibility';
+import { NOTE_RECORDS } from '../notes/note.visibility';
+import { PERSON_RECORDS } from '../people/person.visibility';
 import { User } from '../users/user.entity';
 import type { MailIntent } from './mail-intent';
 import type { OutboxMessage } from './outbox-message.entity';
@@ -54,7 +54,7 @@ class RecipientView {
   }
 
   /** The record when the recipient may see it; null when it is missing or hidden (answered alike, as the API does). */
-  see<T extends { id: number }>(def: ResourceDef<T>, id: number | null | undefined): Promise<T | null> {
+  see<T extends { id: number }>(def: Records<T>, id: number | null | undefined): Promise<T | null> {
     return id == null ? Promise.resolve(null) : findVisible(this.scope, def, id);
   }
 
@@ -62,7 +62,7 @@ class RecipientView {
    * The record a mail is about: null once deleted (a short mail says so, naming nothing); throws
    * MailWithheld when it exists but is hidden from the recipient, as nothing then remains to say.
    */
-  async subject<T extends { id: number }>(def: ResourceDef<T>, id: number, what: string): Promise<T | null> {
+  async subject<T extends { id: number }>(def: Records<T>, id: number, what: string): Promise<T | null> {
     const record = await this.see(def, id);
     if (record) return record;
     const [exists] = await this.em.execute(
@@ -229,7 +229,7 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
   switch (intent.kind) {
     case 'person_assignment':
     case 'person_reassignment': {
-      const person = await view.subject(PEOPLE, intent.subject.id, 'person');
+      const person = await view.subject(PERSON_RECORDS, intent.subject.id, 'person');
       const verb = intent.kind === 'person_assignment' ? 'assigned' : 'reassigned';
       if (!person) {
         body = {
@@ -238,7 +238,7 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
         };
       } else {
         const name = oneLine(person.fullName) || `Person #${person.id}`;
-        const company = await view.see(COMPANIES, person.company?.id);
+        const company = await view.see(COMPANY_RECORDS, person.company?.id);
         body = {
           subject: `${actor} ${verb} ${name} to you`,
           paragraphs: [
@@ -250,7 +250,7 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
       break;
     }
     case 'company_reassignment': {
-      const company = await view.subject(COMPANIES, intent.subject.id, 'company');
+      const company = await view.subject(COMPANY_RECORDS, intent.subject.id, 'company');
       if (!company) {
         body = {
           subject: 'A company reassigned to you has been deleted',
@@ -269,7 +269,7 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
       break;
     }
     case 'note_comment': {
-      const note = await view.subject(NOTES, intent.subject.id, 'note');
+      const note = await view.subject(NOTE_RECORDS, intent.subject.id, 'note');
       if (!note) {
         body = {
           subject: 'A note you follow has been deleted',
@@ -282,9 +282,9 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
       const title = note.title && oneLine(note.title) ? oneLine(note.title) : firstWords(note.content) || `Note #${note.id}`;
       // Only the records the recipient sees (the note is visible through at least one of them);
       // one after the other, so a page of previews holds one connection (outbox.service.ts Renderer).
-      const deal = await view.see(DEALS, note.deal?.id);
-      const person = await view.see(PEOPLE, note.person?.id);
-      const company = await view.see(COMPANIES, note.company?.id);
+      const deal = await view.see(DEAL_RECORDS, note.deal?.id);
+      const person = await view.see(PERSON_RECORDS, note.person?.id);
+      const company = await view.see(COMPANY_RECORDS, note.company?.id);
       const about: Part[] = [];
       const add = (label: string, name: string | undefined) => {
         if (!name) return;

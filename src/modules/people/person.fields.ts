@@ -7,7 +7,7 @@ import { defineResource, type InputOf } from '../../kit/fields';
 import { InputType } from 'type-graphql';
 import { withoutNul } from '../common/input';
 import { relatedIdsFilter } from '../common/related-filters';
-import { DEALS } from '../deals/deal.visibility';
+import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { Person, PersonType } from './person.entity';
 
 @InputType('PersonTypeFilter', { description: 'Conditions on the person type.' })
@@ -40,7 +40,7 @@ const ci = (doc: string) => ({ case: 'ci', doc }) as const;
  * Every person field, once (v3 §2.4): what it is, whether and how it is written, filtered and
  * sorted. Inputs, filter, order, their SQL and the write whitelist derive from it (src/kit/fields.ts).
  */
-export const PERSON = defineResource(
+export const PERSON_FIELDS = defineResource(
   {
     type: 'Person',
     plural: 'people',
@@ -209,10 +209,14 @@ export const PERSON = defineResource(
       write: 'custom',
       inputDoc:
         'databaseIds of the deals the person takes part in: replaces the set among the deals the viewer may see; ids of deals that do not exist or that the viewer may not see are ignored.',
-      filter: relatedIdsFilter(DEALS, PERSON_DEALS, 'The deals the person takes part in that the viewer may see: `eq`/`in` any of them, `isNull: true` none.'),
+      filter: relatedIdsFilter(
+        DEAL_RECORDS,
+        PERSON_DEALS,
+        'The deals the person takes part in that the viewer may see: `eq`/`in` any of them, `isNull: true` none.',
+      ),
     },
   },
 );
 
 /** What the service applies: either input. */
-export type PersonInput = InputOf<typeof PERSON.table>;
+export type PersonInput = InputOf<typeof PERSON_FIELDS.table>;

@@ -6,11 +6,11 @@ import { fromOf, scopeOf } from '../common/resource';
 import { prepareCustomFieldSearch } from '../custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { Person } from './person.entity';
-import { PERSON } from './person.fields';
-import { PEOPLE } from './person.visibility';
+import { PERSON_FIELDS } from './person.fields';
+import { PERSON_RECORDS } from './person.visibility';
 
-type PersonFilter = InstanceType<typeof PERSON.Filter>;
-type PersonOrder = InstanceType<typeof PERSON.Order>;
+type PersonFilter = InstanceType<typeof PERSON_FIELDS.Filter>;
+type PersonOrder = InstanceType<typeof PERSON_FIELDS.Order>;
 
 export interface NestedPeopleArgs {
   readonly args: ConnectionArgs;
@@ -26,17 +26,17 @@ export interface NestedPeopleArgs {
 export async function peopleOfCompany(ctx: RequestContext, companyId: number, nested: NestedPeopleArgs): Promise<Connection<Person>> {
   await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
   const paging = pagingOf(nested.args, 100);
-  const order = PERSON.orderKeys(ctx.em, nested.orderBy);
-  const condition = PERSON.filterSql(ctx, nested.filter);
+  const order = PERSON_FIELDS.orderKeys(ctx.em, nested.orderBy);
+  const condition = PERSON_FIELDS.filterSql(ctx, nested.filter);
   const loader = ctx.loaders.memo(
     `people-of-company:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null])}`,
     () =>
       new DataLoader(async (ids: readonly number[]) => {
-        const where = scopeOf(ctx, PEOPLE).add(condition.sql, ...condition.params);
+        const where = scopeOf(ctx, PERSON_RECORDS).add(condition.sql, ...condition.params);
         const pages = await keysetPagesByParent(
           ctx.em,
           Person,
-          { from: fromOf(ctx, PEOPLE), alias: 'p', where, order, paging, reads: nested.reads, parentColumn: 'p.company_id' },
+          { from: fromOf(ctx, PERSON_RECORDS), alias: 'p', where, order, paging, reads: nested.reads, parentColumn: 'p.company_id' },
           ids,
         );
         return ids.map((id) => new Connection(pages.get(id)!));

@@ -1,14 +1,13 @@
-import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
-import { preloadPage, relationField, relationListField, relationReadSet, type RelationPreload } from '../../context/relations';
-import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection } from '../../graphql/connection';
-import { registerNode } from '../../graphql/node';
-import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
+import { relationField, relationListField, relationReadSet, type RelationPreload } from '../../graphql/relations';
+import { ConnectionArgs, connectionReads } from '../../graphql/connection';
 import { Company } from '../companies/company.entity';
 import { COMPANY_NAME_READS, COMPANY_READS } from '../companies/company.service';
-import { COMPANIES } from '../companies/company.visibility';
-import { findManyVisible, linkable } from '../common/resource';
+import { COMPANY_RECORDS } from '../companies/company.visibility';
+import { recordResource } from '../common/record-resource';
+import { linkable } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { customFieldsField, customFieldsPreload } from '../custom-fields/custom-field.loaders';
 import { CustomFieldValue } from '../custom-fields/custom-field-values';
@@ -16,29 +15,15 @@ import { ListItem } from '../lists/list-item.entity';
 import { User } from '../users/user.entity';
 import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Person } from './person.entity';
-import { PERSON, type PersonInput } from './person.fields';
+import { PERSON_FIELDS, type PersonInput } from './person.fields';
 import { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 import { peopleOfCompany } from './person.loaders';
 import { PersonService } from './person.service';
-import { PEOPLE } from './person.visibility';
+import { PERSON_RECORDS } from './person.visibility';
 import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
-
-@ObjectType('PersonConnection', { description: 'A page of people, with cursors.' })
-export class PersonConnection extends ConnectionOf(Person, 'Person', 'people') {}
-
-@ObjectType('CreatePersonPayload', { description: 'The result of createPerson.' })
-class CreatePersonPayload extends RecordPayload(Person, 'person', 'The created person') {}
-
-@ObjectType('UpdatePersonPayload', { description: 'The result of updatePerson.' })
-class UpdatePersonPayload extends RecordPayload(Person, 'person', 'The person as changed') {}
-
-@ObjectType('DeletePersonPayload', { description: 'The result of deletePerson.' })
-class DeletePersonPayload extends DeletePayload {}
 
 /** Default page size of people lists. */
 export const PEOPLE_PAGE_SIZE = 100;
-
-registerNode({ name: 'Person', entity: Person, find: (ctx, ids) => findManyVisible(ctx, PEOPLE, ids) });
 
 /**
  * What a page's selected fields read, declared once: one batch per source (leadStatus, leadSource
@@ -54,55 +39,37 @@ const RELATIONS: readonly RelationPreload<Person>[] = [
   customFieldsPreload(CustomFieldResource.PERSON),
 ];
 
-const OPTION_FIELDS = withOptions(['todoTemplateId', 'todoTemplateUserId']);
+/**
+ * People (v3 §2.4, §4.4): the generated list, lookup and mutations, with the service's own list
+ * (custom field conditions), create and update (names, company, owner, lists, deals, duplicate
+ * check, todo template, assignment mail) and saved searches; show and delete are the defaults.
+ */
+export const PERSON_RESOURCE = recordResource({
+  records: PERSON_RECORDS,
+  fields: PERSON_FIELDS,
+  singular: 'person',
+  plural: 'people',
+  pageSize: PEOPLE_PAGE_SIZE,
+  relations: RELATIONS,
+  docs: { list: 'People the viewer may see. Default order: last name, then first name.' },
+  search: {
+    doc: SEARCH_ID_DOC,
+    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.PEOPLE, searchId, filter, orderBy, info),
+  },
+  options: {
+    create: { type: PersonCreateOptions, description: 'Duplicate check and notification.' },
+    update: { type: PersonUpdateOptions, description: 'Notification of a new owner.' },
+    fields: ['todoTemplateId', 'todoTemplateUserId'],
+  },
+  steps: {
+    list: (ctx, filter, orderBy, paging, reads) => new PersonService(ctx).list(filter, orderBy as never, paging, reads),
+    create: (ctx, input, options?: PersonCreateOptions) => new PersonService(ctx).create(input as PersonInput, options),
+    update: (ctx, id, input, options?: PersonUpdateOptions) => new PersonService(ctx).update(id, input as PersonInput, options),
+  },
+});
 
-@Resolver()
-export class PersonResolver {
-  @Query(() => PersonConnection, { description: 'People the viewer may see. Default order: last name, then first name.' })
-  async people(
-    @Ctx() ctx: RequestContext,
-    @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which people; all of them when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
-    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
-    orderBy?: Array<InstanceType<typeof PERSON.Order>>,
-    @Info() info?: GraphQLResolveInfo,
-    @Arg('searchId', () => Int, { nullable: true, description: SEARCH_ID_DOC }) searchId?: number | null,
-  ): Promise<Connection<Person>> {
-    const search = await withSavedSearch(ctx, SavedSearchType.PEOPLE, searchId, filter, orderBy, info);
-    const result = await new PersonService(ctx).list(search.filter, search.orderBy, pagingOf(args, PEOPLE_PAGE_SIZE), connectionReads(info));
-    await preloadPage(ctx, RELATIONS, result.nodes, info);
-    return result;
-  }
-
-  @Query(() => Person, { nullable: true, description: 'One person by databaseId; null when it does not exist or the viewer may not see it.' })
-  person(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The person's databaseId." }) id: number) {
-    return new PersonService(ctx).get(id);
-  }
-
-  @Mutation(() => CreatePersonPayload, { description: 'Creates a person. Problems with the input come back as userErrors, and nothing is created.' })
-  createPerson(
-    @Ctx() ctx: RequestContext,
-    @Arg('input', () => PERSON.CreateInput, { description: 'The new person.' }) input: PersonInput,
-    @Arg('options', () => PersonCreateOptions, { nullable: true, description: 'Duplicate check and notification.' }) options?: PersonCreateOptions,
-  ) {
-    return recordPayload('person', () => new PersonService(ctx).create(input, options), OPTION_FIELDS);
-  }
-
-  @Mutation(() => UpdatePersonPayload, { description: 'Changes a person: only the fields given. A missing or hidden person is a NOT_FOUND user error.' })
-  updatePerson(
-    @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int, { description: "The person's databaseId." }) id: number,
-    @Arg('input', () => PERSON.UpdateInput, { description: 'The changes.' }) input: PersonInput,
-    @Arg('options', () => PersonUpdateOptions, { nullable: true, description: 'Notification of a new owner.' }) options?: PersonUpdateOptions,
-  ) {
-    return recordPayload('person', () => new PersonService(ctx).update(id, input, options), OPTION_FIELDS);
-  }
-
-  @Mutation(() => DeletePersonPayload, { description: 'Deletes a person. A missing or hidden person is a NOT_FOUND user error.' })
-  deletePerson(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The person's databaseId." }) id: number) {
-    return deletePayload('Person', () => new PersonService(ctx).delete(id));
-  }
-}
+/** `PersonConnection`, for the people of a company and of a deal. */
+export const PersonConnection = PERSON_RESOURCE.connection;
 
 /** Every relation through the per-request loaders: a page of people costs one query per related kind. */
 @Resolver(() => Person)
@@ -121,7 +88,7 @@ export class PersonFieldsResolver {
       ctx,
       Company,
       person.company?.id,
-      (c) => (c && linkable(ctx, COMPANIES, c) ? c : null),
+      (c) => (c && linkable(ctx, COMPANY_RECORDS, c) ? c : null),
       relationReadSet(ctx, Company, COMPANY_READS, info),
     );
   }
@@ -153,7 +120,7 @@ export class PersonFieldsResolver {
 
   @FieldResolver(() => [Int], { description: 'databaseIds of the users who can see this person, and so may be notified about notes on them.' })
   possibleNotifyUserIds(@Root() person: Person, @Ctx() ctx: RequestContext) {
-    return notifyUserIdsField(ctx, PEOPLE.visibility, person);
+    return notifyUserIdsField(ctx, PERSON_RECORDS.visibility, person);
   }
 
   // dealIds and deals: the deals module resolves them (PersonDealsResolver).
@@ -167,9 +134,10 @@ export class CompanyPeopleResolver {
     @Root() company: Company,
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
-    @Arg('filter', () => PERSON.Filter, { nullable: true, description: 'Which of its people; all when absent.' }) filter?: InstanceType<typeof PERSON.Filter>,
-    @Arg('orderBy', () => [PERSON.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
-    orderBy?: Array<InstanceType<typeof PERSON.Order>>,
+    @Arg('filter', () => PERSON_FIELDS.Filter, { nullable: true, description: 'Which of its people; all when absent.' })
+    filter?: InstanceType<typeof PERSON_FIELDS.Filter>,
+    @Arg('orderBy', () => [PERSON_FIELDS.Order], { nullable: true, description: 'Ordering keys, at most 5; databaseId breaks ties.' })
+    orderBy?: Array<InstanceType<typeof PERSON_FIELDS.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
     return peopleOfCompany(ctx, company.id, { args, filter, orderBy, reads: connectionReads(info) });

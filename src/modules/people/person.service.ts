@@ -6,7 +6,7 @@ import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
 import { CompanyService } from '../companies/company.service';
 import { dropUnstorableDates, withoutNul } from '../common/input';
-import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation } from '../common/resource';
+import { listConnection, loadForWrite, scopeOf, setRelation } from '../common/resource';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
 import { applyCustomFields } from '../custom-fields/custom-field-write';
 import { prepareCustomFieldSearch } from '../custom-field-search';
@@ -19,12 +19,12 @@ import { Person, PersonType } from './person.entity';
 import { DealService } from '../deals/deal.service';
 import { applyTodoTemplate, checkTodoTemplate, type CheckedTodoTemplate } from '../todo-templates/todo-template-application';
 import { TodoTemplateType } from '../todo-templates/todo-template.entity';
-import { PERSON, type PersonInput } from './person.fields';
-import { PEOPLE } from './person.visibility';
+import { PERSON_FIELDS, type PersonInput } from './person.fields';
+import { PERSON_RECORDS } from './person.visibility';
 import type { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 
 /** The fields the service writes itself; the kit copies the rest (person.fields.ts). */
-const WRITES = PERSON.writes([
+const WRITES = PERSON_FIELDS.writes([
   'fullName',
   'companyId',
   'companyName',
@@ -63,7 +63,7 @@ function namesFromFullName(person: Person, input: Names & { fullName?: string | 
   return space < 0 ? { firstName: null, lastName: normalized } : { firstName: normalized.slice(0, space), lastName: normalized.slice(space + 1) };
 }
 
-/** People: tenancy and visibility on every read and write (issue 2 §6), v3 §4.4 rules. */
+/** People's own steps (person.resolver.ts): tenancy and visibility on every read and write (issue 2 §6), v3 §4.4 rules; show and delete are the record resource's defaults. */
 export class PersonService {
   constructor(private readonly ctx: RequestContext) {}
 
@@ -73,19 +73,15 @@ export class PersonService {
 
   /** A page of the people the viewer may see that match `filter`, in `orderBy` order. */
   async list(
-    filter: InstanceType<typeof PERSON.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof PERSON.Order>> | null | undefined,
+    filter: InstanceType<typeof PERSON_FIELDS.Filter> | null | undefined,
+    orderBy: ReadonlyArray<InstanceType<typeof PERSON_FIELDS.Order>> | null | undefined,
     paging: Paging,
     reads?: ConnectionReads,
   ): Promise<Connection<Person>> {
     await prepareCustomFieldSearch(this.ctx, CustomFieldResource.PERSON, filter);
-    const condition = PERSON.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, PEOPLE).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, PEOPLE, where, PERSON.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  get(id: number): Promise<Person | null> {
-    return findVisible(this.ctx, PEOPLE, id);
+    const condition = PERSON_FIELDS.filterSql(this.ctx, filter);
+    const where = scopeOf(this.ctx, PERSON_RECORDS).add(condition.sql, ...condition.params);
+    return listConnection(this.ctx, PERSON_RECORDS, where, PERSON_FIELDS.orderKeys(this.ctx.em, orderBy), paging, reads);
   }
 
   create(input: PersonInput, options?: PersonCreateOptions): Promise<Person> {
@@ -120,7 +116,7 @@ export class PersonService {
 
   update(id: number, input: PersonInput, options?: PersonUpdateOptions): Promise<Person> {
     return mutation(this.ctx, async () => {
-      const person = await loadForWrite(this.ctx, PEOPLE, id);
+      const person = await loadForWrite(this.ctx, PERSON_RECORDS, id);
       const issues = new Issues();
       const previousOwner = person.owner?.id ?? null;
       await this.apply(person, input, issues, false);
@@ -143,10 +139,6 @@ export class PersonService {
     });
   }
 
-  delete(id: number): Promise<number> {
-    return removeVisible(this.ctx, PEOPLE, id);
-  }
-
   /** v3 §4.4 `deal_ids`: the person's deals among those the viewer may see; unknown ids are ignored. */
   private async storeDeals(person: Person, input: PersonInput): Promise<void> {
     if (input.dealIds === undefined) return;
@@ -156,7 +148,7 @@ export class PersonService {
 
   /** v3 §4.4 check_for_duplicates: a *visible* Contact with the same last name and email (case-insensitive). */
   private async rejectDuplicate(person: Person): Promise<void> {
-    const where = scopeOf(this.ctx, PEOPLE)
+    const where = scopeOf(this.ctx, PERSON_RECORDS)
       .add(`p.type = ?`, PersonType.CONTACT)
       .add('lower(p.last_name) = lower(?)', person.lastName)
       .add(`lower(coalesce(p.email, '')) = lower(?)`, person.email ?? '');

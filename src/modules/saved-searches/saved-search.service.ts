@@ -8,7 +8,7 @@ import type { Where } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { canonicalQuery, customLabelAt } from '../../kit/v3/conditions';
 import { FacadeInputError } from '../../kit/v3/input-error';
-import { findVisible, listConnection, loadForWrite, scopeOf, type ResourceDef } from '../common/resource';
+import { findVisible, listConnection, loadForWrite, scopeOf, type Records } from '../common/resource';
 import { SavedSearch, SavedSearchType } from './saved-search.entity';
 import { asArguments, searchVariables, vocabularyOf, type SearchVocabulary } from './saved-search.vocabulary';
 
@@ -47,7 +47,7 @@ class SavedSearchRule extends VisibilityRule<SavedSearch> {
   }
 }
 
-export const SAVED_SEARCHES: ResourceDef<SavedSearch> = { entity: SavedSearch, alias: 's', name: 'SavedSearch', visibility: new SavedSearchRule() };
+export const SAVED_SEARCHES: Records<SavedSearch> = { entity: SavedSearch, alias: 's', name: 'SavedSearch', visibility: new SavedSearchRule() };
 
 /** Name (ignoring case), then id. */
 const ORDER: readonly OrderKey[] = [{ sql: 'lower(s.name)', desc: false, nullable: false, type: 'text' }];
@@ -167,7 +167,7 @@ export class SavedSearchService {
     const search = await this.find(id);
     if (!search || search.searchType !== type || !vocabulary.list) throw new UnknownSearchError(vocabulary.what, id);
     try {
-      return asArguments(schema, vocabulary.list, searchVariables(vocabulary, search.query, search.sort, this.ctx.viewer.timeZone), 'searchId');
+      return asArguments(schema, vocabulary.list, searchVariables(schema, vocabulary, search.query, search.sort, this.ctx.viewer.timeZone), 'searchId');
     } catch (error) {
       if (error instanceof FacadeInputError) throw new BadInputError('searchId', `search ${id}: ${error.field} ${error.message}`);
       throw error;
@@ -231,20 +231,20 @@ export class SavedSearchService {
     // Each condition, and the sort, on its own first: every bad one is named at once.
     for (const name of Object.keys(search.query)) {
       try {
-        searchVariables(vocabulary, { [name]: search.query[name] }, null, tz);
+        searchVariables(schema, vocabulary, { [name]: search.query[name] }, null, tz);
       } catch (error) {
         refused(error);
       }
     }
     try {
-      searchVariables(vocabulary, {}, search.sort, tz);
+      searchVariables(schema, vocabulary, {}, search.sort, tz);
     } catch (error) {
       refused(error);
     }
     if (!issues.empty) return;
     let variables;
     try {
-      variables = searchVariables(vocabulary, search.query, search.sort, tz);
+      variables = searchVariables(schema, vocabulary, search.query, search.sort, tz);
     } catch (error) {
       refused(error);
       return;

@@ -2,22 +2,23 @@ import { coerceInputValue, GraphQLList, GraphQLNonNull, isInputType, type GraphQ
 import { BadInputError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import type { ConnectionReads, Paging } from '../../db/keyset';
-import { conditionFilter, storedConditions, type ConditionTable } from '../../kit/v3/conditions';
+import { conditionFilter, storedConditions } from '../../kit/v3/conditions';
+import { conditionTable, type ConditionVocabulary } from '../../kit/v3/vocabulary';
 import { parseSort, sortWhitelist, type SortKey } from '../../kit/v3/sort';
 import { COMPANY_CONDITIONS, COMPANY_SORT } from '../companies/company.conditions';
-import { COMPANY } from '../companies/company.fields';
+import { COMPANY_FIELDS } from '../companies/company.fields';
 import { CompanyService } from '../companies/company.service';
 import { DEAL_CONDITIONS, DEAL_SORT } from '../deals/deal.conditions';
-import { DEAL } from '../deals/deal.fields';
+import { DEAL_FIELDS } from '../deals/deal.fields';
 import { DealService } from '../deals/deal.service';
 import { PERSON_CONDITIONS, PERSON_SORT } from '../people/person.conditions';
-import { PERSON } from '../people/person.fields';
+import { PERSON_FIELDS } from '../people/person.fields';
 import { PersonService } from '../people/person.service';
 import { NOTE_CONDITIONS, NOTE_SORT } from '../notes/note.conditions';
-import { NOTE } from '../notes/note.fields';
+import { NOTE_FIELDS } from '../notes/note.fields';
 import { NoteService } from '../notes/note.service';
 import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT } from '../calendar/calendar-entry.conditions';
-import { CALENDAR_ENTRY } from '../calendar/calendar-entry.fields';
+import { CALENDAR_ENTRY_FIELDS } from '../calendar/calendar-entry.fields';
 import { CalendarEntryService } from '../calendar/calendar-entry.service';
 import { SavedSearchType } from './saved-search.entity';
 
@@ -36,7 +37,7 @@ export interface SearchVocabulary {
   readonly type: SavedSearchType;
   /** How its searches are named in errors: `deals`. */
   readonly what: string;
-  readonly conditions: ConditionTable;
+  readonly conditions: ConditionVocabulary;
   /** v3 sort key → order enum value name. */
   readonly sort: Readonly<Record<string, string>>;
   /** The table a `table.column` sort key must name (`-companies.updated_at`). */
@@ -57,7 +58,7 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       type: SavedSearchType.DEALS,
       what: 'deals',
       conditions: DEAL_CONDITIONS,
-      sort: sortWhitelist(Object.keys(DEAL.OrderField), DEAL_SORT),
+      sort: sortWhitelist(Object.keys(DEAL_FIELDS.OrderField), DEAL_SORT),
       sortTable: 'deals',
       list: {
         filterType: 'DealFilter',
@@ -69,7 +70,7 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       type: SavedSearchType.PEOPLE,
       what: 'people',
       conditions: PERSON_CONDITIONS,
-      sort: sortWhitelist(Object.keys(PERSON.OrderField), PERSON_SORT),
+      sort: sortWhitelist(Object.keys(PERSON_FIELDS.OrderField), PERSON_SORT),
       sortTable: 'people',
       list: {
         filterType: 'PersonFilter',
@@ -81,7 +82,7 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       type: SavedSearchType.COMPANIES,
       what: 'companies',
       conditions: COMPANY_CONDITIONS,
-      sort: sortWhitelist(Object.keys(COMPANY.OrderField), COMPANY_SORT),
+      sort: sortWhitelist(Object.keys(COMPANY_FIELDS.OrderField), COMPANY_SORT),
       sortTable: 'companies',
       list: {
         filterType: 'CompanyFilter',
@@ -93,7 +94,7 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       type: SavedSearchType.NOTES,
       what: 'notes',
       conditions: NOTE_CONDITIONS,
-      sort: sortWhitelist(Object.keys(NOTE.OrderField), NOTE_SORT),
+      sort: sortWhitelist(Object.keys(NOTE_FIELDS.OrderField), NOTE_SORT),
       sortTable: 'notes',
       list: {
         filterType: 'NoteFilter',
@@ -105,7 +106,7 @@ export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
       type: SavedSearchType.CALENDAR_ENTRIES,
       what: 'calendar entries',
       conditions: CALENDAR_ENTRY_CONDITIONS,
-      sort: sortWhitelist(Object.keys(CALENDAR_ENTRY.OrderField), CALENDAR_ENTRY_SORT),
+      sort: sortWhitelist(Object.keys(CALENDAR_ENTRY_FIELDS.OrderField), CALENDAR_ENTRY_SORT),
       sortTable: 'calendar_entries',
       list: {
         filterType: 'CalendarEntryFilter',
@@ -128,9 +129,16 @@ export interface SearchVariables {
  * to `conditions[...]` and `sort` (src/kit/v3/conditions.ts, sort.ts), in the time zone `tz`.
  * Throws FacadeInputError naming `query[<condition>]` (or `sort`).
  */
-export function searchVariables(vocabulary: SearchVocabulary, query: unknown, sort: string | null | undefined, tz: string): SearchVariables {
-  const conditions = storedConditions(query, vocabulary.conditions, { prefix: 'query', what: `${vocabulary.what} searches` });
-  const filter = conditionFilter(conditions, vocabulary.conditions, tz, { prefix: 'query' });
+export function searchVariables(
+  schema: GraphQLSchema,
+  vocabulary: SearchVocabulary,
+  query: unknown,
+  sort: string | null | undefined,
+  tz: string,
+): SearchVariables {
+  const table = conditionTable(schema, vocabulary.conditions);
+  const conditions = storedConditions(query, table, { prefix: 'query', what: `${vocabulary.what} searches` });
+  const filter = conditionFilter(conditions, table, tz, { prefix: 'query' });
   const orderBy = parseSort(sort ?? undefined, vocabulary.sort, { table: vocabulary.sortTable });
   return { filter, orderBy };
 }

@@ -3,22 +3,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Issues } from '../../common/errors';
 import { Account } from '../accounts/account.entity';
 import type { RequestContext } from '../../context/context';
-import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
-import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, setRelation, type ResourceDef } from '../common/resource';
-import { accountWide, checkName, checkRange, requireAdmin } from '../lists/admin';
+import { loadForWrite, removeVisible, setRelation, type Records } from '../common/resource';
+import { accountWide, checkName, checkRange, requireAdmin } from '../common/admin';
 import { ListItem, ListKind } from '../lists/list-item.entity';
 import { ListItemService } from '../lists/list-item.service';
 import { mutation } from '../../context/transaction';
 import { TodoTemplate } from './todo-template.entity';
 import { TodoTemplateItem } from './todo-template-item.entity';
-import { TODO_TEMPLATE_ITEM, type TodoTemplateItemInput } from './todo-template.fields';
+import { TODO_TEMPLATE_ITEM_FIELDS, type TodoTemplateItemInput } from './todo-template.fields';
 import { MAX_ITEMS_PER_TEMPLATE } from './todo-template.loaders';
 import { TEMPLATES } from './todo-template.service';
 
 export const TODO_TEMPLATE_ITEMS_PAGE_SIZE = 200;
 
-export const TODO_TEMPLATE_ITEMS: ResourceDef<TodoTemplateItem> = {
+export const TODO_TEMPLATE_ITEMS: Records<TodoTemplateItem> = {
   entity: TodoTemplateItem,
   alias: 'ti',
   name: 'TodoTemplateItem',
@@ -26,7 +25,7 @@ export const TODO_TEMPLATE_ITEMS: ResourceDef<TodoTemplateItem> = {
 };
 
 /** Every writable field is the service's own (checked once, when the module loads). */
-TODO_TEMPLATE_ITEM.writes(['description', 'todoTemplateId', 'dueDate', 'eventCategoryId', 'calendarEntryPriorityId', 'position']);
+TODO_TEMPLATE_ITEM_FIELDS.writes(['description', 'todoTemplateId', 'dueDate', 'eventCategoryId', 'calendarEntryPriorityId', 'position']);
 
 /** Days ahead a task may be due: ten years. */
 const MAX_DUE_DAYS = 3650;
@@ -41,21 +40,6 @@ const INT_MAX = 2_147_483_647;
  */
 export class TodoTemplateItemService {
   constructor(private readonly ctx: RequestContext) {}
-
-  list(
-    filter: InstanceType<typeof TODO_TEMPLATE_ITEM.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof TODO_TEMPLATE_ITEM.Order>> | null | undefined,
-    paging: Paging,
-    reads?: ConnectionReads,
-  ): Promise<Connection<TodoTemplateItem>> {
-    const condition = TODO_TEMPLATE_ITEM.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, TODO_TEMPLATE_ITEMS).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, TODO_TEMPLATE_ITEMS, where, TODO_TEMPLATE_ITEM.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  find(id: number): Promise<TodoTemplateItem | null> {
-    return findVisible(this.ctx, TODO_TEMPLATE_ITEMS, id);
-  }
 
   create(input: TodoTemplateItemInput): Promise<TodoTemplateItem> {
     requireAdmin(this.ctx, TEMPLATES);

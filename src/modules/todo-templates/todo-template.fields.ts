@@ -11,7 +11,7 @@ export class TodoTemplateTypeFilter extends EnumFilterOf(TodoTemplateType, 'temp
  * Every todo template field, once (DECISIONS: Admin surface: `{id, name, template_type,
  * is_default, todo_template_items}`): inputs, filter, order and their SQL derive from it.
  */
-export const TODO_TEMPLATE = defineResource(
+export const TODO_TEMPLATE_FIELDS = defineResource(
   {
     type: 'TodoTemplate',
     plural: 'todo templates',
@@ -51,10 +51,10 @@ export const TODO_TEMPLATE = defineResource(
   },
 );
 
-export type TodoTemplateInput = InputOf<typeof TODO_TEMPLATE.table>;
+export type TodoTemplateInput = InputOf<typeof TODO_TEMPLATE_FIELDS.table>;
 
 /** Every todo template item field, once (DECISIONS: Admin surface: `todo_template_items`). */
-export const TODO_TEMPLATE_ITEM = defineResource(
+export const TODO_TEMPLATE_ITEM_FIELDS = defineResource(
   {
     type: 'TodoTemplateItem',
     plural: 'todo template items',
@@ -114,4 +114,4 @@ export const TODO_TEMPLATE_ITEM = defineResource(
   },
 );
 
-export type TodoTemplateItemInput = InputOf<typeof TODO_TEMPLATE_ITEM.table>;
+export type TodoTemplateItemInput = InputOf<typeof TODO_TEMPLATE_ITEM_FIELDS.table>;

@@ -1,19 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
-import type { Connection, ConnectionReads, Paging } from '../../graphql/connection';
-import { findVisible, listConnection, loadForWrite, removeVisible, scopeOf, type ResourceDef } from '../common/resource';
-import { accountWide, checkName, nameTaken, requireAdmin, writeUnique } from '../lists/admin';
+import { loadForWrite, removeVisible, type Records } from '../common/resource';
+import { accountWide, checkName, nameTaken, requireAdmin, writeUnique } from '../common/admin';
 import { TodoTemplate } from './todo-template.entity';
-import { TODO_TEMPLATE, type TodoTemplateInput } from './todo-template.fields';
+import { TODO_TEMPLATE_FIELDS, type TodoTemplateInput } from './todo-template.fields';
 
 /** DECISIONS (Paging): admin lists default to 200 entries a page. */
 export const TODO_TEMPLATES_PAGE_SIZE = 200;
 
-export const TODO_TEMPLATES: ResourceDef<TodoTemplate> = { entity: TodoTemplate, alias: 'tt', name: 'TodoTemplate', visibility: accountWide<TodoTemplate>() };
+export const TODO_TEMPLATE_RECORDS: Records<TodoTemplate> = {
+  entity: TodoTemplate,
+  alias: 'tt',
+  name: 'TodoTemplate',
+  visibility: accountWide<TodoTemplate>(),
+};
 
 /** The kit copies templateType; the service applies name and isDefault itself. */
-const WRITES = TODO_TEMPLATE.writes(['name', 'isDefault']);
+const WRITES = TODO_TEMPLATE_FIELDS.writes(['name', 'isDefault']);
 
 const TABLE = 'todo_templates';
 export const TEMPLATES = 'todo templates';
@@ -21,21 +25,6 @@ export const TEMPLATES = 'todo templates';
 /** Todo templates (DECISIONS: Admin surface): every user of the account reads them, admins change them. */
 export class TodoTemplateService {
   constructor(private readonly ctx: RequestContext) {}
-
-  list(
-    filter: InstanceType<typeof TODO_TEMPLATE.Filter> | null | undefined,
-    orderBy: ReadonlyArray<InstanceType<typeof TODO_TEMPLATE.Order>> | null | undefined,
-    paging: Paging,
-    reads?: ConnectionReads,
-  ): Promise<Connection<TodoTemplate>> {
-    const condition = TODO_TEMPLATE.filterSql(this.ctx, filter);
-    const where = scopeOf(this.ctx, TODO_TEMPLATES).add(condition.sql, ...condition.params);
-    return listConnection(this.ctx, TODO_TEMPLATES, where, TODO_TEMPLATE.orderKeys(this.ctx.em, orderBy), paging, reads);
-  }
-
-  find(id: number): Promise<TodoTemplate | null> {
-    return findVisible(this.ctx, TODO_TEMPLATES, id);
-  }
 
   create(input: TodoTemplateInput): Promise<TodoTemplate> {
     requireAdmin(this.ctx, TEMPLATES);
@@ -57,7 +46,7 @@ export class TodoTemplateService {
   update(id: number, input: TodoTemplateInput): Promise<TodoTemplate> {
     requireAdmin(this.ctx, TEMPLATES);
     return writeUnique(this.ctx, async (em) => {
-      const template = await loadForWrite(this.ctx, TODO_TEMPLATES, id);
+      const template = await loadForWrite(this.ctx, TODO_TEMPLATE_RECORDS, id);
       const issues = new Issues();
       const name = input.name !== undefined ? checkName(input.name, issues) : null;
       if (name !== null && (await nameTaken(this.ctx, TABLE, name, template.id))) issues.taken('name');
@@ -76,7 +65,7 @@ export class TodoTemplateService {
   /** Its items go with it (foreign key `on delete cascade`). */
   delete(id: number): Promise<number> {
     requireAdmin(this.ctx, TEMPLATES);
-    return removeVisible(this.ctx, TODO_TEMPLATES, id);
+    return removeVisible(this.ctx, TODO_TEMPLATE_RECORDS, id);
   }
 
   /** At most one default template per type: the others of the account of the same type stop being it. */

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context/context';
 import { loadMany, Once, settledMany, sooner, type ByIdLoader } from '../../context/loaders';
-import type { RelationPreload, RelationSource } from '../../context/relations';
+import type { RelationPreload, RelationSource } from '../../graphql/relations';
 import type { VisibilityRule } from '../../context/visibility';
 import { hydrate, tableOf } from '../../db/list-query';
 import { User } from './user.entity';

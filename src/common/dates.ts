@@ -1,4 +1,5 @@
 import { IANAZone } from 'luxon';
+import { timeZone } from './zones';
 
 /*
  * The one range check of every date and datetime a client sends (v3 and GraphQL alike: filters,
@@ -24,22 +25,19 @@ export const NOT_A_DATE = 'must be a date like 2026-01-31';
 
 const inRange = (year: number) => year >= MIN_YEAR && year <= MAX_YEAR;
 
-const zones = new Map<string, IANAZone>();
-
-/** A zone by name, cached. An unknown zone is a server-side data problem (a user's or a series' zone), not the client's: RangeError. */
-export function zoneOf(timeZone: string): IANAZone {
-  let zone = zones.get(timeZone);
-  if (!zone) {
-    zone = IANAZone.create(timeZone);
-    if (!zone.isValid) throw new RangeError(`Unknown time zone: ${timeZone}`);
-    zones.set(timeZone, zone);
-  }
-  return zone;
+/**
+ * A zone by name as luxon's, for the DateTime arithmetic of v3 input (src/kit/v3/coerce.ts), checked
+ * by the time-zone engine (src/common/zones.ts): an unknown zone is a server-side data problem (a
+ * user's or a series' zone), not the client's: RangeError. IANAZone.create shares one per name.
+ */
+export function zoneOf(name: string): IANAZone {
+  timeZone(name);
+  return IANAZone.create(name);
 }
 
-/** The year of instant `ms` on the wall clocks of `timeZone` (offsets may have seconds: local mean time before 1900). */
-export function localYear(ms: number, timeZone: string): number {
-  return new Date(ms + zoneOf(timeZone).offset(ms) * 60_000).getUTCFullYear();
+/** The year of instant `ms` on the wall clocks of `zone` (offsets may have seconds: local mean time before 1900). */
+export function localYear(ms: number, zone: string): number {
+  return new Date(timeZone(zone).toFloating(ms)).getUTCFullYear();
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { GraphQLResolveInfo } from 'graphql';
 import { readSetOf, type ReadSet } from '../db/list-query';
-import { readSetSite, selectionReadSet } from '../graphql/read-set';
-import { selectedFields } from '../graphql/selection';
-import type { RequestContext } from './context';
-import { sooner, type ByIdLoader } from './loaders';
+import type { RequestContext } from '../context/context';
+import { sooner, type ByIdLoader } from '../context/loaders';
+import { readSetSite, selectionReadSet } from './read-set';
+import { selectedFields } from './selection';
 
 type Id = number | null | undefined;
 

@@ -2,7 +2,8 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
-import { checkReadableEntities } from './list-query';
+import { checkReadableEntities } from '../db/list-query';
+import { checkFieldTables } from '../kit/fields';
 
 export interface OrmOptions {
   readonly clientUrl: string;
@@ -43,12 +44,16 @@ export function ormConfig(options: OrmOptions): Options {
 
 /**
  * Opens the ORM and refuses to go on when an entity has a property the read path
- * (`list-query.ts`) cannot fill from a row: found at boot, not as an `undefined` in a response.
+ * (`list-query.ts`) cannot fill from a row, or a field table names a property its entity lacks
+ * (kit/fields.ts): found at boot, not as an `undefined` in a response or a value dropped on write.
  */
 export async function openOrm(options: OrmOptions): Promise<MikroORM> {
   const orm = await MikroORM.init(ormConfig(options));
   try {
     checkReadableEntities(orm.getMetadata(), orm.em.getPlatform());
+    const metadata = orm.getMetadata();
+    const problems = checkFieldTables((entity) => (metadata.has(entity.name) ? metadata.get(entity.name) : undefined));
+    if (problems.length > 0) throw new Error(`The field tables and the entities disagree:\n  ${problems.join('\n  ')}`);
   } catch (error) {
     await orm.close(true);
     throw error;

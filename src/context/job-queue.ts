@@ -1,6 +1,6 @@
 import type { JobName, JobPayloads } from './job-names';
 
-/** Where work for the workers goes: Agenda in a running service (agenda-queue.ts). */
+/** Where work for the workers goes: Agenda in a running service (src/jobs/agenda-queue.ts). */
 export interface JobQueue {
   enqueue<N extends JobName>(name: N, data: JobPayloads[N]): Promise<void>;
 }

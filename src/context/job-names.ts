@@ -1,6 +1,6 @@
 /**
  * Every background job, by name, with the data it carries. The union is the whole contract between
- * what enqueues (after a commit, or the sweep) and what handles (`handlers.ts`, one file a job).
+ * what enqueues (after a commit, or the sweep) and what handles (`src/jobs/handlers/`, one file a job).
  * Data holds ids only: a handler reads the row as it is when the job runs, so a job that runs
  * late, twice or after a restart acts on the current state (handlers are idempotent).
  */

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { VisibilityRule, type VisibilityTerm } from '../../context/visibility';
 import { blank } from '../../kit/assign';
-import { withoutNul } from '../common/input';
+import { withoutNul } from './input';
 
 /**
  * DECISIONS (Admin surface): every admin list is read by every user of the account and changed by

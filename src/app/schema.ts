@@ -3,10 +3,10 @@ import { buildSchemaSync } from 'type-graphql';
 import { GraphQLSchema, lexicographicSortSchema, printSchema, type GraphQLInterfaceType, type GraphQLScalarType } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { MODULES } from '../modules';
-import { unboundedLists } from './cost';
-import { describeFields } from './field-docs';
-import { leanFieldResolvers } from './lean-resolvers';
-import { NodeResolver, nodeTypeName } from './node';
+import { unboundedLists } from '../graphql/cost';
+import { describeFields } from '../graphql/field-docs';
+import { leanFieldResolvers } from '../graphql/lean-resolvers';
+import { NodeResolver, nodeTypeName } from '../graphql/node';
 
 /** Every resolver of the schema: the API's own, then each module's (src/modules/index.ts). */
 export const RESOLVERS = [NodeResolver, ...MODULES.flatMap((m) => m.resolvers)] as const;
