@@ -16,7 +16,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { conditionTable, isVocabulary, OPERATORS, type Conditions, type ConditionSpec, type ConditionTable } from './request/conditions';
-import type { AttributeType, ResourceSpec } from './resources/resource-spec';
+import type { AttributeType, V3Resource } from './resources/resource-spec';
 import type { RouteSpec } from './routes/route-spec';
 import { operationOf, sortEnumOf, sortTableFor, variableType } from './routes/sort-table';
 
@@ -25,7 +25,7 @@ import { operationOf, sortEnumOf, sortTableFor, variableType } from './routes/so
  * refuses to start otherwise) and by test/contract/field-tables.test.ts. Each problem is a
  * sentence naming the resource or route.
  */
-export function checkFacade(schema: GraphQLSchema, operations: DocumentNode, routes: readonly RouteSpec[], resources: readonly ResourceSpec[]): string[] {
+export function checkFacade(schema: GraphQLSchema, operations: DocumentNode, routes: readonly RouteSpec[], resources: readonly V3Resource[]): string[] {
   const problems: string[] = [];
   for (const resource of resources) problems.push(...checkResource(schema, resource));
   const selectedOptional = new Set<string>();
@@ -39,7 +39,7 @@ export function checkFacade(schema: GraphQLSchema, operations: DocumentNode, rou
 }
 
 /** Every table field exists on the resource's type, with a selection exactly when it is an object, and enum maps cover the enum. */
-export function checkResource(schema: GraphQLSchema, resource: ResourceSpec): string[] {
+export function checkResource(schema: GraphQLSchema, resource: V3Resource): string[] {
   const problems: string[] = [];
   const type = schema.getType(resource.type);
   if (!isObjectType(type)) return [`${resource.root}: ${resource.type} is not a GraphQL object type`];
@@ -79,7 +79,7 @@ const INPUT_TYPES: Readonly<Record<AttributeType, { readonly names: readonly str
   enum: { names: [], list: false },
 };
 
-function checkInput(resource: ResourceSpec, input: GraphQLInputType, where: string, creates: boolean): string[] {
+function checkInput(resource: V3Resource, input: GraphQLInputType, where: string, creates: boolean): string[] {
   if (!isInputObjectType(input)) return [`${where}: $input is not an input object`];
   const problems: string[] = [];
   const fields = input.getFields();

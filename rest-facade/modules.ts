@@ -23,7 +23,7 @@ import {
 import { personResource } from './resources/person';
 import { savedSearchResource } from './resources/saved-search';
 import { todoTemplateItemResource, todoTemplateResource } from './resources/todo-template';
-import type { ResourceSpec } from './resources/resource-spec';
+import type { V3Resource } from './resources/resource-spec';
 import { userResource } from './resources/user';
 import { ACCOUNT_NOTIFICATION_ROUTES } from './routes/account-notifications.routes';
 import { ADMIN_ROUTES } from './routes/admin.routes';
@@ -42,7 +42,7 @@ import { USER_ROUTES } from './routes/users.routes';
 /** What one part of the v3 surface brings: its field tables (each with its fragment) and its routes. */
 export interface FacadeModule {
   readonly name: string;
-  readonly resources: readonly ResourceSpec[];
+  readonly resources: readonly V3Resource[];
   readonly routes: readonly RouteSpec[];
 }
 

@@ -3,4 +3,4 @@
  * / 413). Defined with the v3 vocabulary in the core (src/kit/v3/input-error.ts), which saved
  * searches share with the facade.
  */
-export { FacadeInputError, type FacadeInputStatus } from '../../src/kit/v3/input-error';
+export { V3InputError as FacadeInputError, type V3InputStatus as FacadeInputStatus } from '../../src/kit/v3/input-error';

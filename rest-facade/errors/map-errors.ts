@@ -1,6 +1,6 @@
 import type { V3Reply } from '../response/reply';
 import type { ErrorShape } from '../routes/route-spec';
-import type { ResourceSpec } from '../resources/resource-spec';
+import type { V3Resource } from '../resources/resource-spec';
 import { v3FieldName } from '../resources/writable';
 import { humanize } from '../response/humanize';
 
@@ -42,7 +42,7 @@ export interface UserError {
  * User errors to the v3 reply: the record named by `id` missing (or hidden) is a 404, as a
  * lookup's; anything else is the route's 422 naming v3 attributes (`base` for the record).
  */
-export function replyForUserErrors(errors: readonly UserError[], shape: ErrorShape, resource: ResourceSpec): V3Reply {
+export function replyForUserErrors(errors: readonly UserError[], shape: ErrorShape, resource: V3Resource): V3Reply {
   if (errors.some((e) => e.code === 'NOT_FOUND' && e.field?.length === 1 && e.field[0] === 'id')) {
     return shape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
   }
@@ -57,7 +57,7 @@ export function replyForUserErrors(errors: readonly UserError[], shape: ErrorSha
  * GraphQL error code to v3 status and body. The first error decides (an operation here has one
  * root field). Unknown codes are internal errors: masked, with the request id for support.
  */
-export function replyForErrors(errors: readonly CoreError[], shape: ErrorShape, resource: ResourceSpec, requestId: string): V3Reply {
+export function replyForErrors(errors: readonly CoreError[], shape: ErrorShape, resource: V3Resource, requestId: string): V3Reply {
   const error = errors[0];
   const code = error.extensions?.code;
   switch (code) {

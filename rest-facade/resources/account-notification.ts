@@ -1,5 +1,5 @@
 import { boolean, dateTime, id, read, readOnly, recordId, text, type FieldTable } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * v3 §2.9 account notification, every field in the spec's order: `{id, user_id, account_id, text,
@@ -23,7 +23,7 @@ const fields = (writes: 'create' | 'update'): FieldTable => {
 };
 
 /** Lists, shows, creates and deletes (create: `text` required, `user_id` and `hide_popup` optional). */
-export const accountNotificationResource = defineResource({
+export const accountNotificationResource = v3Resource({
   root: 'account_notification',
   type: 'AccountNotification',
   fragment: 'AccountNotificationV3',
@@ -32,7 +32,7 @@ export const accountNotificationResource = defineResource({
 });
 
 /** Updates (`read_at` required, `seen` optional): the same record, written through `read_at` and `seen` only. */
-export const accountNotificationUpdateResource = defineResource({
+export const accountNotificationUpdateResource = v3Resource({
   root: 'account_notification',
   type: 'AccountNotification',
   fragment: 'AccountNotificationUpdateV3',

@@ -1,8 +1,8 @@
 import { read, recordId } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /** DECISIONS (Routes clients use that the spec does not list): GET /account.json, no secret in it. */
-export const accountResource = defineResource({
+export const accountResource = v3Resource({
   root: 'account',
   type: 'Account',
   fragment: 'AccountV3',

@@ -1,5 +1,5 @@
 import { boolean, date, dateTime, enumOf, id, nameRef, read, recordId, text, userRef } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * v3 §2.1, keys in the spec's order, then the priority (the issue's "priorities"; todo template
@@ -7,7 +7,7 @@ import { defineResource } from './resource-spec';
  * Responses); `owner_id` is read-only (§2.1 N). `type` is required on create and kept on update.
  * `google_calendar_id` is always null (§2.1: no longer used); read from nothing that costs.
  */
-export const calendarEntryResource = defineResource({
+export const calendarEntryResource = v3Resource({
   root: 'calendar_entry',
   type: 'CalendarEntry',
   fragment: 'CalendarEntryV3',
@@ -60,7 +60,7 @@ export const calendarEntryResource = defineResource({
  * GET /calendar_entries.ics (issue 14 §5) answers iCalendar, not records: its operation still
  * lists the entries the feed wrote (as a list route does), and this table reads only their ids.
  */
-export const calendarFeedResource = defineResource({
+export const calendarFeedResource = v3Resource({
   root: 'calendar_entry',
   type: 'CalendarEntry',
   fragment: 'CalendarFeedEntryV3',

@@ -1,6 +1,6 @@
 import { toId } from '../request/coerce';
 import { dateTime, id, read, recordId, text, type FieldSpec } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /** v3 §2.3 user convenience object: {id, first_name, last_name, avatar_thumb_url} (plus full_name). */
 const userWithAvatar = (from: string): FieldSpec =>
@@ -10,7 +10,7 @@ const userWithAvatar = (from: string): FieldSpec =>
  * v3 §2.3. `note_id` comes from the path (`/notes/:note_id/comments`), so it is shown, not written.
  * `edited_by_person_id` is accepted on update (a user id) and shown as `edited_by_user_id`.
  */
-export const commentResource = defineResource({
+export const commentResource = v3Resource({
   root: 'comment',
   type: 'Comment',
   fragment: 'CommentV3',

@@ -1,8 +1,8 @@
 import { customFields, dateTime, id, read, recordId, text, userRef } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /** v3 §2.6. Note the spec's spelling: `address_1` but `phone1` and `phone1_desc`. */
-export const companyResource = defineResource({
+export const companyResource = v3Resource({
   root: 'company',
   type: 'Company',
   fragment: 'CompanyV3',

@@ -1,12 +1,12 @@
 import { id, read, recordId, text, userRef } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * v3 §2.8 / §4.8: what `POST /conversations.json` answers, `{id, user_id, deal_id, user, created_at,
  * sentence}`, and what it writes (`conversation[deal_id, sentence]`). `user` is the union
  * convenience object `{id, first_name, last_name, full_name}` (DECISIONS: Responses).
  */
-export const conversationCreatedResource = defineResource({
+export const conversationCreatedResource = v3Resource({
   root: 'conversation',
   type: 'Conversation',
   fragment: 'ConversationCreatedV3',
@@ -27,7 +27,7 @@ export const conversationCreatedResource = defineResource({
  * `conversation[sentence]` through its own hook (rest-facade/routes/conversations.routes.ts).
  * The preview rule is the core's (src/modules/conversations/conversation.ts).
  */
-export const conversationResource = defineResource({
+export const conversationResource = v3Resource({
   root: 'conversation',
   type: 'Conversation',
   fragment: 'ConversationV3',

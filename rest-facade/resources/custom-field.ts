@@ -1,6 +1,6 @@
 import { boolean, enumOf, id, read, recordId, text, type FieldTable } from './field-table';
 import { integer, TIMESTAMPS } from './list-item';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * DECISIONS (Admin surface): `field_type` values, v3 → GraphQL `CustomFieldKind`. `number` (the
@@ -60,7 +60,7 @@ const LABEL_FIELDS: FieldTable = {
 const LABEL_REQUIRED = ['name', 'kind', 'resource'];
 
 const label = (root: string, fragment: string) =>
-  defineResource({ root, type: 'CustomFieldLabel', fragment, requiredOnCreate: LABEL_REQUIRED, fields: LABEL_FIELDS });
+  v3Resource({ root, type: 'CustomFieldLabel', fragment, requiredOnCreate: LABEL_REQUIRED, fields: LABEL_FIELDS });
 
 /** `/admin/custom_field_labels.json`: every resource's labels, each with its `type`. */
 export const customFieldLabelResource = label('custom_field_label', 'CustomFieldLabelV3');
@@ -70,7 +70,7 @@ export const personCustomFieldLabelResource = label('person_custom_field_label',
 export const companyCustomFieldLabelResource = label('company_custom_field_label', 'CompanyCustomFieldLabelV3');
 
 /** DECISIONS (Admin surface): `/admin/custom_field_groups.json`, `{id, name, position, type}`. */
-export const customFieldGroupResource = defineResource({
+export const customFieldGroupResource = v3Resource({
   root: 'custom_field_group',
   type: 'CustomFieldGroup',
   fragment: 'CustomFieldGroupV3',
@@ -82,7 +82,7 @@ export const customFieldGroupResource = defineResource({
  * DECISIONS (Admin surface): `/admin/custom_field_label_dropdown_entries.json`, created with
  * `{"custom_field_label_dropdown_entry": {"name", "custom_field_label_id"}}`.
  */
-export const customFieldEntryResource = defineResource({
+export const customFieldEntryResource = v3Resource({
   root: 'custom_field_label_dropdown_entry',
   type: 'CustomFieldEntry',
   fragment: 'CustomFieldEntryV3',

@@ -1,5 +1,5 @@
 import { boolean, customFields, date, dateTime, id, ids, integer, money, nameRef, read, readOnly, recordId, text, userRef } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * v3 §2.5, and the attributes §2.5 says responses also show. Money comes out as the core shows it
@@ -7,7 +7,7 @@ import { defineResource } from './resource-spec';
  * DECISIONS (Auth): `collaborators[].api_key` is always null. Keys are listed in the order v3
  * shows them; a writable column the table does not list is derived from the schema (derived.ts).
  */
-export const dealResource = defineResource({
+export const dealResource = v3Resource({
   root: 'deal',
   type: 'Deal',
   fragment: 'DealV3',

@@ -1,6 +1,6 @@
 import { toText } from '../request/coerce';
 import { dateTime, id, ids, nameRef, read, recordId, text, userRef } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /** The facade's bound on a written URL before the core's own (2048 characters, a 422 naming `url`). */
 const MAX_URL = 10_000;
@@ -12,7 +12,7 @@ const MAX_URL = 10_000;
  * (`{id, full_name}` and `{id, first_name, last_name}`; DECISIONS: Responses, issue 22 §3). `url` is write-only (v3 §2.7): read from the body by `derive`, never selected
  * or shown, since it may carry a signed query.
  */
-export const documentResource = defineResource({
+export const documentResource = v3Resource({
   root: 'document',
   type: 'Document',
   fragment: 'DocumentV3',

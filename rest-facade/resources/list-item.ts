@@ -1,5 +1,5 @@
 import { read, recordId, text, type FieldSpec, type FieldTable } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * DECISIONS (Admin surface): every admin list is writable by the account's admins (the spec's
@@ -29,7 +29,7 @@ const REASON: FieldTable = { ...ID_AND_NAME, ...ACCOUNT_ID, position: integer('p
  * list shows its own keys of the one ListItem type, so none is derived from the schema.
  */
 const listItem = (root: string, fragment: string, fields: FieldTable) =>
-  defineResource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields, deriveFromSchema: false });
+  v3Resource({ root, type: 'ListItem', fragment, requiredOnCreate: ['name'], fields, deriveFromSchema: false });
 
 /** v3 §2.10 lead status: id, name, hex_color (a string kept as written, issue 22 §1; the recordings show no account_id or position here). */
 export const leadStatusResource = listItem('lead_status', 'LeadStatusV3', { ...ID_AND_NAME, hex_color: text('hexColor'), ...TIMESTAMPS });

@@ -1,7 +1,7 @@
 import { envelope } from '../response/envelope';
 import { id, ids, nameRef, read, recordId, text, type FieldSpec } from './field-table';
 import { commentResource } from './comment';
-import { defineResource, type Formatter } from './resource-spec';
+import { v3Resource, type Formatter } from './resource-spec';
 
 /** v3 §2.2 user convenience object: {id, first_name, last_name, avatar_thumb_url} (plus full_name, DECISIONS: Responses). */
 export const userWithAvatar = (from: string): FieldSpec =>
@@ -25,7 +25,7 @@ const comments: FieldSpec = {
 };
 
 /** v3 §2.2 (issue 12 §1). Keys in the order v3 shows them; `mime` is always null (v3 shows it null). */
-export const noteResource = defineResource({
+export const noteResource = v3Resource({
   root: 'note',
   type: 'Note',
   fragment: 'NoteV3',

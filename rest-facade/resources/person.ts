@@ -1,11 +1,11 @@
 import { boolean, customFields, dateTime, enumOf, id, ids, nameRef, read, readOnly, recordId, text, userRef } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * v3 §2.4. `full_name` goes through as `fullName`: the split into first and last name is the core's
  * rule (one place for both surfaces). Addresses are spelled `work_address_1` in v3.
  */
-export const personResource = defineResource({
+export const personResource = v3Resource({
   root: 'person',
   type: 'Person',
   fragment: 'PersonV3',

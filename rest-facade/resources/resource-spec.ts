@@ -6,7 +6,7 @@ import type { Formatter, WritableAttribute } from './value-types';
 export type { AttributeType, Formatter, WritableAttribute } from './value-types';
 
 /** The v3 face of one resource, as declared: its root key, GraphQL type and field table. */
-export interface ResourceDefinition {
+export interface V3ResourceDeclaration {
   /** Form root and JSON root key: `company[name]=...`, `{"company": {...}}`. */
   readonly root: string;
   /** The GraphQL object type its operations return. */
@@ -37,7 +37,7 @@ export interface ResourceDefinition {
 }
 
 /** A resource with what its table gives: whitelist, keys, fragment text and formatter. */
-export interface ResourceSpec extends ResourceDefinition {
+export interface V3Resource extends V3ResourceDeclaration {
   /** Whitelist: anything else in the body is ignored (never written). */
   readonly writable: Readonly<Record<string, WritableAttribute>>;
   /** The v3 keys, in output order. */
@@ -48,7 +48,7 @@ export interface ResourceSpec extends ResourceDefinition {
   readonly serialize: (record: Record<string, any>, fmt: Formatter) => Record<string, unknown>;
 }
 
-export function defineResource(definition: ResourceDefinition): ResourceSpec {
+export function v3Resource(definition: V3ResourceDeclaration): V3Resource {
   return {
     ...definition,
     writable: writableOf(definition.fields),
@@ -62,9 +62,9 @@ export function defineResource(definition: ResourceDefinition): ResourceSpec {
  * Adds to a resource that derives from the schema the fields its table does not list (in place,
  * once, at boot: routes hold the resource). Answers the input fields it could not map.
  */
-export function completeFromSchema(resource: ResourceSpec, schema: GraphQLSchema): string[] {
+export function completeFromSchema(resource: V3Resource, schema: GraphQLSchema): string[] {
   if (resource.deriveFromSchema === false) return [];
   const { fields, unmapped } = derivedFields(schema, resource.type, resource.fields);
-  if (Object.keys(fields).length > 0) Object.assign(resource, defineResource({ ...resource, fields: { ...resource.fields, ...fields } }));
+  if (Object.keys(fields).length > 0) Object.assign(resource, v3Resource({ ...resource, fields: { ...resource.fields, ...fields } }));
   return unmapped;
 }

@@ -1,5 +1,5 @@
 import { read, recordId } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /** SavedSearchType (GraphQL) → v3 `search_type`. */
 const SEARCH_TYPES: Readonly<Record<string, string>> = {
@@ -15,7 +15,7 @@ const SEARCH_TYPES: Readonly<Record<string, string>> = {
  * columns, sort, search_type}`; `query` maps v3 condition names to arrays of values, `sort` is a v3
  * sort value. Read-only over v3 (the recordings show only GET); written over GraphQL.
  */
-export const savedSearchResource = defineResource({
+export const savedSearchResource = v3Resource({
   root: 'search',
   type: 'SavedSearch',
   fragment: 'SavedSearchV3',

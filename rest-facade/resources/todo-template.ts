@@ -1,6 +1,6 @@
 import { boolean, enumOf, id, read, recordId, text } from './field-table';
 import { ACCOUNT_ID, integer, TIMESTAMPS } from './list-item';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * DECISIONS (Admin surface): a todo template item as its template shows it: `{id, description,
@@ -11,7 +11,7 @@ const ITEM_IN_TEMPLATE =
   '{ id: databaseId description due_date: dueDate event_category_id: eventCategoryId event_category: eventCategory { id: databaseId name } account_id: accountId calendar_entry_priority_id: calendarEntryPriorityId }';
 
 /** DECISIONS (Admin surface): `{id, name, template_type (people|deals|null), is_default, todo_template_items}`. */
-export const todoTemplateResource = defineResource({
+export const todoTemplateResource = v3Resource({
   root: 'todo_template',
   type: 'TodoTemplate',
   fragment: 'TodoTemplateV3',
@@ -33,7 +33,7 @@ export const todoTemplateResource = defineResource({
  * `{"todo_template_item": {"description", "todo_template_id", "event_category_id"}}`; `due_date` is
  * a day offset from when the template is applied (null: no due date).
  */
-export const todoTemplateItemResource = defineResource({
+export const todoTemplateItemResource = v3Resource({
   root: 'todo_template_item',
   type: 'TodoTemplateItem',
   fragment: 'TodoTemplateItemV3',

@@ -1,5 +1,5 @@
 import { dateTime, enumOf, read, readOnly, recordId } from './field-table';
-import { defineResource } from './resource-spec';
+import { v3Resource } from './resource-spec';
 
 /**
  * v3 §4.11 users and profile (shape "not shown" by the spec): the convenience-object names plus
@@ -9,7 +9,7 @@ import { defineResource } from './resource-spec';
  * administrator flag, which `is_admin` already shows), `avatar_thumb_url` (null: users have no
  * avatar here, as the notes' and comments' user objects already answer).
  */
-export const userResource = defineResource({
+export const userResource = v3Resource({
   root: 'user',
   type: 'User',
   fragment: 'UserV3',

@@ -1,6 +1,6 @@
 import { FacadeInputError } from '../errors/facade-error';
 import { toBoolean, toDate, toDateTime, toDecimalString, toId, toIdList, toInteger, toText } from '../request/coerce';
-import type { ResourceSpec, WritableAttribute } from './resource-spec';
+import type { V3Resource, WritableAttribute } from './resource-spec';
 
 /**
  * The facade's one bound on writable text (no table repeats a column's length): it only keeps
@@ -81,7 +81,7 @@ function coerce(attr: WritableAttribute, value: unknown, field: string, timeZone
  * type; read-only and unknown attributes are dropped silently (clients PUT back what they read).
  */
 export function toGraphQLInput(
-  resource: ResourceSpec,
+  resource: V3Resource,
   attributes: Record<string, unknown>,
   timeZone: string,
   mode: 'create' | 'update',
@@ -100,7 +100,7 @@ export function toGraphQLInput(
 }
 
 /** Validation errors name v3 attributes: the reverse of the whitelist, then the resource's extras. */
-export function v3FieldName(resource: ResourceSpec, graphqlField: string): string {
+export function v3FieldName(resource: V3Resource, graphqlField: string): string {
   if (resource.errorFields?.[graphqlField]) return resource.errorFields[graphqlField];
   const custom = /^customFields\.(custom_label_\d+)$/.exec(graphqlField);
   if (custom) return custom[1];

@@ -12,7 +12,7 @@ import {
   noteCategoryResource,
   predefinedContactsTagResource,
 } from '../resources/list-item';
-import type { ResourceSpec } from '../resources/resource-spec';
+import type { V3Resource } from '../resources/resource-spec';
 import { todoTemplateItemResource, todoTemplateResource } from '../resources/todo-template';
 import type { RouteHooks, RouteSpec } from './route-spec';
 
@@ -24,7 +24,7 @@ import type { RouteHooks, RouteSpec } from './route-spec';
  */
 export function adminList(
   path: string,
-  resource: ResourceSpec,
+  resource: V3Resource,
   ops: {
     readonly plural: string;
     readonly singular: string;
@@ -65,7 +65,7 @@ export function adminList(
 }
 
 /** A list of ListItem: its own query for the index, the generic item mutations (the operations name the kind). */
-export const listItems = (path: string, resource: ResourceSpec, plural: string, singular: string, list: string): RouteSpec[] =>
+export const listItems = (path: string, resource: V3Resource, plural: string, singular: string, list: string): RouteSpec[] =>
   adminList(path, resource, { plural, singular, list, show: 'listItem', create: 'createListItem', update: 'updateListItem', delete: 'deleteListItem' });
 
 /**

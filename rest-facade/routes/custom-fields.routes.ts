@@ -10,7 +10,7 @@ import {
   LABEL_TYPES,
   personCustomFieldLabelResource,
 } from '../resources/custom-field';
-import type { ResourceSpec } from '../resources/resource-spec';
+import type { V3Resource } from '../resources/resource-spec';
 import { adminList } from './admin.routes';
 import type { RouteHooks, RouteSpec } from './route-spec';
 
@@ -37,7 +37,7 @@ const GROUP_CONDITIONS: ConditionTable = { type: { to: 'resource', kind: 'enum',
 /** `conditions[custom_field_label_id]=N` (or `?custom_field_label_id=N`): one label's entries. */
 const ENTRY_CONDITIONS: ConditionTable = { custom_field_label_id: { to: 'customFieldLabelId', kind: 'ids' } };
 
-const labels = (path: string, resource: ResourceSpec, prefix: string, graphqlResource?: string): RouteSpec[] =>
+const labels = (path: string, resource: V3Resource, prefix: string, graphqlResource?: string): RouteSpec[] =>
   adminList(
     path,
     resource,

@@ -1,6 +1,6 @@
 import { getNamedType, isEnumType, type GraphQLSchema } from 'graphql';
 import { derivedListItemResource } from '../resources/list-item';
-import type { ResourceSpec } from '../resources/resource-spec';
+import type { V3Resource } from '../resources/resource-spec';
 import { listItems } from './admin.routes';
 import type { RouteSpec } from './route-spec';
 
@@ -29,7 +29,7 @@ export interface SchemaAdminList {
 
 /** The v3 face derived for the lists without a hand one. */
 export interface DerivedAdminLists {
-  readonly resources: readonly ResourceSpec[];
+  readonly resources: readonly V3Resource[];
   readonly routes: readonly RouteSpec[];
   /** Their operations and fragments, appended to the static documents (rest-facade/index.ts operationsSource). */
   readonly source: string;
@@ -71,7 +71,7 @@ export function deriveAdminLists(schema: GraphQLSchema, handRoutes: readonly Rou
   const handQueries = new Set(handRoutes.filter((r) => r.kind === 'list' && r.resource.type === 'ListItem').map((r) => r.result));
   const paths = firstRoutes(handRoutes, (r) => r.path);
   const roots = firstRoutes(handRoutes, (r) => r.resource.root);
-  const resources: ResourceSpec[] = [];
+  const resources: V3Resource[] = [];
   const routes: RouteSpec[] = [];
   const source: string[] = [];
   for (const list of lists.filter((l) => !handQueries.has(l.query))) {
@@ -101,7 +101,7 @@ function firstRoutes(routes: readonly RouteSpec[], key: (route: RouteSpec) => st
 }
 
 /** The five operations of a list, as operations/admin.graphql writes them for the hand lists, and its fragment. */
-function operationsOf(list: SchemaAdminList, path: string, plural: string, singular: string, resource: ResourceSpec): string {
+function operationsOf(list: SchemaAdminList, path: string, plural: string, singular: string, resource: V3Resource): string {
   const { query, kind } = list;
   const item = `...${resource.fragment}`;
   const errors = 'userErrors { ...UserErrorV3 }';

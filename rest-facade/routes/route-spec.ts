@@ -1,6 +1,6 @@
 import type { V3Reply } from '../response/reply';
 import type { Conditions, ConditionTable } from '../request/conditions';
-import type { ResourceSpec } from '../resources/resource-spec';
+import type { V3Resource } from '../resources/resource-spec';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type RouteKind = 'list' | 'show' | 'create' | 'update' | 'delete' | 'singleton';
@@ -35,7 +35,7 @@ export interface RouteSpec {
   readonly path: string;
   readonly op: string;
   readonly kind: RouteKind;
-  readonly resource: ResourceSpec;
+  readonly resource: V3Resource;
   /**
    * Where the payload sits in the operation's data, e.g. `companies` or `createCompany.company`.
    * A mutation's root field (the first segment) answers `userErrors`, mapped to the v3 422.

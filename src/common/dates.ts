@@ -11,7 +11,7 @@ import { timeZone } from './zones';
  * refused, never clamped: a clamped bound would answer a different question than the one asked.
  *
  * Pure and shared (the facade's coercion and the core's inputs): each surface turns the problem
- * into its own error, naming its own parameter (v3 FacadeInputError, GraphQL BadInputError or a
+ * into its own error, naming its own parameter (v3 V3InputError, GraphQL BadInputError or a
  * user error).
  */
 

@@ -22,7 +22,7 @@ import {
 } from '../../rest-facade/resources/list-item';
 import { todoTemplateItemResource, todoTemplateResource } from '../../rest-facade/resources/todo-template';
 import { personResource } from '../../rest-facade/resources/person';
-import { defineResource, type Formatter, type ResourceSpec } from '../../rest-facade/resources/resource-spec';
+import { v3Resource, type Formatter, type V3Resource } from '../../rest-facade/resources/resource-spec';
 import { userResource } from '../../rest-facade/resources/user';
 import { sortTableFor } from '../../rest-facade/routes/sort-table';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
@@ -35,7 +35,7 @@ import { createSchema } from '../../src/app/schema';
  */
 const W = true;
 const R = false;
-const CONTRACT: ReadonlyArray<readonly [ResourceSpec, ReadonlyArray<readonly [string, boolean]>]> = [
+const CONTRACT: ReadonlyArray<readonly [V3Resource, ReadonlyArray<readonly [string, boolean]>]> = [
   [
     personResource,
     [
@@ -299,7 +299,7 @@ const CONTRACT: ReadonlyArray<readonly [ResourceSpec, ReadonlyArray<readonly [st
 ];
 
 /** Where a table and the contract differ: missing or extra keys, order, writability. */
-function contractProblems(resource: ResourceSpec, contract: ReadonlyArray<readonly [string, boolean]>): string[] {
+function contractProblems(resource: V3Resource, contract: ReadonlyArray<readonly [string, boolean]>): string[] {
   const problems: string[] = [];
   const listed = contract.map(([key]) => key);
   for (const key of listed) if (!resource.fields[key]) problems.push(`${resource.root}.${key}: in the contract, not in the table`);
@@ -312,10 +312,10 @@ function contractProblems(resource: ResourceSpec, contract: ReadonlyArray<readon
   return problems;
 }
 
-const withFields = (resource: ResourceSpec, fields: ResourceSpec['fields']): ResourceSpec => defineResource({ ...resource, fields });
-const without = (resource: ResourceSpec, key: string): ResourceSpec =>
+const withFields = (resource: V3Resource, fields: V3Resource['fields']): V3Resource => v3Resource({ ...resource, fields });
+const without = (resource: V3Resource, key: string): V3Resource =>
   withFields(resource, Object.fromEntries(Object.entries(resource.fields).filter(([k]) => k !== key)));
-const forResource = (resource: ResourceSpec) => (route: RouteSpec) => (route.resource.root === resource.root ? { ...route, resource } : route);
+const forResource = (resource: V3Resource) => (route: RouteSpec) => (route.resource.root === resource.root ? { ...route, resource } : route);
 
 describe('v3 field tables, operations and GraphQL types agree', () => {
   const schema = createSchema();
@@ -328,7 +328,7 @@ describe('v3 field tables, operations and GraphQL types agree', () => {
   /** The routes, with one resource or route swapped for a broken copy. */
   const routesWith = (swap: (route: RouteSpec) => RouteSpec): RouteSpec[] => servedRoutes.map(swap);
 
-  const check = (routes: readonly RouteSpec[] = servedRoutes, resources: readonly ResourceSpec[] = servedResources, document = operations) =>
+  const check = (routes: readonly RouteSpec[] = servedRoutes, resources: readonly V3Resource[] = servedResources, document = operations) =>
     checkFacade(schema, document, routes, resources);
 
   it('the shipped tables, operations and schema agree, and the operations validate', () => {

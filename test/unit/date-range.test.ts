@@ -3,7 +3,7 @@ import { storableInstant } from '../../src/db/sql';
 import { boundedDate, boundedInstant } from '../../src/graphql/filters';
 import { dateProblem, instantProblem, localYear, NOT_A_DATE, OUT_OF_RANGE } from '../../src/common/dates';
 import { toDate, toDateTime, toDateTimeBound } from '../../src/kit/v3/coerce';
-import { FacadeInputError } from '../../src/kit/v3/input-error';
+import { V3InputError } from '../../src/kit/v3/input-error';
 import { normalizeRecurrence, RecurrenceInvalid, type RecurrenceRules, type SeriesAnchor } from '../../src/modules/calendar/recurrence';
 
 /**
@@ -124,8 +124,8 @@ describe('v3 coercion', () => {
     ];
     for (const [fn, field, message] of cases) {
       const error = failure(fn);
-      expect(error).toBeInstanceOf(FacadeInputError);
-      expect({ field: (error as FacadeInputError).field, message: error.message, status: (error as FacadeInputError).status }).toEqual({
+      expect(error).toBeInstanceOf(V3InputError);
+      expect({ field: (error as V3InputError).field, message: error.message, status: (error as V3InputError).status }).toEqual({
         field,
         message,
         status: 422,

@@ -5,7 +5,7 @@ describe('FacadeInputError', () => {
     const error = new FacadeInputError('person[last_name]', 'is too long');
     expect(error).toBeInstanceOf(Error);
     expect(error).toBeInstanceOf(FacadeInputError);
-    expect(error.name).toBe('FacadeInputError');
+    expect(error.name).toBe('V3InputError');
     expect(error.field).toBe('person[last_name]');
     expect(error.message).toBe('is too long');
     expect(error.status).toBe(422);

@@ -1,10 +1,10 @@
 import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 import { dateProblem, instantProblem, zoneOf } from '../../common/dates';
-import { FacadeInputError } from './input-error';
+import { V3InputError } from './input-error';
 
 /**
  * Typed coercion of v3 input values. Each takes the raw decoded value (a string from a form or
- * query, anything from JSON) and the v3 name to blame, and throws FacadeInputError (422) naming
+ * query, anything from JSON) and the v3 name to blame, and throws V3InputError (422) naming
  * it. Clients send back what they read (DECISIONS: Paths and requests), so the service's own
  * output forms are accepted: `2014/05/19 08:54:59 -0400`, `2014/05/19`, `"5000.00"`.
  */
@@ -35,7 +35,7 @@ export function toBoolean(value: unknown, field: string): boolean | null {
     if (TRUE_WORDS.has(word)) return true;
     if (FALSE_WORDS.has(word)) return false;
   }
-  throw new FacadeInputError(field, 'must be true or false');
+  throw new V3InputError(field, 'must be true or false');
 }
 
 export interface IntegerRange {
@@ -55,11 +55,11 @@ export function toInteger(value: unknown, field: string, range: IntegerRange = {
   let n: number;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'string' && INTEGER_TEXT.test(value.trim())) n = Number(value.trim());
-  else throw new FacadeInputError(field, 'must be an integer');
-  if (!Number.isSafeInteger(n)) throw new FacadeInputError(field, 'must be an integer');
+  else throw new V3InputError(field, 'must be an integer');
+  if (!Number.isSafeInteger(n)) throw new V3InputError(field, 'must be an integer');
   const min = range.min ?? INT32_MIN;
   const max = range.max ?? INT32_MAX;
-  if (n < min || n > max) throw new FacadeInputError(field, `must be between ${min} and ${max}`);
+  if (n < min || n > max) throw new V3InputError(field, `must be between ${min} and ${max}`);
   return n === 0 ? 0 : n; // no -0
 }
 
@@ -82,13 +82,13 @@ export function toIdList(value: unknown, field: string, max: number = MAX_ID_LIS
     if (isBlank(raw)) return;
     const id = toId(typeof raw === 'string' ? raw.trim() : raw, field);
     if (id === null || seen.has(id)) return;
-    if (seen.size >= max) throw new FacadeInputError(field, `has too many ids (maximum is ${max})`);
+    if (seen.size >= max) throw new V3InputError(field, `has too many ids (maximum is ${max})`);
     seen.add(id);
   };
   for (const item of items) {
     if (typeof item === 'string') for (const part of item.split(',')) add(part);
     else if (typeof item === 'number' || isBlank(item)) add(item);
-    else throw new FacadeInputError(field, 'must be an id or a list of ids');
+    else throw new V3InputError(field, 'must be an id or a list of ids');
   }
   return [...seen];
 }
@@ -103,11 +103,11 @@ export function toText(value: unknown, field: string, maxLength: number): string
   let text: string;
   if (typeof value === 'string') text = value;
   else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') text = String(value);
-  else throw new FacadeInputError(field, `must be text, not ${describe(value)}`);
+  else throw new V3InputError(field, `must be text, not ${describe(value)}`);
   // Stryker disable next-line StringLiteral: includes('') is always true, and the replace is then a no-op
   if (text.includes('\u0000')) text = text.replace(/\u0000/g, '');
   if (text.length > maxLength && countCodePoints(text, maxLength) > maxLength) {
-    throw new FacadeInputError(field, `is too long (maximum is ${maxLength} characters)`);
+    throw new V3InputError(field, `is too long (maximum is ${maxLength} characters)`);
   }
   return text;
 }
@@ -133,27 +133,27 @@ export function toDecimalString(value: unknown, field: string, scale: number, ma
   if (typeof value === 'number' && Number.isFinite(value)) {
     text = String(value);
     if (/e/i.test(text)) {
-      if (Math.abs(value) >= 1) throw new FacadeInputError(field, `is too large (at most ${maxIntegerDigits} digits before the decimal point)`);
+      if (Math.abs(value) >= 1) throw new V3InputError(field, `is too large (at most ${maxIntegerDigits} digits before the decimal point)`);
       text = value.toFixed(Math.min(100, scale + 1)); // tiny: only the rounding digit matters
     }
   } else if (typeof value === 'string') {
     text = value.trim();
   } else {
-    throw new FacadeInputError(field, 'must be a decimal number');
+    throw new V3InputError(field, 'must be a decimal number');
   }
   const m = DECIMAL_TEXT.exec(text);
-  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new FacadeInputError(field, 'must be a decimal number');
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new V3InputError(field, 'must be a decimal number');
   const sign = m[1] === '-' ? '-' : '';
   const intDigits = m[2].replace(/^0+(?=\d)/, '') || '0';
   const fraction = m[3] ?? '';
-  if (intDigits.length > maxIntegerDigits) throw new FacadeInputError(field, `is too large (at most ${maxIntegerDigits} digits before the decimal point)`);
+  if (intDigits.length > maxIntegerDigits) throw new V3InputError(field, `is too large (at most ${maxIntegerDigits} digits before the decimal point)`);
   // Round on the digit string: scaled integer of (int + first `scale` fraction digits), +1 if the next digit ≥ 5.
   let digits = BigInt(intDigits + fraction.padEnd(scale, '0').slice(0, scale));
   if ((fraction[scale] ?? '0') >= '5') digits += 1n;
   let out = digits.toString().padStart(scale + 1, '0');
   if (scale > 0) out = `${out.slice(0, -scale)}.${out.slice(-scale)}`;
   if (out.length - (scale > 0 ? scale + 1 : 0) > maxIntegerDigits) {
-    throw new FacadeInputError(field, `is too large (at most ${maxIntegerDigits} digits before the decimal point)`);
+    throw new V3InputError(field, `is too large (at most ${maxIntegerDigits} digits before the decimal point)`);
   }
   return digits === 0n ? out : sign + out; // no "-0.00"
 }
@@ -243,12 +243,12 @@ function earliestOccurrence(dt: DateTime<true>, zone: IANAZone): DateTime<true> 
 function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTime; precision: WallTime['precision'] } | null {
   if (isBlank(value)) return null;
   if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) throw new FacadeInputError(field, 'is not a valid datetime');
+    if (Number.isNaN(value.getTime())) throw new V3InputError(field, 'is not a valid datetime');
     return { dt: DateTime.fromJSDate(value, { zone: zoneOf(tz) }), precision: 'millisecond' };
   }
   const wall = typeof value === 'string' ? parseWallTime(value) : null;
   const dt = wall && toLuxon(wall, tz);
-  if (!dt) throw new FacadeInputError(field, 'is not a valid datetime');
+  if (!dt) throw new V3InputError(field, 'is not a valid datetime');
   return { dt, precision: wall.precision };
 }
 
@@ -261,7 +261,7 @@ function parseDateTime(value: unknown, field: string, tz: string): { dt: DateTim
  */
 function checkedIso(dt: DateTime, field: string, tz: string): string {
   const problem = instantProblem(dt.toMillis(), tz);
-  if (problem) throw new FacadeInputError(field, problem);
+  if (problem) throw new V3InputError(field, problem);
   return (Number.isInteger(dt.offset) ? dt.toISO() : dt.toUTC().toISO()) as string;
 }
 
@@ -305,10 +305,10 @@ export function toDate(value: unknown, field: string, tz?: string): string | nul
     const wall = parseWallTime(value);
     if (wall) dt = toLuxon(wall, wall.offset !== null ? tz : undefined);
   }
-  if (!dt) throw new FacadeInputError(field, 'is not a valid date');
+  if (!dt) throw new V3InputError(field, 'is not a valid date');
   // The day as it reaches the core (after any shift into `tz`), in years 1 to 9999.
   const date = dt.toISODate() as string;
   const problem = dateProblem(date);
-  if (problem) throw new FacadeInputError(field, problem);
+  if (problem) throw new V3InputError(field, problem);
   return date;
 }

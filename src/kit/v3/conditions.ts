@@ -1,5 +1,5 @@
 import { toBoolean, toDate, toDateTime, toDateTimeBound, toId, toIdList, toInteger, toText } from './coerce';
-import { FacadeInputError } from './input-error';
+import { V3InputError } from './input-error';
 
 /*
  * The v3 list-condition vocabulary, shared by the facade (each list route's `conditions[...]`) and
@@ -79,7 +79,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function datetimeRange(value: unknown, name: string, tz: string): { from?: string; to?: string } | undefined {
   // DECISIONS: "Datetime ranges: conditions[X][from_date] and/or conditions[X][to_date] (either alone)".
-  if (!isObject(value)) throw new FacadeInputError(name, 'must be a range given as from_date and/or to_date');
+  if (!isObject(value)) throw new V3InputError(name, 'must be a range given as from_date and/or to_date');
   const from = has(value, 'from_date') ? toDateTimeBound(value.from_date, `${name}[from_date]`, tz, 'from') : null;
   const to = has(value, 'to_date') ? toDateTimeBound(value.to_date, `${name}[to_date]`, tz, 'to') : null;
   if (from === null && to === null) return undefined;
@@ -92,7 +92,7 @@ function toNumber(value: unknown, name: string): number | null {
   if (isBlank(value)) return null;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && NUMBER_TEXT.test(value.trim())) return Number(value.trim());
-  throw new FacadeInputError(name, 'must be a number');
+  throw new V3InputError(name, 'must be a number');
 }
 
 function numberRange(value: unknown, name: string): { from?: number; to?: number } | undefined {
@@ -116,7 +116,7 @@ function enumValue(value: unknown, name: string, spec: ConditionSpec): string | 
     const match = accepted.find((v) => v === wanted) ?? accepted.find((v) => v.toLowerCase() === wanted.toLowerCase());
     if (match !== undefined) return spec.map && has(spec.map, match) ? spec.map[match] : match;
   }
-  throw new FacadeInputError(name, `must be one of: ${accepted.join(', ')}`);
+  throw new V3InputError(name, `must be one of: ${accepted.join(', ')}`);
 }
 
 /** v3 §4.1: "any value, treated as true"; an explicit false/0 is read as absent. */
@@ -128,7 +128,7 @@ function flag(value: unknown): true | undefined {
 
 /** A date range (`[from_date]`/`[to_date]`) on a calendar-date field: each bound as its date, `YYYY-MM-DD`. */
 function dateRange(value: unknown, name: string, tz: string): { from?: string; to?: string } | undefined {
-  if (!isObject(value)) throw new FacadeInputError(name, 'must be a range given as from_date and/or to_date');
+  if (!isObject(value)) throw new V3InputError(name, 'must be a range given as from_date and/or to_date');
   const from = has(value, 'from_date') ? toDate(value.from_date, `${name}[from_date]`, tz) : null;
   const to = has(value, 'to_date') ? toDate(value.to_date, `${name}[to_date]`, tz) : null;
   if (from === null && to === null) return undefined;
@@ -158,7 +158,7 @@ function customBound(value: unknown, name: string, tz: string): string | null {
     if (text.length <= 64 && DATE_LIKE.test(text)) return toDate(text, name, tz);
     if (text.length <= 40 && NUMBER_TEXT.test(text)) return text.replace(/^\+/, '');
   }
-  throw new FacadeInputError(name, 'must be a number or a date');
+  throw new V3InputError(name, 'must be a number or a date');
 }
 
 const RANGE_KEYS: Readonly<Record<string, 'from' | 'to'>> = { from: 'from', to: 'to', from_date: 'from', to_date: 'to' };
@@ -174,7 +174,7 @@ function customLabel(label: string, value: unknown, name: string, tz: string): C
     const range: { from?: string; to?: string } = {};
     for (const key of Object.keys(value)) {
       const end = RANGE_KEYS[key];
-      if (!end) throw new FacadeInputError(name, 'must be a range given as from and/or to, or one or more values');
+      if (!end) throw new V3InputError(name, 'must be a range given as from and/or to, or one or more values');
       const bound = customBound(value[key], `${name}[${key}]`, tz);
       if (bound !== null) range[end] = bound;
     }
@@ -185,15 +185,15 @@ function customLabel(label: string, value: unknown, name: string, tz: string): C
     const text = raw.trim();
     if (text === '' || matches.includes(text)) return;
     if (text.length > MAX_CONDITION_TEXT && [...text].length > MAX_CONDITION_TEXT)
-      throw new FacadeInputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
-    if (matches.length >= MAX_CUSTOM_LABEL_VALUES) throw new FacadeInputError(name, `has too many values (maximum is ${MAX_CUSTOM_LABEL_VALUES})`);
+      throw new V3InputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
+    if (matches.length >= MAX_CUSTOM_LABEL_VALUES) throw new V3InputError(name, `has too many values (maximum is ${MAX_CUSTOM_LABEL_VALUES})`);
     matches.push(text);
   };
   for (const item of Array.isArray(value) ? value : [value]) {
     if (isBlank(item)) continue;
     if (typeof item === 'string') item.split(',').forEach(add);
     else if ((typeof item === 'number' && Number.isFinite(item)) || typeof item === 'boolean') add(String(item));
-    else throw new FacadeInputError(name, 'must be a value, a comma-separated list or a list of values');
+    else throw new V3InputError(name, 'must be a value, a comma-separated list or a list of values');
   }
   return matches.length > 0 ? { label, matches } : undefined;
 }
@@ -215,7 +215,7 @@ function translate(spec: ConditionSpec, value: unknown, name: string, tz: string
       const text = toText(value, name, Number.MAX_SAFE_INTEGER)?.trim();
       if (!text) return undefined;
       if (text.length > MAX_CONDITION_TEXT && [...text].length > MAX_CONDITION_TEXT)
-        throw new FacadeInputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
+        throw new V3InputError(name, `is too long (maximum is ${MAX_CONDITION_TEXT} characters)`);
       return text;
     }
     case 'datetimeRange':
@@ -282,9 +282,9 @@ function customLabelKeys(conditions: Record<string, unknown>, prefix: string | n
   const keys: string[] = [];
   for (const key of Object.keys(conditions)) {
     if (!key.startsWith('custom_label_')) continue;
-    if (!CUSTOM_LABEL_KEY.test(key)) throw new FacadeInputError(nameOf(prefix, shown(key)), 'is not a custom field condition: name it custom_label_<id>');
+    if (!CUSTOM_LABEL_KEY.test(key)) throw new V3InputError(nameOf(prefix, shown(key)), 'is not a custom field condition: name it custom_label_<id>');
     if (keys.length >= MAX_CUSTOM_LABEL_CONDITIONS)
-      throw new FacadeInputError(nameOf(prefix, key), `is one custom field condition too many (at most ${MAX_CUSTOM_LABEL_CONDITIONS})`);
+      throw new V3InputError(nameOf(prefix, key), `is one custom field condition too many (at most ${MAX_CUSTOM_LABEL_CONDITIONS})`);
     keys.push(key);
   }
   return keys;
@@ -382,14 +382,14 @@ export function storedConditions(
 ): Record<string, unknown> {
   const prefix = options.prefix ?? 'query';
   if (query === null || query === undefined) return {};
-  if (!isObject(query)) throw new FacadeInputError(prefix, 'must be an object of condition names, each with a list of values');
+  if (!isObject(query)) throw new V3InputError(prefix, 'must be an object of condition names, each with a list of values');
   const names = Object.keys(query);
-  if (names.length > MAX_STORED_CONDITIONS) throw new FacadeInputError(prefix, `has too many conditions (maximum is ${MAX_STORED_CONDITIONS})`);
+  if (names.length > MAX_STORED_CONDITIONS) throw new V3InputError(prefix, `has too many conditions (maximum is ${MAX_STORED_CONDITIONS})`);
   const conditions: Record<string, unknown> = {};
   for (const name of names) {
     const field = nameOf(prefix, shown(name));
     const spec = conditionSpecOf(table, name);
-    if (!spec) throw new FacadeInputError(field, `is not a condition of ${options.what ?? 'this list'}`);
+    if (!spec) throw new V3InputError(field, `is not a condition of ${options.what ?? 'this list'}`);
     const raw = query[name];
     const values = Array.isArray(raw) ? raw : [raw];
     if (values.length === 0) continue;
@@ -398,7 +398,7 @@ export function storedConditions(
       conditions[name] = values.length === 1 ? values[0] : values;
       continue;
     }
-    if (values.length > 1) throw new FacadeInputError(field, `takes one ${RANGE_KINDS.has(spec.kind) ? 'range' : 'value'}, not ${values.length}`);
+    if (values.length > 1) throw new V3InputError(field, `takes one ${RANGE_KINDS.has(spec.kind) ? 'range' : 'value'}, not ${values.length}`);
     conditions[name] = values[0];
   }
   return conditions;

@@ -1,5 +1,5 @@
 /** HTTP statuses a v3 input problem can answer with: malformed (400), too large (413), invalid (422). */
-export type FacadeInputStatus = 400 | 413 | 422;
+export type V3InputStatus = 400 | 413 | 422;
 
 /**
  * A v3 input refused before any query runs. `field` is the v3 name being blamed
@@ -12,13 +12,13 @@ export type FacadeInputStatus = 400 | 413 | 422;
  * the core turns it into its own errors there. The facade re-exports it from
  * rest-facade/errors/facade-error.ts under the same name.
  */
-export class FacadeInputError extends Error {
+export class V3InputError extends Error {
   constructor(
     readonly field: string,
     message: string,
-    readonly status: FacadeInputStatus = 422,
+    readonly status: V3InputStatus = 422,
   ) {
     super(message);
-    this.name = 'FacadeInputError';
+    this.name = 'V3InputError';
   }
 }

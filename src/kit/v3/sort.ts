@@ -1,4 +1,4 @@
-import { FacadeInputError } from './input-error';
+import { V3InputError } from './input-error';
 
 export type SortDirection = 'ASC' | 'DESC';
 
@@ -14,8 +14,8 @@ export interface SortOptions {
 
 const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
-function unsortable(item: string): FacadeInputError {
-  return new FacadeInputError('sort', `is not a sortable attribute: ${item.length > 100 ? `${item.slice(0, 100)}…` : item}`);
+function unsortable(item: string): V3InputError {
+  return new V3InputError('sort', `is not a sortable attribute: ${item.length > 100 ? `${item.slice(0, 100)}…` : item}`);
 }
 
 /**
@@ -29,7 +29,7 @@ export function parseSort(raw: unknown, whitelist: Readonly<Record<string, strin
   if (raw === undefined || raw === null || raw === '') return [];
   const items: string[] = [];
   for (const part of Array.isArray(raw) ? raw : [raw]) {
-    if (typeof part !== 'string') throw new FacadeInputError('sort', 'must be a comma-separated list of attributes');
+    if (typeof part !== 'string') throw new V3InputError('sort', 'must be a comma-separated list of attributes');
     items.push(...part.split(','));
   }
   const out: SortKey[] = [];

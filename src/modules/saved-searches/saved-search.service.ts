@@ -7,7 +7,7 @@ import type { ConnectionReads, OrderKey, Paging } from '../../db/keyset';
 import type { Where } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { canonicalQuery, customLabelAt } from '../../kit/v3/conditions';
-import { FacadeInputError } from '../../kit/v3/input-error';
+import { V3InputError } from '../../kit/v3/input-error';
 import { findVisible, listConnection, loadForWrite, scopeOf, type Records } from '../common/resource';
 import { SavedSearch, SavedSearchType } from './saved-search.entity';
 import { asArguments, searchVariables, vocabularyOf, type SearchVocabulary } from './saved-search.vocabulary';
@@ -169,7 +169,7 @@ export class SavedSearchService {
     try {
       return asArguments(schema, vocabulary.list, searchVariables(schema, vocabulary, search.query, search.sort, this.ctx.viewer.timeZone), 'searchId');
     } catch (error) {
-      if (error instanceof FacadeInputError) throw new BadInputError('searchId', `search ${id}: ${error.field} ${error.message}`);
+      if (error instanceof V3InputError) throw new BadInputError('searchId', `search ${id}: ${error.field} ${error.message}`);
       throw error;
     }
   }
@@ -224,7 +224,7 @@ export class SavedSearchService {
     if (!issues.empty) return;
     const tz = this.ctx.viewer.timeZone;
     const refused = (error: unknown) => {
-      if (!(error instanceof FacadeInputError)) throw error;
+      if (!(error instanceof V3InputError)) throw error;
       // The v3 `sort` is the input's `order`.
       issues.invalid(error.field === 'sort' ? 'order' : issueField(error.field), error.message);
     };

@@ -127,7 +127,7 @@ export interface SearchVariables {
 /**
  * A stored query and sort as the list's GraphQL variables: the same translation the facade applies
  * to `conditions[...]` and `sort` (src/kit/v3/conditions.ts, sort.ts), in the time zone `tz`.
- * Throws FacadeInputError naming `query[<condition>]` (or `sort`).
+ * Throws V3InputError naming `query[<condition>]` (or `sort`).
  */
 export function searchVariables(
   schema: GraphQLSchema,
