@@ -1,9 +1,6 @@
 import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isObjectType, type GraphQLSchema } from 'graphql';
+import { v3Key } from '../../src/kit/v3/names';
 import { boolean, customFields, date, dateTime, id, ids, integer, money, text, type FieldSpec, type FieldTable } from './field-table';
-
-/** The v3 key of a GraphQL field: its `v3` extension (the core's field table), else snake_case. */
-const v3Key = (name: string, extensions: Readonly<Record<string, unknown>> | null | undefined): string =>
-  typeof extensions?.v3 === 'string' ? extensions.v3 : name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** How a writable field of the resource's input reaches v3, by its input type. */
 function specFor(name: string, typeName: string, list: boolean): FieldSpec | null {

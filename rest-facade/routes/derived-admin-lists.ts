@@ -1,5 +1,6 @@
 import { getNamedType, isEnumType, type GraphQLSchema } from 'graphql';
 import { derivedListItemResource } from '../resources/list-item';
+import { snakeCase } from '../../src/kit/v3/names';
 import type { V3Resource } from '../resources/resource-spec';
 import { listItems } from './admin.routes';
 import type { RouteSpec } from './route-spec';
@@ -54,9 +55,6 @@ export function adminListsIn(schema: GraphQLSchema): { lists: SchemaAdminList[];
   }
   return { lists, problems };
 }
-
-/** `dealPriorities` → `deal_priorities`. */
-const snakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** `deal_priorities` → `DealPriorities`. */
 const pascalCase = (snake: string) => snake.replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -1,5 +1,6 @@
 import { getNamedType, isEnumType, isInputObjectType, type GraphQLInputField, type GraphQLSchema } from 'graphql';
 import type { ConditionKind, ConditionSpec, ConditionTable } from './conditions';
+import { v3Key } from './names';
 
 /**
  * A list's v3 conditions, declared by what cannot be derived: every field of the list's GraphQL
@@ -54,12 +55,6 @@ function derivedKind(field: GraphQLInputField, text: ConditionVocabulary['text']
   return values && isEnumType(values) && named.getFields().in ? { kind: 'enum', values: values.getValues().map((v) => v.name) } : null;
 }
 
-const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-
-/** The v3 key of a filter field: its `v3` extension (the core's field table), else snake_case; a record's databaseId is its `id`. */
-const v3Key = (field: GraphQLInputField) =>
-  typeof field.extensions?.v3 === 'string' ? field.extensions.v3 : field.name === 'databaseId' ? 'id' : snake(field.name);
-
 const derived = new WeakMap<GraphQLSchema, Map<ConditionVocabulary, ConditionTable>>();
 
 /**
@@ -86,7 +81,7 @@ function derive(schema: GraphQLSchema, vocabulary: ConditionVocabulary): Conditi
     if (['and', 'or', 'not'].includes(field.name) || fed.has(field.name)) continue;
     const none = vocabulary.none?.[field.name];
     const kind = derivedKind(field, vocabulary.text);
-    const key = v3Key(field);
+    const key = v3Key(field.name, field.extensions);
     const name = key.startsWith(`${vocabulary.root}_`) ? key : `${vocabulary.root}_${key}`;
     // The spec's condition of the derived name feeds another field: it wins, and this field needs saying.
     const taken = name in vocabulary.fixed;
