@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import { parse, type GraphQLSchema } from 'graphql';
+import { Kind, parse, type GraphQLSchema } from 'graphql';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyRateHeaders, createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
@@ -7,19 +7,21 @@ import { checkFacade } from './agreement';
 import { fragmentsSource, RESOURCES, v3Resources } from './resources';
 import { completeFromSchema } from './resources/resource-spec';
 import { compileRoutes } from './routes/match';
-import { adminListsOf, v3Routes } from './routes';
+import { adminListsOf, v3RouteDeclarations, v3Routes } from './routes';
+import { derivedOperationsSource } from './routes/derived-operations';
 
 export type { FacadeContext, FacadeDeps } from './pipeline';
 export { V3_ROUTES, v3Routes } from './routes';
 
 /**
- * The facade's static GraphQL documents, concatenated, with the fragments generated from the
- * resources' field tables and, given the schema, the operations of the admin lists derived from
- * it (routes/derived-admin-lists.ts); the core parses, validates and compiles them once at boot.
+ * The facade's GraphQL documents: the operations written by hand for routes with a quirk
+ * (operations/*.graphql), the fragments generated from the resources' field tables and, given the
+ * schema, the fragments of the admin lists derived from it (routes/derived-admin-lists.ts) and the
+ * operations of every route that names none (routes/derived-operations.ts). The core parses,
+ * validates and compiles them once at boot.
  */
 export function operationsSource(schema?: GraphQLSchema): string {
   if (schema) completeResources(schema);
-  const derived = schema ? adminListsOf(schema).source : '';
   const dir = join(__dirname, '..', '..', 'rest-facade', 'operations');
   const local = join(__dirname, 'operations');
   const folder = (() => {
@@ -30,12 +32,21 @@ export function operationsSource(schema?: GraphQLSchema): string {
       return dir;
     }
   })();
-  return readdirSync(folder)
+  const written = readdirSync(folder)
     .filter((f) => f.endsWith('.graphql'))
     .sort()
     .map((f) => readFileSync(join(folder, f), 'utf8'))
-    .concat(fragmentsSource(), derived ? [derived] : [])
+    .concat(fragmentsSource())
     .join('\n');
+  return schema ? [written, adminListsOf(schema).source, derivedOperations(schema, written)].join('\n') : written;
+}
+
+/** The operations derived for the routes that name none, given the documents written by hand (whose names they must not take). */
+export function derivedOperations(schema: GraphQLSchema, written: string): string {
+  const handNames = new Set(
+    parse(written, { noLocation: true }).definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : [])),
+  );
+  return derivedOperationsSource(schema, v3RouteDeclarations(schema), handNames);
 }
 
 /**

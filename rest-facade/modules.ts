@@ -36,14 +36,14 @@ import { DOCUMENT_ROUTES } from './routes/documents.routes';
 import { NOTE_ROUTES } from './routes/notes.routes';
 import { PEOPLE_ROUTES } from './routes/people.routes';
 import { SEARCH_ROUTES } from './routes/searches.routes';
-import type { RouteSpec } from './routes/route-spec';
+import type { RouteDeclaration } from './routes/route-spec';
 import { USER_ROUTES } from './routes/users.routes';
 
 /** What one part of the v3 surface brings: its field tables (each with its fragment) and its routes. */
 export interface FacadeModule {
   readonly name: string;
   readonly resources: readonly V3Resource[];
-  readonly routes: readonly RouteSpec[];
+  readonly routes: readonly RouteDeclaration[];
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ConditionTable } from '../request/conditions';
 import { accountNotificationResource, accountNotificationUpdateResource } from '../resources/account-notification';
-import type { RouteSpec } from './route-spec';
+import type { RouteDeclaration } from './route-spec';
 
 /**
  * v3 §4.9 `conditions[user_id]` (and, as DECISIONS has for association filters, a plain
@@ -16,24 +16,22 @@ const USER_CONDITIONS: ConditionTable = { user_id: { to: 'userId', kind: 'ids' }
  */
 const base = { resource: accountNotificationResource, errorShape: 'error-object' } as const;
 
-export const ACCOUNT_NOTIFICATION_ROUTES: readonly RouteSpec[] = [
+export const ACCOUNT_NOTIFICATION_ROUTES: readonly RouteDeclaration[] = [
   {
     ...base,
     method: 'GET',
     path: '/account_notifications',
-    op: 'ListAccountNotifications',
     kind: 'list',
     result: 'accountNotifications',
     paging: { default: 100, max: 100 },
     conditions: USER_CONDITIONS,
     queryFilters: USER_CONDITIONS,
   },
-  { ...base, method: 'GET', path: '/account_notifications/:id', op: 'ShowAccountNotification', kind: 'show', result: 'accountNotification' },
+  { ...base, method: 'GET', path: '/account_notifications/:id', kind: 'show', result: 'accountNotification' },
   {
     ...base,
     method: 'POST',
     path: '/account_notifications',
-    op: 'CreateAccountNotification',
     kind: 'create',
     result: 'createAccountNotification.accountNotification',
   },
@@ -42,7 +40,6 @@ export const ACCOUNT_NOTIFICATION_ROUTES: readonly RouteSpec[] = [
     resource: accountNotificationUpdateResource,
     method: 'PUT',
     path: '/account_notifications/:id',
-    op: 'UpdateAccountNotification',
     kind: 'update',
     result: 'updateAccountNotification.accountNotification',
   },
@@ -50,7 +47,6 @@ export const ACCOUNT_NOTIFICATION_ROUTES: readonly RouteSpec[] = [
     ...base,
     method: 'DELETE',
     path: '/account_notifications/:id',
-    op: 'DeleteAccountNotification',
     kind: 'delete',
     result: 'deleteAccountNotification.accountNotification',
     deleteBody: 'record',

@@ -14,7 +14,7 @@ import {
 } from '../resources/list-item';
 import type { V3Resource } from '../resources/resource-spec';
 import { todoTemplateItemResource, todoTemplateResource } from '../resources/todo-template';
-import type { RouteHooks, RouteSpec } from './route-spec';
+import type { RouteDeclaration, RouteHooks, RouteSpec } from './route-spec';
 
 /**
  * DECISIONS (Admin surface): every admin list is read by every user of the account and written by
@@ -25,48 +25,45 @@ import type { RouteHooks, RouteSpec } from './route-spec';
 export function adminList(
   path: string,
   resource: V3Resource,
-  ops: {
-    readonly plural: string;
-    readonly singular: string;
-    readonly list: string;
-    readonly show: string;
-    readonly create: string;
-    readonly update: string;
-    readonly delete: string;
-  },
-  extra: Partial<Pick<RouteSpec, 'conditions' | 'queryFilters'>> & { readonly createHooks?: RouteHooks } = {},
-): RouteSpec[] {
-  const { createHooks, ...listExtra } = extra;
-  const base = { resource, errorShape: 'array' } as const;
+  fields: { readonly list: string; readonly show: string; readonly create: string; readonly update: string; readonly delete: string },
+  extra: Partial<Pick<RouteSpec, 'conditions' | 'queryFilters' | 'args'>> & { readonly createHooks?: RouteHooks } = {},
+): RouteDeclaration[] {
+  const { createHooks, conditions, queryFilters, args } = extra;
+  const base = { resource, errorShape: 'array', ...(args ? { args } : {}) } as const;
   return [
     {
       ...base,
       method: 'GET',
       path: `/admin/${path}`,
-      op: `List${ops.plural}`,
       kind: 'list',
-      result: ops.list,
+      result: fields.list,
       paging: { default: 200, max: 200 },
-      ...listExtra,
+      ...(conditions ? { conditions } : {}),
+      ...(queryFilters ? { queryFilters } : {}),
     },
-    { ...base, method: 'GET', path: `/admin/${path}/:id`, op: `Show${ops.singular}`, kind: 'show', result: ops.show },
+    { ...base, method: 'GET', path: `/admin/${path}/:id`, kind: 'show', result: fields.show },
     {
       ...base,
       method: 'POST',
       path: `/admin/${path}`,
-      op: `Create${ops.singular}`,
       kind: 'create',
-      result: `${ops.create}.${ops.show}`,
+      result: `${fields.create}.${fields.show}`,
       ...(createHooks ? { hooks: createHooks } : {}),
     },
-    { ...base, method: 'PUT', path: `/admin/${path}/:id`, op: `Update${ops.singular}`, kind: 'update', result: `${ops.update}.${ops.show}` },
-    { ...base, method: 'DELETE', path: `/admin/${path}/:id`, op: `Delete${ops.singular}`, kind: 'delete', result: ops.delete, deleteBody: 'empty' },
+    { ...base, method: 'PUT', path: `/admin/${path}/:id`, kind: 'update', result: `${fields.update}.${fields.show}` },
+    { ...base, method: 'DELETE', path: `/admin/${path}/:id`, kind: 'delete', result: fields.delete, deleteBody: 'empty' },
   ];
 }
 
-/** A list of ListItem: its own query for the index, the generic item mutations (the operations name the kind). */
-export const listItems = (path: string, resource: V3Resource, plural: string, singular: string, list: string): RouteSpec[] =>
-  adminList(path, resource, { plural, singular, list, show: 'listItem', create: 'createListItem', update: 'updateListItem', delete: 'deleteListItem' });
+/** A list of ListItem: its own query for the index, the generic item mutations, which name the list (`kind: LEAD_STATUS`). */
+export const listItems = (path: string, resource: V3Resource, list: string, kind: string): RouteDeclaration[] =>
+  adminList(path, resource, { list, show: 'listItem', create: 'createListItem', update: 'updateListItem', delete: 'deleteListItem' }, { args: { kind } });
+
+/** The usual names of a resource's fields: `dealStages`, `dealStage`, `createDealStage`... */
+export const fieldsOf = (plural: string, singular: string) => {
+  const pascal = singular[0].toUpperCase() + singular.slice(1);
+  return { list: plural, show: singular, create: `create${pascal}`, update: `update${pascal}`, delete: `delete${pascal}` };
+};
 
 /**
  * A create without a required number (a stage's percent, an item's template). The facade sends a
@@ -87,52 +84,22 @@ function requiredNumbers(fields: Readonly<Record<string, string>>): RouteHooks {
 /** `/admin/todo_template_items.json?conditions[todo_template_id]=N` (or `?todo_template_id=N`): one template's items. */
 const TEMPLATE_ITEM_CONDITIONS: ConditionTable = { todo_template_id: { to: 'todoTemplateId', kind: 'ids' } };
 
-export const ADMIN_ROUTES: readonly RouteSpec[] = [
-  ...listItems('lead_statuses', leadStatusResource, 'LeadStatuses', 'LeadStatus', 'leadStatuses'),
+export const ADMIN_ROUTES: readonly RouteDeclaration[] = [
+  ...listItems('lead_statuses', leadStatusResource, 'leadStatuses', 'LEAD_STATUS'),
   // DECISIONS (Wording): "predefined the service tags" are predefined_contacts_tags.
-  ...listItems('predefined_contacts_tags', predefinedContactsTagResource, 'PredefinedContactsTags', 'PredefinedContactsTag', 'contactTags'),
-  ...listItems('note_categories', noteCategoryResource, 'NoteCategories', 'NoteCategory', 'noteCategories'),
-  ...listItems('lead_sources', leadSourceResource, 'LeadSources', 'LeadSource', 'leadSources'),
-  ...listItems('deal_loss_reasons', dealLossReasonResource, 'DealLossReasons', 'DealLossReason', 'dealLossReasons'),
-  ...listItems('deal_won_reasons', dealWonReasonResource, 'DealWonReasons', 'DealWonReason', 'dealWonReasons'),
-  ...listItems('event_categories', eventCategoryResource, 'EventCategories', 'EventCategory', 'eventCategories'),
-  ...listItems('document_tags', documentTagResource, 'DocumentTags', 'DocumentTag', 'documentTags'),
-  ...listItems('calendar_entry_priorities', calendarEntryPriorityResource, 'CalendarEntryPriorities', 'CalendarEntryPriority', 'calendarEntryPriorities'),
-  ...adminList(
-    'deal_stages',
-    dealStageResource,
-    {
-      plural: 'DealStages',
-      singular: 'DealStage',
-      list: 'dealStages',
-      show: 'dealStage',
-      create: 'createDealStage',
-      update: 'updateDealStage',
-      delete: 'deleteDealStage',
-    },
-    { createHooks: requiredNumbers({ percent: 'percent' }) },
-  ),
-  ...adminList('todo_templates', todoTemplateResource, {
-    plural: 'TodoTemplates',
-    singular: 'TodoTemplate',
-    list: 'todoTemplates',
-    show: 'todoTemplate',
-    create: 'createTodoTemplate',
-    update: 'updateTodoTemplate',
-    delete: 'deleteTodoTemplate',
+  ...listItems('predefined_contacts_tags', predefinedContactsTagResource, 'contactTags', 'CONTACT_TAG'),
+  ...listItems('note_categories', noteCategoryResource, 'noteCategories', 'NOTE_CATEGORY'),
+  ...listItems('lead_sources', leadSourceResource, 'leadSources', 'LEAD_SOURCE'),
+  ...listItems('deal_loss_reasons', dealLossReasonResource, 'dealLossReasons', 'DEAL_LOSS_REASON'),
+  ...listItems('deal_won_reasons', dealWonReasonResource, 'dealWonReasons', 'DEAL_WON_REASON'),
+  ...listItems('event_categories', eventCategoryResource, 'eventCategories', 'EVENT_CATEGORY'),
+  ...listItems('document_tags', documentTagResource, 'documentTags', 'DOCUMENT_TAG'),
+  ...listItems('calendar_entry_priorities', calendarEntryPriorityResource, 'calendarEntryPriorities', 'CALENDAR_ENTRY_PRIORITY'),
+  ...adminList('deal_stages', dealStageResource, fieldsOf('dealStages', 'dealStage'), { createHooks: requiredNumbers({ percent: 'percent' }) }),
+  ...adminList('todo_templates', todoTemplateResource, fieldsOf('todoTemplates', 'todoTemplate')),
+  ...adminList('todo_template_items', todoTemplateItemResource, fieldsOf('todoTemplateItems', 'todoTemplateItem'), {
+    conditions: TEMPLATE_ITEM_CONDITIONS,
+    queryFilters: TEMPLATE_ITEM_CONDITIONS,
+    createHooks: requiredNumbers({ todoTemplateId: 'todo_template_id' }),
   }),
-  ...adminList(
-    'todo_template_items',
-    todoTemplateItemResource,
-    {
-      plural: 'TodoTemplateItems',
-      singular: 'TodoTemplateItem',
-      list: 'todoTemplateItems',
-      show: 'todoTemplateItem',
-      create: 'createTodoTemplateItem',
-      update: 'updateTodoTemplateItem',
-      delete: 'deleteTodoTemplateItem',
-    },
-    { conditions: TEMPLATE_ITEM_CONDITIONS, queryFilters: TEMPLATE_ITEM_CONDITIONS, createHooks: requiredNumbers({ todoTemplateId: 'todo_template_id' }) },
-  ),
 ];

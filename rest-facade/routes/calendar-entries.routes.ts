@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_QUERY_FILTERS, CALENDAR_ENTRY_SORT } from '../../src/modules/calendar/calendar-entry.conditions';
 import { FacadeInputError } from '../errors/facade-error';
 import { calendarEntryResource, calendarFeedResource } from '../resources/calendar-entry';
-import type { RouteHooks, RouteSpec } from './route-spec';
+import type { RouteHooks, RouteDeclaration } from './route-spec';
 
 // v3 §7: calendar entry validation errors are a bare array.
 const base = { resource: calendarEntryResource, errorShape: 'array' } as const;
@@ -62,8 +62,8 @@ const answersICalendar: RouteHooks = {
   },
 };
 
-export const CALENDAR_ENTRY_ROUTES: readonly RouteSpec[] = [
-  { ...list, path: '/calendar_entries', op: 'ListCalendarEntries', result: 'calendarEntries', queryFilters: CALENDAR_ENTRY_QUERY_FILTERS },
+export const CALENDAR_ENTRY_ROUTES: readonly RouteDeclaration[] = [
+  { ...list, path: '/calendar_entries', result: 'calendarEntries', queryFilters: CALENDAR_ENTRY_QUERY_FILTERS },
   // Issue 14 §5: the same entries as an iCalendar feed (a calendar application subscribes to the
   // URL, api_key in it): the list's conditions, plain filters and search_id; no paging or sort
   // (the first 1000 components in start order, the core decides).
@@ -82,27 +82,25 @@ export const CALENDAR_ENTRY_ROUTES: readonly RouteSpec[] = [
     hooks: answersICalendar,
   },
   // v3 §4.1: the entries of a person, deal, company (a parent the viewer cannot see is a 404).
-  { ...list, path: '/people/:id/calendar_entries', op: 'PersonCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'personId' } },
-  { ...list, path: '/deals/:id/calendar_entries', op: 'DealCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'dealId' } },
-  { ...list, path: '/companies/:id/calendar_entries', op: 'CompanyCalendarEntries', result: 'calendarEntries', pathFilters: { id: 'companyId' } },
+  { ...list, path: '/people/:id/calendar_entries', result: 'calendarEntries', pathFilters: { id: 'personId' } },
+  { ...list, path: '/deals/:id/calendar_entries', result: 'calendarEntries', pathFilters: { id: 'dealId' } },
+  { ...list, path: '/companies/:id/calendar_entries', result: 'calendarEntries', pathFilters: { id: 'companyId' } },
   // Inactive entries (of deleted series) are not found (v3 §3: "gone from shows").
-  { ...base, method: 'GET', path: '/calendar_entries/:id', op: 'ShowCalendarEntry', kind: 'show', result: 'calendarEntry' },
+  { ...base, method: 'GET', path: '/calendar_entries/:id', kind: 'show', result: 'calendarEntry' },
   // v3 §4.1: type is required; a recurrence rule stores the series' occurrences as entries.
   {
     ...base,
     method: 'POST',
     path: '/calendar_entries',
-    op: 'CreateCalendarEntry',
     kind: 'create',
     result: 'createCalendarEntry.calendarEntry',
     hooks: requiresType,
   },
-  { ...base, method: 'PUT', path: '/calendar_entries/:id', op: 'UpdateCalendarEntry', kind: 'update', result: 'updateCalendarEntry.calendarEntry' },
+  { ...base, method: 'PUT', path: '/calendar_entries/:id', kind: 'update', result: 'updateCalendarEntry.calendarEntry' },
   {
     ...base,
     method: 'DELETE',
     path: '/calendar_entries/:id',
-    op: 'DeleteCalendarEntry',
     kind: 'delete',
     result: 'deleteCalendarEntry',
     deleteBody: 'ids',

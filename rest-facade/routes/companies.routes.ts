@@ -1,6 +1,6 @@
 import { COMPANY_CONDITIONS, COMPANY_QUERY_FILTERS, COMPANY_SORT } from '../../src/modules/companies/company.conditions';
 import { companyResource } from '../resources/company';
-import type { HookRequest, RouteSpec, SortSpec } from './route-spec';
+import type { HookRequest, RouteDeclaration, SortSpec } from './route-spec';
 
 /** v3 §4.6 list conditions and sort: the company vocabulary, shared with saved searches (src/modules/companies/company.conditions.ts). */
 const CONDITIONS = COMPANY_CONDITIONS;
@@ -23,12 +23,11 @@ function associationVariables(variables: Record<string, unknown>, { query }: Hoo
 
 const base = { resource: companyResource, errorShape: 'array' } as const;
 
-export const COMPANY_ROUTES: readonly RouteSpec[] = [
+export const COMPANY_ROUTES: readonly RouteDeclaration[] = [
   {
     ...base,
     method: 'GET',
     path: '/companies',
-    op: 'ListCompanies',
     kind: 'list',
     result: 'companies',
     paging: { default: 100, max: 100 },
@@ -43,7 +42,6 @@ export const COMPANY_ROUTES: readonly RouteSpec[] = [
     ...base,
     method: 'POST',
     path: '/companies',
-    op: 'CreateCompany',
     kind: 'create',
     result: 'createCompany.company',
     flags: { check_for_duplicates: { to: 'options.checkForDuplicates', kind: 'boolean' } },
@@ -52,10 +50,9 @@ export const COMPANY_ROUTES: readonly RouteSpec[] = [
     ...base,
     method: 'PUT',
     path: '/companies/:id',
-    op: 'UpdateCompany',
     kind: 'update',
     result: 'updateCompany.company',
     flags: { deliver_reassignment_email: { to: 'options.deliverReassignmentEmail', kind: 'boolean' } },
   },
-  { ...base, method: 'DELETE', path: '/companies/:id', op: 'DeleteCompany', kind: 'delete', result: 'deleteCompany', deleteBody: 'empty' },
+  { ...base, method: 'DELETE', path: '/companies/:id', kind: 'delete', result: 'deleteCompany', deleteBody: 'empty' },
 ];

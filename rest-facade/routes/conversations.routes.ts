@@ -1,7 +1,7 @@
 import { FacadeInputError } from '../errors/facade-error';
 import { toText } from '../request/coerce';
 import { conversationCreatedResource, conversationResource } from '../resources/conversation';
-import type { HookRequest, RouteSpec } from './route-spec';
+import type { HookRequest, RouteDeclaration } from './route-spec';
 
 /** The facade's bound on a sentence (as on any writable text: the core checks the rest). */
 const SENTENCE_MAX = 10_000;
@@ -40,24 +40,22 @@ const base = { errorShape: 'array' } as const;
  * is not on a deal and one whose deal the viewer may not see are all 404 with an empty body; delete
  * answers 200 empty. There is no list route in the contract.
  */
-export const CONVERSATION_ROUTES: readonly RouteSpec[] = [
+export const CONVERSATION_ROUTES: readonly RouteDeclaration[] = [
   {
     ...base,
     resource: conversationCreatedResource,
     method: 'POST',
     path: '/conversations',
-    op: 'CreateConversation',
     kind: 'create',
     result: 'createConversation.conversation',
     hooks: { variables: requireDeal },
   },
-  { ...base, resource: conversationResource, method: 'GET', path: '/conversations/:id', op: 'ShowConversation', kind: 'show', result: 'conversation' },
+  { ...base, resource: conversationResource, method: 'GET', path: '/conversations/:id', kind: 'show', result: 'conversation' },
   {
     ...base,
     resource: conversationResource,
     method: 'PUT',
     path: '/conversations/:id',
-    op: 'UpdateConversation',
     kind: 'update',
     result: 'updateConversation.conversation',
     hooks: { variables: sentenceInput },
@@ -67,7 +65,6 @@ export const CONVERSATION_ROUTES: readonly RouteSpec[] = [
     resource: conversationResource,
     method: 'DELETE',
     path: '/conversations/:id',
-    op: 'DeleteConversation',
     kind: 'delete',
     result: 'deleteConversation',
     deleteBody: 'empty',

@@ -11,8 +11,8 @@ import {
   personCustomFieldLabelResource,
 } from '../resources/custom-field';
 import type { V3Resource } from '../resources/resource-spec';
-import { adminList } from './admin.routes';
-import type { RouteHooks, RouteSpec } from './route-spec';
+import { adminList, fieldsOf } from './admin.routes';
+import type { RouteDeclaration, RouteHooks } from './route-spec';
 
 /**
  * A create's required fields the facade sends as blank when left out (`toGraphQLInput`): a blank
@@ -37,56 +37,31 @@ const GROUP_CONDITIONS: ConditionTable = { type: { to: 'resource', kind: 'enum',
 /** `conditions[custom_field_label_id]=N` (or `?custom_field_label_id=N`): one label's entries. */
 const ENTRY_CONDITIONS: ConditionTable = { custom_field_label_id: { to: 'customFieldLabelId', kind: 'ids' } };
 
-const labels = (path: string, resource: V3Resource, prefix: string, graphqlResource?: string): RouteSpec[] =>
+/** A per-resource route passes its resource (`resource: DEAL`) to every field that takes it. */
+const labels = (path: string, resource: V3Resource, graphqlResource?: string): RouteDeclaration[] =>
   adminList(
     path,
     resource,
-    {
-      plural: `${prefix}CustomFieldLabels`,
-      singular: `${prefix}CustomFieldLabel`,
-      list: 'customFieldLabels',
-      show: 'customFieldLabel',
-      create: 'createCustomFieldLabel',
-      update: 'updateCustomFieldLabel',
-      delete: 'deleteCustomFieldLabel',
-    },
+    fieldsOf('customFieldLabels', 'customFieldLabel'),
     graphqlResource
-      ? { createHooks: createHooks({ kind: 'field_type' }, graphqlResource) }
+      ? { args: { resource: graphqlResource }, createHooks: createHooks({ kind: 'field_type' }, graphqlResource) }
       : { conditions: LABEL_CONDITIONS, queryFilters: LABEL_CONDITIONS, createHooks: createHooks({ resource: 'type', kind: 'field_type' }) },
   );
 
 /** DECISIONS (Admin surface): custom field labels, groups and dropdown entries, admin lists like the others. */
-export const CUSTOM_FIELD_ROUTES: readonly RouteSpec[] = [
-  ...labels('deal_custom_field_labels', dealCustomFieldLabelResource, 'Deal', 'DEAL'),
-  ...labels('person_custom_field_labels', personCustomFieldLabelResource, 'Person', 'PERSON'),
-  ...labels('company_custom_field_labels', companyCustomFieldLabelResource, 'Company', 'COMPANY'),
-  ...labels('custom_field_labels', customFieldLabelResource, ''),
-  ...adminList(
-    'custom_field_groups',
-    customFieldGroupResource,
-    {
-      plural: 'CustomFieldGroups',
-      singular: 'CustomFieldGroup',
-      list: 'customFieldGroups',
-      show: 'customFieldGroup',
-      create: 'createCustomFieldGroup',
-      update: 'updateCustomFieldGroup',
-      delete: 'deleteCustomFieldGroup',
-    },
-    { conditions: GROUP_CONDITIONS, queryFilters: GROUP_CONDITIONS, createHooks: createHooks({ resource: 'type' }) },
-  ),
-  ...adminList(
-    'custom_field_label_dropdown_entries',
-    customFieldEntryResource,
-    {
-      plural: 'CustomFieldEntries',
-      singular: 'CustomFieldEntry',
-      list: 'customFieldEntries',
-      show: 'customFieldEntry',
-      create: 'createCustomFieldEntry',
-      update: 'updateCustomFieldEntry',
-      delete: 'deleteCustomFieldEntry',
-    },
-    { conditions: ENTRY_CONDITIONS, queryFilters: ENTRY_CONDITIONS, createHooks: createHooks({ customFieldLabelId: 'custom_field_label_id' }) },
-  ),
+export const CUSTOM_FIELD_ROUTES: readonly RouteDeclaration[] = [
+  ...labels('deal_custom_field_labels', dealCustomFieldLabelResource, 'DEAL'),
+  ...labels('person_custom_field_labels', personCustomFieldLabelResource, 'PERSON'),
+  ...labels('company_custom_field_labels', companyCustomFieldLabelResource, 'COMPANY'),
+  ...labels('custom_field_labels', customFieldLabelResource),
+  ...adminList('custom_field_groups', customFieldGroupResource, fieldsOf('customFieldGroups', 'customFieldGroup'), {
+    conditions: GROUP_CONDITIONS,
+    queryFilters: GROUP_CONDITIONS,
+    createHooks: createHooks({ resource: 'type' }),
+  }),
+  ...adminList('custom_field_label_dropdown_entries', customFieldEntryResource, fieldsOf('customFieldEntries', 'customFieldEntry'), {
+    conditions: ENTRY_CONDITIONS,
+    queryFilters: ENTRY_CONDITIONS,
+    createHooks: createHooks({ customFieldLabelId: 'custom_field_label_id' }),
+  }),
 ];

@@ -3,7 +3,7 @@ import { dealResource } from '../resources/deal';
 import { personResource } from '../resources/person';
 import { toBoolean } from '../request/coerce';
 import { formatNumeric } from '../response/numeric';
-import type { FlagSpec, HookRequest, RouteHooks, RouteSpec, SortSpec } from './route-spec';
+import type { FlagSpec, HookRequest, RouteHooks, RouteDeclaration, SortSpec } from './route-spec';
 
 /** v3 §4.5 list conditions and sort: the deal vocabulary, shared with saved searches (src/modules/deals/deal.conditions.ts). */
 const CONDITIONS = DEAL_CONDITIONS;
@@ -47,16 +47,16 @@ const list = {
   hooks: TOTALS,
 } as const;
 
-export const DEAL_ROUTES: readonly RouteSpec[] = [
+export const DEAL_ROUTES: readonly RouteDeclaration[] = [
   { ...list, path: '/deals', op: 'ListDeals', result: 'deals', queryFilters: QUERY_FILTERS },
   // v3 §4.6 / §4.4: a company's and a person's deals (the parent comes from the path; a hidden one is a 404).
   { ...list, path: '/companies/:id/deals', op: 'CompanyDeals', result: 'deals', pathFilters: { id: 'companyId' } },
   { ...list, path: '/people/:id/deals', op: 'PersonDeals', result: 'deals', pathFilters: { id: 'personIds' } },
   // DECISIONS: a missing deal is 404 (not the listed 422).
-  { ...base, method: 'GET', path: '/deals/:id', op: 'ShowDeal', kind: 'show', result: 'deal' },
-  { ...base, method: 'POST', path: '/deals', op: 'CreateDeal', kind: 'create', result: 'createDeal.deal', flags: TODO_FLAGS },
-  { ...base, method: 'PUT', path: '/deals/:id', op: 'UpdateDeal', kind: 'update', result: 'updateDeal.deal', flags: TODO_FLAGS },
-  { ...base, method: 'DELETE', path: '/deals/:id', op: 'DeleteDeal', kind: 'delete', result: 'deleteDeal', deleteBody: 'empty' },
+  { ...base, method: 'GET', path: '/deals/:id', kind: 'show', result: 'deal' },
+  { ...base, method: 'POST', path: '/deals', kind: 'create', result: 'createDeal.deal', flags: TODO_FLAGS },
+  { ...base, method: 'PUT', path: '/deals/:id', kind: 'update', result: 'updateDeal.deal', flags: TODO_FLAGS },
+  { ...base, method: 'DELETE', path: '/deals/:id', kind: 'delete', result: 'deleteDeal', deleteBody: 'empty' },
   // v3 §4.5: the deal's people (people shape, people paging).
   {
     resource: personResource,
@@ -64,7 +64,6 @@ export const DEAL_ROUTES: readonly RouteSpec[] = [
     method: 'GET',
     kind: 'list',
     path: '/deals/:id/people',
-    op: 'DealPeople',
     result: 'people',
     paging: { default: 30, max: 100 },
     pathFilters: { id: 'dealIds' },

@@ -1,19 +1,19 @@
 import { getNamedType, isEnumType, type GraphQLSchema } from 'graphql';
 import { derivedListItemResource } from '../resources/list-item';
-import { snakeCase } from '../../src/kit/v3/names';
+import { pascalCase, snakeCase } from '../../src/kit/v3/names';
 import type { V3Resource } from '../resources/resource-spec';
 import { listItems } from './admin.routes';
-import type { RouteSpec } from './route-spec';
+import type { RouteDeclaration } from './route-spec';
 
 /**
  * DECISIONS (Admin surface): every admin list is served over v3. The nine lists the recordings
- * show have hand tables (resources/list-item.ts), routes (admin.routes.ts) and operations
- * (operations/admin.graphql), whose names the recordings fix. A list the core declares later
+ * show have hand tables (resources/list-item.ts) and routes (admin.routes.ts), whose names the
+ * recordings fix. A list the core declares later
  * (src/modules/lists/admin-lists.ts) gets its v3 face by convention, derived at boot from the
  * schema alone (the facade imports nothing of the core's modules): `/admin/<snake_case of its
  * query>` with the five routes of every admin list, root key its kind (`deal_priority`), the keys
  * of a positioned list (id, name, position, created_at, updated_at, and hex_color where its items
- * keep a colour), and its five operations written here as text, as the fragments are from tables.
+ * keep a colour), and its five operations derived as the hand lists' are (derived-operations.ts).
  */
 
 /** The extension the core marks each list's query with (ADMIN_LIST_EXTENSION): its ListKind value and whether its items keep a colour. */
@@ -31,8 +31,8 @@ export interface SchemaAdminList {
 /** The v3 face derived for the lists without a hand one. */
 export interface DerivedAdminLists {
   readonly resources: readonly V3Resource[];
-  readonly routes: readonly RouteSpec[];
-  /** Their operations and fragments, appended to the static documents (rest-facade/index.ts operationsSource). */
+  readonly routes: readonly RouteDeclaration[];
+  /** Their fragments, appended to the static documents (rest-facade/index.ts operationsSource); their operations derive as every route's do (derived-operations.ts). */
   readonly source: string;
 }
 
@@ -56,21 +56,18 @@ export function adminListsIn(schema: GraphQLSchema): { lists: SchemaAdminList[];
   return { lists, problems };
 }
 
-/** `deal_priorities` → `DealPriorities`. */
-const pascalCase = (snake: string) => snake.replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
 /**
  * The derived v3 face of each list of the schema that no hand route lists (the hand routes name
  * their list's query as their result). A derived path or root key another route already has stops
  * the boot, naming both, as an unknown list kind does.
  */
-export function deriveAdminLists(schema: GraphQLSchema, handRoutes: readonly RouteSpec[]): DerivedAdminLists {
+export function deriveAdminLists(schema: GraphQLSchema, handRoutes: readonly RouteDeclaration[]): DerivedAdminLists {
   const { lists, problems } = adminListsIn(schema);
   const handQueries = new Set(handRoutes.filter((r) => r.kind === 'list' && r.resource.type === 'ListItem').map((r) => r.result));
   const paths = firstRoutes(handRoutes, (r) => r.path);
   const roots = firstRoutes(handRoutes, (r) => r.resource.root);
   const resources: V3Resource[] = [];
-  const routes: RouteSpec[] = [];
+  const routes: RouteDeclaration[] = [];
   const source: string[] = [];
   for (const list of lists.filter((l) => !handQueries.has(l.query))) {
     const path = snakeCase(list.query);
@@ -80,36 +77,18 @@ export function deriveAdminLists(schema: GraphQLSchema, handRoutes: readonly Rou
     if (takenPath) problems.push(`${where}: derives the v3 path /admin/${path}, which ${takenPath} already serves`);
     const takenRoot = roots.get(root);
     if (takenRoot) problems.push(`${where}: derives the v3 root key ${root}, which ${takenRoot} already uses`);
-    const plural = pascalCase(path);
-    const singular = pascalCase(root);
-    const resource = derivedListItemResource(root, `${singular}V3`, list.coloured);
+    const resource = derivedListItemResource(root, `${pascalCase(root)}V3`, list.coloured);
     resources.push(resource);
-    routes.push(...listItems(path, resource, plural, singular, list.query));
-    source.push(operationsOf(list, path, plural, singular, resource));
+    routes.push(...listItems(path, resource, list.query, list.kind));
+    source.push(resource.fragmentSource);
   }
   if (problems.length > 0) throw new Error(`The v3 facade cannot derive these admin lists (src/modules/lists/admin-lists.ts):\n${problems.join('\n')}`);
   return { resources, routes, source: source.join('\n') };
 }
 
 /** The first route (`GET /admin/deal_stages`) of each path or root key, to name in a clash. */
-function firstRoutes(routes: readonly RouteSpec[], key: (route: RouteSpec) => string): Map<string, string> {
+function firstRoutes(routes: readonly RouteDeclaration[], key: (route: RouteDeclaration) => string): Map<string, string> {
   const first = new Map<string, string>();
   for (const r of routes) if (!first.has(key(r))) first.set(key(r), `${r.method} ${r.path}`);
   return first;
-}
-
-/** The five operations of a list, as operations/admin.graphql writes them for the hand lists, and its fragment. */
-function operationsOf(list: SchemaAdminList, path: string, plural: string, singular: string, resource: V3Resource): string {
-  const { query, kind } = list;
-  const item = `...${resource.fragment}`;
-  const errors = 'userErrors { ...UserErrorV3 }';
-  return [
-    `# /admin/${path}: derived from Query.${query} and ListKind.${kind} (rest-facade/routes/derived-admin-lists.ts)`,
-    `query List${plural}($page: Int, $perPage: Int) { ${query}(page: $page, perPage: $perPage) { nodes { ${item} } totalCount } }`,
-    `query Show${singular}($id: Int!) { listItem(id: $id, kind: ${kind}) { ${item} } }`,
-    `mutation Create${singular}($input: ListItemCreateInput!) { createListItem(kind: ${kind}, input: $input) { listItem { ${item} } ${errors} } }`,
-    `mutation Update${singular}($id: Int!, $input: ListItemUpdateInput!) { updateListItem(id: $id, kind: ${kind}, input: $input) { listItem { ${item} } ${errors} } }`,
-    `mutation Delete${singular}($id: Int!) { deleteListItem(id: $id, kind: ${kind}) { deletedDatabaseId ${errors} } }`,
-    resource.fragmentSource,
-  ].join('\n');
 }

@@ -1,7 +1,7 @@
 import { NOTE_CONDITIONS, NOTE_QUERY_FILTERS, NOTE_SORT } from '../../src/modules/notes/note.conditions';
 import { commentResource } from '../resources/comment';
 import { noteResource } from '../resources/note';
-import type { HookRequest, RouteHooks, RouteSpec } from './route-spec';
+import type { HookRequest, RouteHooks, RouteDeclaration } from './route-spec';
 
 // v3 §4.2 / §7: note validation errors are wrapped, 422 {"errors": [...]}.
 const base = { resource: noteResource, errorShape: 'wrapped' } as const;
@@ -33,29 +33,28 @@ const commentList = {
   ...comments,
   method: 'GET',
   kind: 'list',
-  op: 'NoteComments',
   result: 'comments',
   paging: { default: 5, max: 100 },
   pathFilters: { noteId: 'noteId' },
 } as const;
 
-export const NOTE_ROUTES: readonly RouteSpec[] = [
+export const NOTE_ROUTES: readonly RouteDeclaration[] = [
   { ...list, path: '/notes', op: 'ListNotes', result: 'notes', queryFilters: NOTE_QUERY_FILTERS },
   // v3 §4.2: the notes of a deal, person, company (a parent the viewer cannot see is a 404).
   { ...list, path: '/deals/:id/notes', op: 'DealNotes', result: 'notes', pathFilters: { id: 'dealId' } },
   { ...list, path: '/people/:id/notes', op: 'PersonNotes', result: 'notes', pathFilters: { id: 'personId' } },
   { ...list, path: '/companies/:id/notes', op: 'CompanyNotes', result: 'notes', pathFilters: { id: 'companyId' } },
   { ...base, method: 'GET', path: '/notes/:id', op: 'ShowNote', kind: 'show', result: 'note' },
-  { ...base, method: 'POST', path: '/notes', op: 'CreateNote', kind: 'create', result: 'createNote.note' },
-  { ...base, method: 'PUT', path: '/notes/:id', op: 'UpdateNote', kind: 'update', result: 'updateNote.note' },
-  { ...base, method: 'DELETE', path: '/notes/:id', op: 'DeleteNote', kind: 'delete', result: 'deleteNote', deleteBody: 'empty' },
+  { ...base, method: 'POST', path: '/notes', kind: 'create', result: 'createNote.note' },
+  { ...base, method: 'PUT', path: '/notes/:id', kind: 'update', result: 'updateNote.note' },
+  { ...base, method: 'DELETE', path: '/notes/:id', kind: 'delete', result: 'deleteNote', deleteBody: 'empty' },
 
   { ...commentList, path: '/notes/:noteId/comments' },
   { ...commentList, path: '/deals/:associationId/notes/:noteId/comments' },
   { ...commentList, path: '/people/:associationId/notes/:noteId/comments' },
   { ...commentList, path: '/companies/:associationId/notes/:noteId/comments' },
-  { ...comments, method: 'GET', path: '/notes/:noteId/comments/:id', op: 'ShowComment', kind: 'show', result: 'comment' },
-  { ...comments, method: 'POST', path: '/notes/:noteId/comments', op: 'CreateComment', kind: 'create', result: 'createComment.comment' },
-  { ...comments, method: 'PUT', path: '/notes/:noteId/comments/:id', op: 'UpdateComment', kind: 'update', result: 'updateComment.comment' },
-  { ...comments, method: 'DELETE', path: '/notes/:noteId/comments/:id', op: 'DeleteComment', kind: 'delete', result: 'deleteComment', deleteBody: 'empty' },
+  { ...comments, method: 'GET', path: '/notes/:noteId/comments/:id', kind: 'show', result: 'comment' },
+  { ...comments, method: 'POST', path: '/notes/:noteId/comments', kind: 'create', result: 'createComment.comment' },
+  { ...comments, method: 'PUT', path: '/notes/:noteId/comments/:id', kind: 'update', result: 'updateComment.comment' },
+  { ...comments, method: 'DELETE', path: '/notes/:noteId/comments/:id', kind: 'delete', result: 'deleteComment', deleteBody: 'empty' },
 ];

@@ -1,6 +1,6 @@
 import { PERSON_CONDITIONS, PERSON_QUERY_FILTERS, PERSON_SORT } from '../../src/modules/people/person.conditions';
 import { personResource } from '../resources/person';
-import type { FlagSpec, RouteSpec, SortSpec } from './route-spec';
+import type { FlagSpec, RouteDeclaration, SortSpec } from './route-spec';
 
 /** v3 §4.4 list conditions and sort: the person vocabulary, shared with saved searches (src/modules/people/person.conditions.ts). */
 const CONDITIONS = PERSON_CONDITIONS;
@@ -17,7 +17,6 @@ const base = { resource: personResource, errorShape: 'array' } as const;
 // DECISIONS (Paging): people default to 30, at most 100.
 const list = {
   ...base,
-  op: 'ListPeople',
   kind: 'list',
   result: 'people',
   paging: { default: 30, max: 100 },
@@ -27,16 +26,15 @@ const list = {
   searchId: true,
 } as const;
 
-export const PEOPLE_ROUTES: readonly RouteSpec[] = [
+export const PEOPLE_ROUTES: readonly RouteDeclaration[] = [
   { ...list, method: 'GET', path: '/people', queryFilters: QUERY_FILTERS },
   // v3 §4.6: a company's people (the company filter comes from the path).
-  { ...list, method: 'GET', path: '/companies/:id/people', op: 'CompanyPeople', pathFilters: { id: 'companyId' } },
-  { ...base, method: 'GET', path: '/people/:id', op: 'ShowPerson', kind: 'show', result: 'person' },
+  { ...list, method: 'GET', path: '/companies/:id/people', pathFilters: { id: 'companyId' } },
+  { ...base, method: 'GET', path: '/people/:id', kind: 'show', result: 'person' },
   {
     ...base,
     method: 'POST',
     path: '/people',
-    op: 'CreatePerson',
     kind: 'create',
     result: 'createPerson.person',
     flags: {
@@ -49,10 +47,9 @@ export const PEOPLE_ROUTES: readonly RouteSpec[] = [
     ...base,
     method: 'PUT',
     path: '/people/:id',
-    op: 'UpdatePerson',
     kind: 'update',
     result: 'updatePerson.person',
     flags: { deliver_reassignment_email: { to: 'options.deliverReassignmentEmail', kind: 'boolean' }, ...TODO_FLAGS },
   },
-  { ...base, method: 'DELETE', path: '/people/:id', op: 'DeletePerson', kind: 'delete', result: 'deletePerson', deleteBody: 'empty' },
+  { ...base, method: 'DELETE', path: '/people/:id', kind: 'delete', result: 'deletePerson', deleteBody: 'empty' },
 ];

@@ -33,6 +33,10 @@ export interface RouteSpec {
   readonly method: Method;
   /** Without `.json`; `:name` segments are integer ids. */
   readonly path: string;
+  /**
+   * The operation it runs. Set in a route table only for a route with a quirk, whose operation is
+   * written in operations/*.graphql; the others' are derived (routes/derived-operations.ts).
+   */
   readonly op: string;
   readonly kind: RouteKind;
   readonly resource: V3Resource;
@@ -63,6 +67,8 @@ export interface RouteSpec {
   /** Path parameters that filter a nested list (`{id: 'companyId'}`, as `{in: [id]}`); `:id` is also passed as `id`. */
   readonly pathFilters?: Readonly<Record<string, string>>;
   readonly deleteBody?: DeleteBody;
+  /** Enum values the derived operation passes to its root field where it takes them (`{kind: 'LEAD_STATUS'}`). */
+  readonly args?: Readonly<Record<string, string>>;
   /** Stages of the pipeline this route extends or replaces (see RouteHooks). */
   readonly hooks?: RouteHooks;
   /**
@@ -72,6 +78,9 @@ export interface RouteSpec {
    */
   readonly produces?: string;
 }
+
+/** A route as a route table declares it: `op` only where its operation is written by hand. */
+export type RouteDeclaration = Omit<RouteSpec, 'op'> & { readonly op?: string };
 
 /** What a hook sees of the request: already parsed, bounded and decoded. */
 export interface HookRequest {

@@ -1,6 +1,6 @@
 import { parseConditions, type ConditionTable } from '../request/conditions';
 import { savedSearchResource } from '../resources/saved-search';
-import type { HookRequest, RouteSpec } from './route-spec';
+import type { HookRequest, RouteDeclaration } from './route-spec';
 
 /** `conditions[search_type]` (or a plain `search_type`): one list's searches (v3 names: deals, people, companies, notes, calendar_entries). */
 const SEARCH_TYPE: ConditionTable = {
@@ -25,7 +25,7 @@ const base = { resource: savedSearchResource, errorShape: 'array', method: 'GET'
  * default and at most) and `GET /searches/:id.json`; a search the viewer may not see (another
  * user's private one, another account's) or a missing one is a 404 with an empty body.
  */
-export const SEARCH_ROUTES: readonly RouteSpec[] = [
+export const SEARCH_ROUTES: readonly RouteDeclaration[] = [
   { ...base, path: '/searches', op: 'ListSearches', kind: 'list', result: 'searches', paging: { default: 100, max: 100 }, hooks: { variables: searchType } },
-  { ...base, path: '/searches/:id', op: 'ShowSearch', kind: 'show', result: 'search' },
+  { ...base, path: '/searches/:id', kind: 'show', result: 'search' },
 ];

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { parse, validate, type GraphQLEnumType } from 'graphql';
-import { operationsSource, v3Routes } from '../../rest-facade';
+import { derivedOperations, operationsSource, v3Routes } from '../../rest-facade';
 import { checkFacade, checkResource } from '../../rest-facade/agreement';
 import type { ConditionVocabulary } from '../../src/kit/v3/vocabulary';
 import { v3Resources } from '../../rest-facade/resources';
@@ -319,9 +319,11 @@ const forResource = (resource: V3Resource) => (route: RouteSpec) => (route.resou
 
 describe('v3 field tables, operations and GraphQL types agree', () => {
   const schema = createSchema();
-  // The tables as written (operationsSource() without the schema leaves them uncompleted), and the
-  // admin lists derived from the schema (rest-facade/routes/derived-admin-lists.ts), as served.
-  const source = [operationsSource(), adminListsOf(schema).source].join('\n');
+  // The tables as written (operationsSource() without the schema leaves them uncompleted), the
+  // admin lists derived from the schema (rest-facade/routes/derived-admin-lists.ts) and the
+  // operations derived for the routes that name none (derived-operations.ts), as served.
+  const written = operationsSource();
+  const source = [written, adminListsOf(schema).source, derivedOperations(schema, written)].join('\n');
   const operations = parse(source);
   const servedRoutes = v3Routes(schema);
   const servedResources = v3Resources(schema);

@@ -444,7 +444,7 @@ export function listedIds(route: RouteSpec, res: { readonly body: any; readonly 
 }
 
 /** `/companies/:id` with id 12 → `/api/v3/companies/12.json`. */
-export function routePath(route: RouteSpec, id: number | string): string {
+export function routePath(route: Pick<RouteSpec, 'path'>, id: number | string): string {
   const noteId = COMMENT_NOTES.get(Number(id));
   if (route.path.includes(':noteId') && noteId !== undefined) {
     return `/api/v3${route.path.replace(':associationId', String(noteId)).replace(':noteId', String(noteId)).replace(/:id\b/, String(id))}.json`;

@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { extendSchema, getNamedType, isEnumType, Kind, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { operationsSource, V3_ROUTES, v3Routes } from '../../rest-facade';
 import { checkFacade } from '../../rest-facade/agreement';
-import { RESOURCES } from '../../rest-facade/resources';
+import { v3Resources } from '../../rest-facade/resources';
 import { compileRoutes } from '../../rest-facade/routes/match';
+import { withOperation } from '../../rest-facade/routes/derived-operations';
 import { adminListsIn, deriveAdminLists } from '../../rest-facade/routes/derived-admin-lists';
 import { operationOf } from '../../rest-facade/routes/sort-table';
 import { createSchema } from '../../src/app/schema';
@@ -19,7 +20,7 @@ const DECLARED: readonly AdminListDeclaration[] = ADMIN_LISTS;
 
 describe('admin lists: one declaration each', () => {
   const schema = createSchema();
-  const operations = parse(operationsSource());
+  const operations = parse(operationsSource(schema));
 
   /** The `kind:` an operation's root field names (`listItem(id: $id, kind: LEAD_STATUS)`). */
   const kindArgument = (op: string): string | undefined => {
@@ -93,7 +94,8 @@ describe('the v3 face of an admin list without a hand table, derived from the sc
   const schema = withList('PROJECT_PHASE', 'projectPhases', { kind: 'PROJECT_PHASE', coloured: false });
   const derived = deriveAdminLists(schema, V3_ROUTES);
   // The lists the core declares without a hand table are derived too (checked above): the extra list alone here.
-  const phases = derived.routes.filter((r) => r.resource.root === 'project_phase');
+  const phases = derived.routes.filter((r) => r.resource.root === 'project_phase').map(withOperation);
+  const source = operationsSource(schema);
   const resourceOf = (lists: typeof derived) => lists.resources.find((r) => r.root === 'project_phase')!;
 
   it('serves /admin/<snake_case of the query> with the five routes of every admin list, root key the kind', () => {
@@ -117,16 +119,17 @@ describe('the v3 face of an admin list without a hand table, derived from the sc
     expect(resource.fragmentSource).toBe('fragment ProjectPhaseV3 on ListItem { id: databaseId name position created_at: createdAt updated_at: updatedAt }');
   });
 
-  it('writes the operations, which name the kind, validate against the schema and agree with the table', () => {
-    expect(derived.source).toContain('query ListProjectPhases($page: Int, $perPage: Int) { projectPhases(page: $page, perPage: $perPage) {');
-    expect(derived.source).toContain('query ShowProjectPhase($id: Int!) { listItem(id: $id, kind: PROJECT_PHASE) { ...ProjectPhaseV3 } }');
-    expect(derived.source).toContain('createListItem(kind: PROJECT_PHASE, input: $input)');
-    expect(derived.source).toContain('updateListItem(id: $id, kind: PROJECT_PHASE, input: $input)');
-    expect(derived.source).toContain('deleteListItem(id: $id, kind: PROJECT_PHASE)');
-    const document = parse([operationsSource(), derived.source].join('\n'));
+  it('derives the operations, which name the kind, validate against the schema and agree with the table', () => {
+    expect(source).toContain('query ListProjectPhases($page: Int, $perPage: Int) { projectPhases(page: $page, perPage: $perPage) {');
+    expect(source).toContain('query ShowProjectPhase($id: Int!) { listItem(id: $id, kind: PROJECT_PHASE) { ...ProjectPhaseV3 } }');
+    expect(source).toContain('createListItem(input: $input, kind: PROJECT_PHASE)');
+    expect(source).toContain('updateListItem(id: $id, input: $input, kind: PROJECT_PHASE)');
+    expect(source).toContain('deleteListItem(id: $id, kind: PROJECT_PHASE)');
+    const document = parse(source);
     expect(validate(schema, document).map((e) => e.message)).toEqual([]);
-    const routes = [...V3_ROUTES, ...derived.routes];
-    expect(checkFacade(schema, document, routes, [...RESOURCES, ...derived.resources])).toEqual([]);
+    const routes = v3Routes(schema);
+    expect(routes.filter((r) => r.resource.root === 'project_phase')).toHaveLength(5);
+    expect(checkFacade(schema, document, routes, v3Resources(schema))).toEqual([]);
     expect(() => compileRoutes(routes, schema, document)).not.toThrow();
   });
 

@@ -1,6 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'graphql';
+import { withOperation } from '../../rest-facade/routes/derived-operations';
 import { operationsSource } from '../../rest-facade';
 import { createPipeline, type FacadeContext, type FacadeDeps } from '../../rest-facade/pipeline';
 import { compileRoutes } from '../../rest-facade/routes/match';
@@ -15,9 +16,9 @@ import { createSchema } from '../../src/app/schema';
  */
 describe('route hooks', () => {
   const schema = createSchema();
-  const operations = parse(operationsSource(), { noLocation: true });
-  const listPeople = PEOPLE_ROUTES.find((r) => r.path === '/people' && r.method === 'GET')!;
-  const showPerson = PEOPLE_ROUTES.find((r) => r.path === '/people/:id' && r.method === 'GET')!;
+  const operations = parse(operationsSource(schema), { noLocation: true });
+  const listPeople = withOperation(PEOPLE_ROUTES.find((r) => r.path === '/people' && r.method === 'GET')!);
+  const showPerson = withOperation(PEOPLE_ROUTES.find((r) => r.path === '/people/:id' && r.method === 'GET')!);
   const sent: Array<Record<string, unknown>> = [];
 
   const routes: RouteSpec[] = [

@@ -10,3 +10,6 @@ export function v3Key(name: string, extensions: Readonly<Record<string, unknown>
   if (typeof extensions?.v3 === 'string') return extensions.v3;
   return name === 'databaseId' ? 'id' : snakeCase(name);
 }
+
+/** `deal_priorities` or `dealPriorities` → `DealPriorities`: an operation's name for a v3 path or a GraphQL field. */
+export const pascalCase = (name: string): string => name.replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase());
