@@ -3,6 +3,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { GraphQLSchema, lexicographicSortSchema, printSchema, type GraphQLInterfaceType, type GraphQLScalarType } from 'graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { MODULES } from '../modules';
+import { unregisteredSearchTypes } from '../modules/saved-searches/saved-search.vocabulary';
 import { unboundedLists } from '../graphql/cost';
 import { describeFields } from '../graphql/field-docs';
 import { leanFieldResolvers } from '../graphql/lean-resolvers';
@@ -20,6 +21,10 @@ export function createSchema(): GraphQLSchema {
   // The cost of a list of records with a connection below it depends on its length (cost.ts).
   const unbounded = unboundedLists(schema);
   if (unbounded.length > 0) throw new Error(`Lists of records without a declared bound (@Extensions({ listSize: { max } })): ${unbounded.join(', ')}`);
+  // Each saved-search type runs one list, registered by its record resource's `search`.
+  const unsearched = unregisteredSearchTypes();
+  if (unsearched.length > 0)
+    throw new Error(`Saved-search types no list runs (declare \`search: savedSearches({ type })\` on its record resource): ${unsearched.join(', ')}`);
   return schema;
 }
 

@@ -2,6 +2,7 @@ import { ArgsType, Field, Int, ObjectType, registerEnumType, type ClassType } fr
 import type { GraphQLResolveInfo } from 'graphql';
 import { BadInputError } from '../common/errors';
 import type { ConnectionData, ConnectionReads, Paging } from '../db/keyset';
+import type { ReadSet } from '../db/list-query';
 import { selectedFields } from './selection';
 
 export type { ConnectionData, ConnectionReads, Paging } from '../db/keyset';
@@ -203,6 +204,16 @@ export function ConnectionOf<T extends object>(item: ClassType<T>, typeName: str
     totalCount!: number;
   }
   return ConnectionClass;
+}
+
+/** What a connection nested in a record (`Deal.people`, `Company.notes`) hands its page loader. */
+export interface NestedArgs<F, O> {
+  readonly args: ConnectionArgs;
+  readonly filter?: F | null;
+  readonly orderBy?: readonly O[] | null;
+  readonly reads?: ConnectionReads;
+  /** What the operation reads of each record (default: the whole row). */
+  readonly readSet?: ReadSet | null;
 }
 
 /** The row fields a connection's selection reads, under `nodes` and `edges.node` together. */

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/context';
 import { keysetPagesByParent } from '../../db/keyset';
 import { Connection, pagingOf } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
-import type { NestedArgs } from '../deals/deal.loaders';
+import type { NestedArgs } from '../../graphql/connection';
 import { CalendarEntry } from './calendar-entry.entity';
 import { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter, type CalendarEntryOrder } from './calendar-entry.fields';
 import { CALENDAR_ENTRY_RECORDS, calendarCondition } from './calendar-entry.service';

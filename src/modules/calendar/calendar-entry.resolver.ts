@@ -14,7 +14,8 @@ import { Deal } from '../deals/deal.entity';
 import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
-import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
+import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT } from './calendar-entry.conditions';
+import { savedSearches, SavedSearchType } from '../saved-searches/saved-search.apply';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
 import { CalendarAssociationType, CalendarEntry } from './calendar-entry.entity';
@@ -98,10 +99,13 @@ export const CALENDAR_ENTRY_RESOURCE = recordResource({
     created: 'The created entry (the base entry when it starts a recurring series)',
     changed: 'The entry as changed',
   },
-  search: {
-    doc: SEARCH_ID_DOC,
-    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.CALENDAR_ENTRIES, searchId, filter, orderBy, info),
-  },
+  search: savedSearches({
+    type: SavedSearchType.CALENDAR_ENTRIES,
+    what: 'calendar entries',
+    conditions: CALENDAR_ENTRY_CONDITIONS,
+    sort: CALENDAR_ENTRY_SORT,
+    sortTable: 'calendar_entries',
+  }),
   steps: {
     list: (ctx, filter, orderBy, paging, reads) => new CalendarEntryService(ctx).list(filter, orderBy as never, paging, reads),
     get: (ctx, id) => new CalendarEntryService(ctx).get(id),

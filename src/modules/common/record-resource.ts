@@ -84,7 +84,11 @@ export interface RecordResourceDeclaration<E extends { id: number }, T extends F
   readonly docs?: RecordDocs;
   /** What a page's selected fields read in batches (graphql/relations.ts). */
   readonly relations?: readonly RelationPreload<E>[];
-  /** A list that runs saved searches: its `searchId` argument (after `orderBy`) and how a search applies. */
+  /**
+   * A list that runs saved searches (`savedSearches({...})` of the saved-searches module): its
+   * `searchId` argument (after `orderBy`), how a search applies, and the registration of the list
+   * and its vocabulary, so that saved searches of its type run it.
+   */
   readonly search?: {
     readonly doc: string;
     apply(
@@ -94,6 +98,11 @@ export interface RecordResourceDeclaration<E extends { id: number }, T extends F
       orderBy: OrderOf[] | null | undefined,
       info: GraphQLResolveInfo | undefined,
     ): Promise<{ filter: FilterOf<T> | null | undefined; orderBy: OrderOf[] | null | undefined }>;
+    register?(list: {
+      readonly orderField: Readonly<Record<string, string>>;
+      readonly typeName: string;
+      list(ctx: RequestContext, filter: never, orderBy: never, paging: Paging, reads: ConnectionReads): Promise<unknown>;
+    }): void;
   };
   /**
    * An `options` argument of create or update (after `input`), handed to the step; `fields`: the
@@ -229,6 +238,11 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
   const pageSize = decl.pageSize ?? 100;
   const relations = decl.relations ?? [];
   const { search, options, within, inputs, connection, limits } = decl;
+  search?.register?.({
+    orderField: fields.OrderField,
+    typeName: fields.names.type,
+    list: (ctx, filter, orderBy, paging, reads) => steps.list(ctx, filter, orderBy, paging, reads),
+  });
   const argumentOf = options?.fields ? withOptions(options.fields) : undefined;
   const when = (op: RecordOperation, decorator: () => MethodDecorator): MethodDecorator => (offers.has(op) ? decorator() : () => undefined);
   const limited = (op: RecordOperation): MethodDecorator => (limits?.[op] ? RateLimit(limits[op]) : () => undefined);

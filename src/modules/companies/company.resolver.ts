@@ -12,7 +12,8 @@ import { COMPANY_FIELDS, type CompanyInput } from './company.fields';
 import { CompanyCreateOptions, CompanyUpdateOptions } from './company.inputs';
 import { CompanyService } from './company.service';
 import { COMPANY_RECORDS } from './company.visibility';
-import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
+import { COMPANY_CONDITIONS, COMPANY_SORT } from './company.conditions';
+import { savedSearches, SavedSearchType } from '../saved-searches/saved-search.apply';
 
 /** Default page size of company lists. */
 export const COMPANIES_PAGE_SIZE = 100;
@@ -36,10 +37,7 @@ export const COMPANY_RESOURCE = recordResource({
     list: 'Companies the viewer may see. Default order: name.',
     delete: 'Deletes a company; its people stay, without a company. A missing or hidden company is a NOT_FOUND user error.',
   },
-  search: {
-    doc: SEARCH_ID_DOC,
-    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.COMPANIES, searchId, filter, orderBy, info),
-  },
+  search: savedSearches({ type: SavedSearchType.COMPANIES, what: 'companies', conditions: COMPANY_CONDITIONS, sort: COMPANY_SORT, sortTable: 'companies' }),
   options: {
     create: { type: CompanyCreateOptions, description: 'Duplicate check.' },
     update: { type: CompanyUpdateOptions, description: 'Notification of a new owner.' },

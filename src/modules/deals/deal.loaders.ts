@@ -2,8 +2,7 @@ import DataLoader from 'dataloader';
 import type { RequestContext } from '../../context/context';
 import { SettledLoader } from '../../context/loaders';
 import { keysetPagesByParent } from '../../db/keyset';
-import type { ReadSet } from '../../db/list-query';
-import { Connection, pagingOf, type ConnectionArgs, type ConnectionReads } from '../../graphql/connection';
+import { Connection, pagingOf, type NestedArgs } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
 import { prepareCustomFieldSearch } from '../custom-field-search';
 import { CustomFieldResource } from '../custom-fields/custom-field.entity';
@@ -88,15 +87,6 @@ export function dealsOfPersonSummary(ctx: RequestContext): SettledLoader<DealsOf
         return keys.map((k) => found.get(k)!);
       }),
   );
-}
-
-export interface NestedArgs<F, O> {
-  readonly args: ConnectionArgs;
-  readonly filter?: F | null;
-  readonly orderBy?: readonly O[] | null;
-  readonly reads?: ConnectionReads;
-  /** What the operation reads of each record (default: the whole row). */
-  readonly readSet?: ReadSet | null;
 }
 
 type DealFilter = InstanceType<typeof DEAL_FIELDS.Filter>;

@@ -31,7 +31,8 @@ import { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
 import { dealsOfCompany, dealsOfPerson, dealsOfPersonSummary, peopleIdsOfDeal, peopleOfDeal } from './deal.loaders';
 import { DealService, type DealTotals as Totals } from './deal.service';
 import { DEAL_RECORDS } from './deal.visibility';
-import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
+import { DEAL_CONDITIONS, DEAL_SORT } from './deal.conditions';
+import { savedSearches, SavedSearchType } from '../saved-searches/saved-search.apply';
 
 type DealFilter = InstanceType<typeof DEAL_FIELDS.Filter>;
 type DealOrder = InstanceType<typeof DEAL_FIELDS.Order>;
@@ -127,10 +128,7 @@ export const DEAL_RESOURCE = recordResource({
     list: 'Deals the viewer may see (their own and those shared with them, or all for admins and `all` users). Default order: newest first.',
     delete: 'Deletes a deal (its people stay). A missing or hidden deal is a NOT_FOUND user error.',
   },
-  search: {
-    doc: SEARCH_ID_DOC,
-    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.DEALS, searchId, filter, orderBy, info),
-  },
+  search: savedSearches({ type: SavedSearchType.DEALS, what: 'deals', conditions: DEAL_CONDITIONS, sort: DEAL_SORT, sortTable: 'deals' }),
   options: {
     create: { type: DealCreateOptions, description: 'A todo template to apply.' },
     update: { type: DealUpdateOptions, description: 'A todo template to apply.' },

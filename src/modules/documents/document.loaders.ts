@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/context';
 import { keysetPagesByParent } from '../../db/keyset';
 import { Connection, pagingOf } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
-import type { NestedArgs } from '../deals/deal.loaders';
+import type { NestedArgs } from '../../graphql/connection';
 import { Document } from './document.entity';
 import { DOCUMENT_FIELDS } from './document.fields';
 import { DOCUMENT_RECORDS } from './document.service';

@@ -4,7 +4,7 @@ import { keysetPagesByParent } from '../../db/keyset';
 import { Where } from '../../db/sql';
 import { Connection, pagingOf } from '../../graphql/connection';
 import { fromOf, scopeOf } from '../common/resource';
-import type { NestedArgs } from '../deals/deal.loaders';
+import type { NestedArgs } from '../../graphql/connection';
 import { Comment, Note } from './note.entity';
 import { COMMENT_FIELDS, NOTE_FIELDS } from './note.fields';
 import { COMMENT_RECORDS, NOTE_RECORDS } from './note.visibility';

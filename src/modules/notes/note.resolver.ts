@@ -14,7 +14,8 @@ import { ListItem } from '../lists/list-item.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../users/user.entity';
 import { Users, usersPreload } from '../users/user.loaders';
-import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
+import { NOTE_CONDITIONS, NOTE_SORT } from './note.conditions';
+import { savedSearches, SavedSearchType } from '../saved-searches/saved-search.apply';
 import { Comment, Note } from './note.entity';
 import { COMMENT_FIELDS, NOTE_FIELDS, type CommentInput, type NoteInput } from './note.fields';
 import { commentsOfNote, notesOf, NOTES_PAGE_SIZE } from './note.loaders';
@@ -60,10 +61,7 @@ export const NOTE_RESOURCE = recordResource({
     list: 'Notes the viewer may see (those about a deal, person or company they may see). Default order: newest first.',
     delete: 'Deletes a note and its comments. A missing or hidden note is a NOT_FOUND user error.',
   },
-  search: {
-    doc: SEARCH_ID_DOC,
-    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.NOTES, searchId, filter, orderBy, info),
-  },
+  search: savedSearches({ type: SavedSearchType.NOTES, what: 'notes', conditions: NOTE_CONDITIONS, sort: NOTE_SORT, sortTable: 'notes' }),
   steps: {
     list: (ctx, filter, orderBy, paging, reads) => new NoteService(ctx).list(filter, orderBy as never, paging, reads),
     create: (ctx, input) => new NoteService(ctx).create(input as NoteInput),

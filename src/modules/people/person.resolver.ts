@@ -20,7 +20,8 @@ import { PersonCreateOptions, PersonUpdateOptions } from './person.inputs';
 import { peopleOfCompany } from './person.loaders';
 import { PersonService } from './person.service';
 import { PERSON_RECORDS } from './person.visibility';
-import { SavedSearchType, SEARCH_ID_DOC, withSavedSearch } from '../saved-searches/saved-search.apply';
+import { PERSON_CONDITIONS, PERSON_SORT } from './person.conditions';
+import { savedSearches, SavedSearchType } from '../saved-searches/saved-search.apply';
 
 /** Default page size of people lists. */
 export const PEOPLE_PAGE_SIZE = 100;
@@ -52,10 +53,7 @@ export const PERSON_RESOURCE = recordResource({
   pageSize: PEOPLE_PAGE_SIZE,
   relations: RELATIONS,
   docs: { list: 'People the viewer may see. Default order: last name, then first name.' },
-  search: {
-    doc: SEARCH_ID_DOC,
-    apply: (ctx, searchId, filter, orderBy, info) => withSavedSearch(ctx, SavedSearchType.PEOPLE, searchId, filter, orderBy, info),
-  },
+  search: savedSearches({ type: SavedSearchType.PEOPLE, what: 'people', conditions: PERSON_CONDITIONS, sort: PERSON_SORT, sortTable: 'people' }),
   options: {
     create: { type: PersonCreateOptions, description: 'Duplicate check and notification.' },
     update: { type: PersonUpdateOptions, description: 'Notification of a new owner.' },

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { RequestContext } from '../../context/context';
 import { SavedSearchType } from './saved-search.entity';
 import { SavedSearchService } from './saved-search.service';
+import { registerSearchableList, type SearchableRegistration, type SearchableSpec } from './saved-search.vocabulary';
 
 export { SavedSearchType };
 
@@ -28,5 +29,24 @@ export async function withSavedSearch<F, O>(
   return {
     filter: (filter ? { and: [filter, search.filter] } : search.filter) as F,
     orderBy: orderBy && orderBy.length > 0 ? orderBy : (search.orderBy as O[]),
+  };
+}
+
+/**
+ * A record resource's `search`: its list takes `searchId`, and saved searches of `spec.type` run
+ * its list with its vocabulary (registered when recordResource reads the declaration). One line in
+ * the declaration makes a list searchable; SavedSearchType names the lists (v3 `search_type`).
+ */
+export function savedSearches(spec: SearchableSpec) {
+  return {
+    doc: SEARCH_ID_DOC,
+    apply: <F, O>(
+      ctx: RequestContext,
+      searchId: number | null | undefined,
+      filter: F | null | undefined,
+      orderBy: O[] | null | undefined,
+      info: GraphQLResolveInfo | undefined,
+    ) => withSavedSearch(ctx, spec.type, searchId, filter, orderBy, info),
+    register: (registration: SearchableRegistration) => registerSearchableList(spec, registration),
   };
 }

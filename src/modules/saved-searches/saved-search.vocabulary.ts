@@ -4,22 +4,7 @@ import type { RequestContext } from '../../context/context';
 import type { ConnectionReads, Paging } from '../../db/keyset';
 import { conditionFilter, storedConditions } from '../../kit/v3/conditions';
 import { conditionTable, type ConditionVocabulary } from '../../kit/v3/vocabulary';
-import { parseSort, sortWhitelist, type SortKey } from '../../kit/v3/sort';
-import { COMPANY_CONDITIONS, COMPANY_SORT } from '../companies/company.conditions';
-import { COMPANY_FIELDS } from '../companies/company.fields';
-import { CompanyService } from '../companies/company.service';
-import { DEAL_CONDITIONS, DEAL_SORT } from '../deals/deal.conditions';
-import { DEAL_FIELDS } from '../deals/deal.fields';
-import { DealService } from '../deals/deal.service';
-import { PERSON_CONDITIONS, PERSON_SORT } from '../people/person.conditions';
-import { PERSON_FIELDS } from '../people/person.fields';
-import { PersonService } from '../people/person.service';
-import { NOTE_CONDITIONS, NOTE_SORT } from '../notes/note.conditions';
-import { NOTE_FIELDS } from '../notes/note.fields';
-import { NoteService } from '../notes/note.service';
-import { CALENDAR_ENTRY_CONDITIONS, CALENDAR_ENTRY_SORT } from '../calendar/calendar-entry.conditions';
-import { CALENDAR_ENTRY_FIELDS } from '../calendar/calendar-entry.fields';
-import { CalendarEntryService } from '../calendar/calendar-entry.service';
+import { parseSort, sortWhitelist, type SortKey, type V3SortSpec } from '../../kit/v3/sort';
 import { SavedSearchType } from './saved-search.entity';
 
 /** A list that runs saved searches now: its GraphQL input types and a one-row run of a filter and an order. */
@@ -46,76 +31,73 @@ export interface SearchVocabulary {
   readonly list?: SearchableList;
 }
 
+/** What a record resource declares to run saved searches (its declaration's `search: savedSearches({...})`). */
+export interface SearchableSpec {
+  readonly type: SavedSearchType;
+  /** How its searches are named in errors: `deals`. */
+  readonly what: string;
+  /** Its v3 conditions (the facade's list route reads the same table). */
+  readonly conditions: ConditionVocabulary;
+  /** Sort aliases beside its order enum's values in lower case. */
+  readonly sort: V3SortSpec;
+  /** The table a `table.column` sort key must name. */
+  readonly sortTable: string;
+}
+
+/** What the record resource adds when it registers the list: its order enum and its list step, run for one row. */
+export interface SearchableRegistration {
+  /** The `XOrderField` enum (its names are the sort keys). */
+  readonly orderField: Readonly<Record<string, string>>;
+  /** `Deal`: its `DealFilter` and `DealOrder` input types. */
+  readonly typeName: string;
+  list(ctx: RequestContext, filter: never, orderBy: never, paging: Paging, reads: ConnectionReads): Promise<unknown>;
+}
+
 const ONE_ROW: Paging = { kind: 'offset', page: 1, perPage: 1, offset: 0 };
 const NOTHING_MORE: ConnectionReads = { total: false, cursors: false };
 
-let vocabularies: Readonly<Record<SavedSearchType, SearchVocabulary>> | undefined;
+/** The lists that run saved searches, as their record resources registered them (recordResource with `search`). */
+const LISTS = new Map<SavedSearchType, { readonly spec: SearchableSpec; readonly registration: SearchableRegistration }>();
+const built = new Map<SavedSearchType, SearchVocabulary>();
+
+/** Called by recordResource for a declaration with `search`; a second list of the same type is a declaration error. */
+export function registerSearchableList(spec: SearchableSpec, registration: SearchableRegistration): void {
+  if (LISTS.has(spec.type)) throw new Error(`Two record resources run saved searches of type ${spec.type}`);
+  LISTS.set(spec.type, { spec, registration });
+}
+
+/**
+ * The saved-search types no list registered: each SavedSearchType value needs a record resource
+ * whose declaration has `search: savedSearches({ type })`. Checked when the schema is built.
+ */
+export function unregisteredSearchTypes(): SavedSearchType[] {
+  return Object.values(SavedSearchType).filter((type) => !LISTS.has(type));
+}
 
 /** Built on first use: the field tables (and their order enums) are complete by then, whatever the import order. */
 export function vocabularyOf(type: SavedSearchType): SearchVocabulary {
-  vocabularies ??= {
-    [SavedSearchType.DEALS]: {
-      type: SavedSearchType.DEALS,
-      what: 'deals',
-      conditions: DEAL_CONDITIONS,
-      sort: sortWhitelist(Object.keys(DEAL_FIELDS.OrderField), DEAL_SORT),
-      sortTable: 'deals',
-      list: {
-        filterType: 'DealFilter',
-        orderType: 'DealOrder',
-        probe: (ctx, filter, orderBy) => new DealService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
-      },
-    },
-    [SavedSearchType.PEOPLE]: {
-      type: SavedSearchType.PEOPLE,
-      what: 'people',
-      conditions: PERSON_CONDITIONS,
-      sort: sortWhitelist(Object.keys(PERSON_FIELDS.OrderField), PERSON_SORT),
-      sortTable: 'people',
-      list: {
-        filterType: 'PersonFilter',
-        orderType: 'PersonOrder',
-        probe: (ctx, filter, orderBy) => new PersonService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
-      },
-    },
-    [SavedSearchType.COMPANIES]: {
-      type: SavedSearchType.COMPANIES,
-      what: 'companies',
-      conditions: COMPANY_CONDITIONS,
-      sort: sortWhitelist(Object.keys(COMPANY_FIELDS.OrderField), COMPANY_SORT),
-      sortTable: 'companies',
-      list: {
-        filterType: 'CompanyFilter',
-        orderType: 'CompanyOrder',
-        probe: (ctx, filter, orderBy) => new CompanyService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
-      },
-    },
-    [SavedSearchType.NOTES]: {
-      type: SavedSearchType.NOTES,
-      what: 'notes',
-      conditions: NOTE_CONDITIONS,
-      sort: sortWhitelist(Object.keys(NOTE_FIELDS.OrderField), NOTE_SORT),
-      sortTable: 'notes',
-      list: {
-        filterType: 'NoteFilter',
-        orderType: 'NoteOrder',
-        probe: (ctx, filter, orderBy) => new NoteService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
-      },
-    },
-    [SavedSearchType.CALENDAR_ENTRIES]: {
-      type: SavedSearchType.CALENDAR_ENTRIES,
-      what: 'calendar entries',
-      conditions: CALENDAR_ENTRY_CONDITIONS,
-      sort: sortWhitelist(Object.keys(CALENDAR_ENTRY_FIELDS.OrderField), CALENDAR_ENTRY_SORT),
-      sortTable: 'calendar_entries',
-      list: {
-        filterType: 'CalendarEntryFilter',
-        orderType: 'CalendarEntryOrder',
-        probe: (ctx, filter, orderBy) => new CalendarEntryService(ctx).list(filter, orderBy, ONE_ROW, NOTHING_MORE),
-      },
+  const cached = built.get(type);
+  if (cached) return cached;
+  const entry = LISTS.get(type);
+  if (!entry)
+    throw new Error(
+      `No list runs saved searches of type ${type}: declare \`search: savedSearches({ type: SavedSearchType.${type.toUpperCase()}, ... })\` on its record resource`,
+    );
+  const { spec, registration } = entry;
+  const vocabulary: SearchVocabulary = {
+    type,
+    what: spec.what,
+    conditions: spec.conditions,
+    sort: sortWhitelist(Object.keys(registration.orderField), spec.sort),
+    sortTable: spec.sortTable,
+    list: {
+      filterType: `${registration.typeName}Filter`,
+      orderType: `${registration.typeName}Order`,
+      probe: (ctx, filter, orderBy) => registration.list(ctx, filter, orderBy, ONE_ROW, NOTHING_MORE),
     },
   };
-  return vocabularies[type];
+  built.set(type, vocabulary);
+  return vocabulary;
 }
 
 /** A saved search in GraphQL's words (variables form: enum names, ISO datetimes), before the schema reads it. */
