@@ -187,7 +187,7 @@ function checkRoute(schema: GraphQLSchema, operations: DocumentNode, route: Rout
   // The result carries every key of the table, and only those.
   const returnsRecord = route.kind !== 'delete' || route.deleteBody === 'record';
   if (returnsRecord) {
-    const path = [...route.result.split('.'), ...(route.kind === 'list' ? ['nodes'] : [])];
+    const path = [...route.result.split('.'), ...(route.kind === 'list' || route.kind === 'feed' ? ['nodes'] : [])];
     const keys = responseKeysAt(operations, operation.selectionSet, path);
     if (!keys) problems.push(`${where}: ${route.op} selects nothing at ${path.join('.')}`);
     else {

@@ -1,4 +1,5 @@
 import { accountResource } from './resources/account';
+import { changeResource } from './resources/change';
 import { calendarEntryResource, calendarFeedResource } from './resources/calendar-entry';
 import { accountNotificationResource, accountNotificationUpdateResource } from './resources/account-notification';
 import { companyResource } from './resources/company';
@@ -27,6 +28,7 @@ import type { V3Resource } from './resources/resource-spec';
 import { userResource } from './resources/user';
 import { ACCOUNT_NOTIFICATION_ROUTES } from './routes/account-notifications.routes';
 import { ADMIN_ROUTES } from './routes/admin.routes';
+import { CHANGE_ROUTES } from './routes/changes.routes';
 import { CALENDAR_ENTRY_ROUTES } from './routes/calendar-entries.routes';
 import { COMPANY_ROUTES } from './routes/companies.routes';
 import { CONVERSATION_ROUTES } from './routes/conversations.routes';
@@ -82,4 +84,5 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'saved searches', resources: [savedSearchResource], routes: SEARCH_ROUTES },
   { name: 'conversations', resources: [conversationCreatedResource, conversationResource], routes: CONVERSATION_ROUTES },
   { name: 'account notifications', resources: [accountNotificationResource, accountNotificationUpdateResource], routes: ACCOUNT_NOTIFICATION_ROUTES },
+  { name: 'changes', resources: [changeResource], routes: CHANGE_ROUTES },
 ];

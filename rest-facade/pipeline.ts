@@ -123,6 +123,15 @@ function buildVariables(
       if (sort) variables.orderBy = parseSort(query.sort, sort, { table: route.sortTable });
       break;
     }
+    case 'feed': {
+      // A cursor as the feed writes it (base64url, bounded); the core checks what it holds.
+      const since = query.since;
+      if (since !== undefined && since !== '' && (typeof since !== 'string' || !FEED_CURSOR.test(since)))
+        throw new FacadeInputError('since', 'is not a cursor of this feed (pass the next_cursor a read gave)');
+      if (typeof since === 'string' && since !== '') variables.after = since;
+      variables.first = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 }).perPage;
+      break;
+    }
     case 'create':
     case 'update':
       variables.input = toGraphQLInput(route.resource, attributesOf(route, body), tz, route.kind);
@@ -159,6 +168,11 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
       for (let i = 0; i < entries.length; i++) entries[i] = show(entries[i]);
       return { status: 200, body: envelope(entries, { page: variables.page as number, perPage: variables.perPage as number, total: payload.totalCount }) };
     }
+    case 'feed': {
+      const entries: Record<string, unknown>[] = payload.nodes;
+      for (let i = 0; i < entries.length; i++) entries[i] = show(entries[i]);
+      return { status: 200, body: { entries, pagination: { per_page: variables.first, next_cursor: payload.endCursor, has_more: payload.hasNextPage } } };
+    }
     case 'delete':
       if (route.deleteBody === 'ids') return { status: 200, body: [payload.deletedDatabaseId] };
       if (route.deleteBody === 'record') return { status: 200, body: show(payload) };
@@ -167,6 +181,9 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
       return { status: 200, body: show(payload) };
   }
 }
+
+/** A feed's cursor as the core writes it: base64url, bounded. */
+const FEED_CURSOR = /^[A-Za-z0-9_-]{1,64000}$/;
 
 const notFound = (route: RouteSpec): V3Reply => (route.errorShape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 });
 
@@ -237,7 +254,8 @@ async function handle<C extends FacadeContext>(
   if (userErrors && userErrors.length > 0) return replyForUserErrors(userErrors, route.errorShape, route.resource);
   // Lookups answer null for a record that is missing or hidden; a nested list reads its parent as `parent`.
   const payload = dig(result.data, route.result);
-  if ((route.kind !== 'list' && route.kind !== 'delete' && payload == null) || (result.data && result.data.parent === null)) return notFound(route);
+  if ((route.kind !== 'list' && route.kind !== 'feed' && route.kind !== 'delete' && payload == null) || (result.data && result.data.parent === null))
+    return notFound(route);
   const reply = successReply(route, payload, formatterFor(ctx), attrs, variables);
   return route.hooks?.reply ? route.hooks.reply(reply, payload, hookRequest, result.data ?? {}) : reply;
 }

@@ -83,6 +83,8 @@ export function replyForErrors(errors: readonly CoreError[], shape: ErrorShape, 
       return { status: 401, body: { error: error.message } };
     case 'FORBIDDEN':
       return { status: 403, body: { error: error.message } };
+    case 'GONE':
+      return { status: 410, body: { error: error.message } };
     default:
       return { status: 500, body: { error: 'Internal error', request_id: requestId } };
   }

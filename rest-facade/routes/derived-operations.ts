@@ -24,7 +24,7 @@ import type { RouteDeclaration, RouteSpec } from './route-spec';
  *   `Id`/`Ids` (`companyId` → `company`).
  */
 
-const KIND_VERB: Readonly<Record<Exclude<RouteSpec['kind'], 'list' | 'singleton'>, string>> = {
+const KIND_VERB: Readonly<Record<Exclude<RouteSpec['kind'], 'list' | 'feed' | 'singleton'>, string>> = {
   show: 'Show',
   create: 'Create',
   update: 'Update',
@@ -43,7 +43,7 @@ function parentOf(route: RouteDeclaration): { param: string; query: string } | n
 /** The name of the operation a route runs: the one it names, else the derived one. */
 export function operationName(route: RouteDeclaration): string {
   if (route.op) return route.op;
-  if (route.kind === 'list') {
+  if (route.kind === 'list' || route.kind === 'feed') {
     const last = staticSegments(route.path).at(-1) ?? '';
     const parent = parentOf(route);
     return `${parent ? pascalCase(parent.query) : 'List'}${pascalCase(last)}`;
@@ -98,6 +98,7 @@ const list = (items: readonly string[]) => (items.length > 0 ? `(${items.join(',
 export function deriveOperation(schema: GraphQLSchema, route: RouteDeclaration, name: string): { source: string } | { problem: string } {
   const where = `${route.method} ${route.path}`;
   const [rootName, payloadKey, ...rest] = route.result.split('.');
+  if (route.kind === 'feed') return { problem: `${where}: a feed names its own operation (op)` };
   const reads = route.kind === 'list' || route.kind === 'show' || route.kind === 'singleton';
   const root = reads ? schema.getQueryType() : schema.getMutationType();
   const field = root?.getFields()[rootName];

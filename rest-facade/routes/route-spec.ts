@@ -3,7 +3,11 @@ import type { Conditions, ConditionTable } from '../request/conditions';
 import type { V3Resource } from '../resources/resource-spec';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type RouteKind = 'list' | 'show' | 'create' | 'update' | 'delete' | 'singleton';
+/**
+ * `feed`: a list read by cursor instead of pages (the change feed): `since` and `per_page` in,
+ * the entries and `{per_page, next_cursor, has_more}` out.
+ */
+export type RouteKind = 'list' | 'feed' | 'show' | 'create' | 'update' | 'delete' | 'singleton';
 
 /**
  * How a route answers validation errors (v3 §7): most resources a bare array; notes wrap it in

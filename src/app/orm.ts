@@ -36,9 +36,10 @@ export function ormConfig(options: OrmOptions): Options {
       silent: true,
     },
     discovery: { warnWhenNoEntities: true },
-    // The job queue's table belongs to Agenda's backend (made by migrations/20261129000002-jobs.ts,
-    // read and written by @agendajs/postgres-backend): no entity declares it, and no schema diff may drop it.
-    schemaGenerator: { skipTables: ['agenda_jobs'] },
+    // Tables no entity declares, which no schema diff may drop: the job queue's belongs to Agenda's
+    // backend (migrations/20261129000002-jobs.ts, read and written by @agendajs/postgres-backend);
+    // the change records are written by triggers and read by SQL (migrations/20261203000001-record-changes.ts).
+    schemaGenerator: { skipTables: ['agenda_jobs', 'record_changes', 'record_changes_pruned'] },
   };
 }
 

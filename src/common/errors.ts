@@ -2,7 +2,8 @@
  * Typed domain errors with stable codes. Services throw these; each surface maps them once
  * (GraphQL: extensions.code; v3 facade: status and body shape per route). Anything else is masked.
  */
-export type ErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_FAILED' | 'BAD_USER_INPUT' | 'RATE_LIMITED' | 'TIMEOUT' | 'CONFLICT';
+export type ErrorCode =
+  'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_FAILED' | 'BAD_USER_INPUT' | 'RATE_LIMITED' | 'TIMEOUT' | 'CONFLICT' | 'GONE';
 
 /**
  * Why a field was refused, stable for clients (GraphQL `UserErrorCode`): a form can branch on the
@@ -96,6 +97,20 @@ export function isStatementTimeout(error: unknown): boolean {
     current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** What the request points at is no longer kept (a change feed cursor past the retention): start again from the lists. v3: 410. */
+export class GoneError extends DomainError {
+  readonly code = 'GONE' as const;
+  constructor(
+    message: string,
+    readonly argument: string,
+  ) {
+    super(message);
+  }
+  override extensions(): Record<string, unknown> {
+    return { argument: this.argument };
+  }
 }
 
 /**

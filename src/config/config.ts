@@ -69,6 +69,8 @@ export interface Config {
   readonly statementTimeoutMs: number;
   /** On SIGTERM, how long in-flight requests may run before their connections are cut. */
   readonly shutdownGraceMs: number;
+  /** `CHANGES_RETENTION_DAYS` (30): how long recorded changes are kept for the change feed and webhooks; the sweep prunes older ones. */
+  readonly changesRetentionDays: number;
   /** The most one /graphql operation may cost, in v3 requests (see src/graphql/cost.ts). */
   readonly graphqlMaxCost: number;
   /**
@@ -241,6 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailureLimit: { perSecond: positiveNumber(env, 'AUTH_FAILURE_PER_SECOND', 1), burst: positiveNumber(env, 'AUTH_FAILURE_BURST', 20) },
     statementTimeoutMs: Math.ceil(positiveNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000)),
     shutdownGraceMs: positiveNumber(env, 'SHUTDOWN_GRACE_MS', 10_000),
+    changesRetentionDays: positiveNumber(env, 'CHANGES_RETENTION_DAYS', 30),
     graphqlMaxCost: positiveNumber(env, 'GRAPHQL_MAX_COST', 50),
     corsOrigins: corsOrigins(env, env.NODE_ENV !== 'production'),
     logLevel,

@@ -3,7 +3,7 @@ import type { JobName, JobPayloads } from './job-names';
 import { NO_QUEUE, type JobQueue } from './job-queue';
 import { systemClock, type Clock } from '../common/clock';
 import { Loaders } from './loaders';
-import { registerAfterCommit, type AfterCommitTask } from './transaction';
+import { registerAfterCommit, type AfterCommitTask, type WriteChannel } from './transaction';
 import type { Viewer } from './viewer';
 
 export type { Viewer } from './viewer';
@@ -25,6 +25,8 @@ export interface RequestContext {
   readonly viewer: Viewer;
   readonly loaders: Loaders;
   readonly requestId: string;
+  /** Where its writes come from (the change records' origin): `v3` or `graphql` for a request, `job` or `import` for a worker's. */
+  readonly channel: WriteChannel;
   /**
    * Queues work for after the current mutation commits (see `mutation` in transaction.ts): run once
    * after a successful commit, dropped on rollback. Throws outside a mutation.
@@ -47,6 +49,8 @@ export interface RequestContext {
  * a job builds the same context as a request does (see viewerForUser in the users module).
  */
 export interface ContextOptions {
+  /** `graphql` unless told. */
+  readonly channel?: WriteChannel;
   readonly jobs?: JobQueue;
   readonly clock?: Clock;
   readonly origin?: string;
@@ -59,6 +63,7 @@ export function createContext(orm: MikroORM, viewer: Viewer, requestId: string, 
     viewer,
     loaders: new Loaders(em, viewer),
     requestId,
+    channel: options.channel ?? 'graphql',
     // `this`, not the object made here: Apollo hands resolvers a shallow copy of the context, and
     // mutation() opens its transaction on the copy it is given.
     afterCommit(task) {

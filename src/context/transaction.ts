@@ -2,12 +2,25 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { logger } from '../common/logger';
 import type { Loaders } from './loaders';
 
+/** Where a write came from, as the change records say it (record_changes.origin). */
+export type WriteChannel = 'v3' | 'graphql' | 'job' | 'import';
+
 /** What a transaction needs of a context (context.ts builds the full one on top of this module). */
 export interface TransactionContext {
   readonly em: EntityManager;
   readonly loaders: Pick<Loaders, 'clear'>;
   readonly requestId: string;
+  /** Who writes: the user, and the registered application whose app_key came with the request. */
+  readonly viewer?: { readonly userId: number; readonly appId: number | null };
+  /** Where the write came from; with the viewer, told to the change records at the transaction's start. */
+  readonly channel?: WriteChannel;
 }
+
+/**
+ * The change records (migration 20261203000001, triggers on every tracked table) read who wrote
+ * and whence from the transaction's settings; a transaction without them is the system's.
+ */
+const WRITER_SQL = `select set_config('crm.actor_user', ?, true), set_config('crm.actor_app', ?, true), set_config('crm.origin', ?, true)`;
 
 /** Work owed once a change is durable: enqueue a job, deliver a mail, call a webhook. */
 export type AfterCommitTask = () => void | Promise<void>;
@@ -27,6 +40,11 @@ export function registerAfterCommit(ctx: TransactionContext, task: AfterCommitTa
   tasks.push(task);
 }
 
+/** Within the current transaction, the rows written to `table` are recorded as changes of `model` (a note written as a conversation). */
+export async function recordChangesAs(em: EntityManager, table: string, model: string): Promise<void> {
+  await em.execute(`select set_config(?, ?, true)`, [`crm.model.${table}`, model]);
+}
+
 /**
  * Every write runs through here: one transaction on the context's EntityManager (so the loaders'
  * reads and the outbox rows written with the change share it), committed when `work` returns.
@@ -44,6 +62,8 @@ export async function mutation<T>(ctx: TransactionContext, work: (em: EntityMana
   let result: T;
   try {
     await em.begin();
+    if (ctx.viewer && ctx.channel)
+      await em.execute(WRITER_SQL, [String(ctx.viewer.userId), ctx.viewer.appId === null ? '' : String(ctx.viewer.appId), ctx.channel]);
     result = await work(em);
     await em.commit();
   } catch (error) {

@@ -70,6 +70,14 @@ export function fromGlobalId(id: string): { typeName: string; databaseId: number
   return { typeName: match[1], databaseId: Number(match[2]) };
 }
 
+/**
+ * Records of one registered type by database id, as `node(id:)` finds them: null where missing or
+ * hidden from the viewer. Undefined when no type has the name.
+ */
+export function findNodes(ctx: RequestContext, typeName: string, ids: readonly number[]): Promise<ReadonlyArray<object | null>> | undefined {
+  return byName.get(typeName)?.find(ctx, ids);
+}
+
 /** The most ids one `nodes` call takes. */
 export const MAX_NODES = 100;
 

@@ -141,7 +141,12 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
 
   const contextFor = async (req: express.Request, requestId: string): Promise<RequestContext> => {
     const viewer = await authenticate(orm, req, deps.authFailures);
-    return createContext(orm, viewer, requestId, { jobs: deps.jobs, clock: deps.clock, origin: config.publicUrl ?? requestOrigin(req, config.port) });
+    return createContext(orm, viewer, requestId, {
+      channel: req.originalUrl.startsWith('/api/v3') ? 'v3' : 'graphql',
+      jobs: deps.jobs,
+      clock: deps.clock,
+      origin: config.publicUrl ?? requestOrigin(req, config.port),
+    });
   };
 
   app.use(

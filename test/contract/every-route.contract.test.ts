@@ -40,6 +40,19 @@ async function succeed(
 }
 
 const label = (route: RouteSpec) => `${route.method} ${route.path}`;
+
+/** Every id a feed route answers, following its `next_cursor` from the start. */
+async function feedIds(server: TestServer, apiKey: string, route: RouteSpec): Promise<number[]> {
+  const ids: number[] = [];
+  let since: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const res = await server.request('GET', routePath(route, 0), { apiKey, query: { per_page: 200, ...(since ? { since } : {}) } });
+    ids.push(...(res.body.entries as Array<{ id: number }>).map((e) => e.id));
+    since = res.body.pagination.next_cursor;
+    if (!res.body.pagination.has_more) break;
+  }
+  return ids;
+}
 const withId = SERVED_ROUTES.filter((r) => r.path.includes(':'));
 // Deletes answering a record (account notifications); not those answering nothing or ids (calendar entries),
 // nor routes answering another media type than JSON records (the iCalendar feed).
@@ -77,6 +90,9 @@ describe('what every v3 route shares', () => {
       else if (route.kind === 'list') {
         expect(Object.keys(res.body)).toEqual(['entries', 'pagination']);
         expect(res.body.entries.map((e: { id: number }) => e.id)).toContain(id);
+      } else if (route.kind === 'feed') {
+        expect(Object.keys(res.body)).toEqual(['entries', 'pagination']);
+        expect(await feedIds(server, key, route)).toContain(id);
       } else if (route.kind === 'create') expect(res.body.id).toEqual(expect.any(Number));
       else if (route.kind === 'singleton') expect(res.body.id).toBe(id);
       else expect(res.body.id).toBe(id);
@@ -110,7 +126,8 @@ describe('what every v3 route shares', () => {
   describe.each(answering.map((r) => [label(r), r] as const))('%s', (_, route) => {
     it('attrs=a,b answers only those keys, in the record’s own order; unknown names are ignored', async () => {
       const full = await succeed(server, key, route);
-      const record = route.kind === 'list' ? full.res.body.entries[0] : full.res.body;
+      const listing = route.kind === 'list' || route.kind === 'feed';
+      const record = listing ? full.res.body.entries[0] : full.res.body;
       const keys = Object.keys(record);
       expect(keys.length).toBeGreaterThanOrEqual(2);
       // Asked for out of order, with an unknown name and a repeat: answered in the record's order.
@@ -119,7 +136,7 @@ describe('what every v3 route shares', () => {
       expect(expected).not.toContain('id');
       const picked = await succeed(server, key, route, { attrs: wanted.join(',') });
       expect(picked.res.status).toBe(200);
-      const records = route.kind === 'list' ? picked.res.body.entries : [picked.res.body];
+      const records = listing ? picked.res.body.entries : [picked.res.body];
       expect(records.length).toBeGreaterThan(0);
       for (const r of records) expect(Object.keys(r)).toEqual(expected);
       if (route.kind === 'list') expect(Object.keys(picked.res.body.pagination)).toEqual(['page', 'per_page', 'total', 'pages', 'page_var']);

@@ -210,6 +210,16 @@ describe('documents', () => {
     });
     // Idempotent: a second run finds it complete and does nothing.
     expect(await fetchDocument(deps, created.id)).toEqual({ status: 'skipped' });
+    // The fetch's move to complete is a change of the document, made by the job (issue 24 §1); the claim is none.
+    const changes = await server.sql(`select action, origin, actor_kind, changes from record_changes where model = 'document' and record_id = ? order by id`, [
+      created.id,
+    ]);
+    expect(changes.map((c) => [c.action, c.origin, c.actor_kind])).toEqual([
+      ['create', 'v3', 'user'],
+      ['update', 'job', 'job'],
+    ]);
+    expect(changes[1].changes).toMatchObject({ upload_status: [1, 2], size_bytes: [null, PDF.length] });
+    expect(Object.keys(changes[1].changes)).not.toContain('storage_key');
     expect(await dueDocumentIds(server.orm.em.fork(), 10_000)).not.toContain(created.id);
 
     const shown = await admin.get(`/documents/${created.id}.json`);

@@ -228,6 +228,14 @@ export const fixtures = {
         input: { text: `Fixture notification ${unique()}`, ...attrs },
       },
     )) as Fixture,
+  /** A change of the feed: a company made for it; its id is the change's sequence. */
+  change: (async (server, apiKey) => {
+    const company = await fixtures.company(server, apiKey);
+    const res = await server.graphql(apiKey, `{ changes(models: [COMPANY], recordIds: [${company}], actions: [CREATE], first: 200) { nodes { sequence } } }`);
+    const [change] = res.body.data?.changes?.nodes ?? [];
+    if (!change) throw new Error(`fixture change failed: ${res.text}`);
+    return Number(change.sequence);
+  }) as Fixture,
   /** A dropdown entry, in a person dropdown made for it unless `attrs.customFieldLabelId` names one. */
   customFieldEntry: (async (server, apiKey, attrs = {}) => {
     const customFieldLabelId = (attrs.customFieldLabelId as number | undefined) ?? (await fixtures.customFieldLabel(server, apiKey, { resource: 'PERSON' }));
@@ -331,6 +339,8 @@ export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
     owned: true,
     v3Attrs: () => ({ text: `V3 notification ${unique()}`, read_at: '2014-05-19 08:54:59 -0400' }),
   },
+  // A change is seen by whoever sees its record (the fixture's company is the creator's own).
+  change: { create: fixtures.change, owned: true },
   // A conversation is seen by whoever sees its deal (the fixture's deal is the creator's own).
   conversation: { create: fixtures.conversation, owned: true, v3Attrs: () => ({ deal_id: lastConversationDealId, sentence: `V3 conversation ${unique()}` }) },
   // A note is seen by whoever sees its record (the fixture's person is the creator's own).

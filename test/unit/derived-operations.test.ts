@@ -28,6 +28,7 @@ describe('v3 operations derived from the schema', () => {
     expect(named.sort()).toEqual(
       [
         'CalendarFeed',
+        'ChangeFeed',
         'CompanyDeals',
         'CompanyNotes',
         'DealNotes',

@@ -1,6 +1,6 @@
 import { Issues, NotFoundError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
-import { mutation } from '../../context/transaction';
+import { mutation, recordChangesAs } from '../../context/transaction';
 import { hydrate, tableOf } from '../../db/list-query';
 import { isValidId } from '../../graphql/ids';
 import { withoutNul } from '../common/input';
@@ -41,6 +41,7 @@ export class ConversationService {
 
   create(input: ConversationCreateInput): Promise<Conversation> {
     return mutation(this.ctx, async (em) => {
+      await recordChangesAs(em, 'notes', 'conversation');
       const issues = new Issues();
       const deal = isValidId(input.dealId) ? await findVisible(this.ctx, DEAL_RECORDS, input.dealId) : null;
       if (!deal) issues.missing('dealId');
@@ -59,6 +60,7 @@ export class ConversationService {
 
   update(id: number, input: ConversationUpdateInput): Promise<Conversation> {
     return mutation(this.ctx, async (em) => {
+      await recordChangesAs(em, 'notes', 'conversation');
       const note = await this.loadForWrite(id);
       const issues = new Issues();
       if (input.sentence !== undefined) {
@@ -74,6 +76,7 @@ export class ConversationService {
 
   delete(id: number): Promise<number> {
     return mutation(this.ctx, async (em) => {
+      await recordChangesAs(em, 'notes', 'conversation');
       em.remove(await this.loadForWrite(id));
       await em.flush();
       return id;

@@ -55,6 +55,12 @@ function reasonOf(error: unknown): string {
   return error instanceof FetchRefused ? error.message : 'the document could not be fetched';
 }
 
+/**
+ * A fetch's own writes are recorded as the job's (record_changes.origin): each is one statement,
+ * its own transaction, so the setting rides in the statement's FROM.
+ */
+const AS_JOB = `(select set_config('crm.origin', 'job', true)) as job_origin`;
+
 /** Pending, and not held by a live claim: the condition of a claim and of the sweep. */
 const CLAIMABLE = `"upload_status" = ${UploadStatus.PENDING} and ("fetch_lease_until" is null or "fetch_lease_until" <= now())`;
 
@@ -108,7 +114,7 @@ export async function fetchDocument(deps: DocumentFetchDeps, documentId: number,
     const reason = reasonOf(error);
     const [failed] = await conn.execute<Array<{ id: number }>>(
       `update "documents" set "upload_status" = ${UploadStatus.ERROR}, "upload_status_error_message" = ?, "fetch_lease_until" = null, "storage_key" = null
-         where ${guard} returning "id"`,
+         from ${AS_JOB} where ${guard} returning "id"`,
       [reason, ...guardParams],
       'all',
     );
@@ -137,7 +143,7 @@ export async function fetchDocument(deps: DocumentFetchDeps, documentId: number,
     recorded = await conn.execute<Array<{ id: number }>>(
       `update "documents" set "upload_status" = ${UploadStatus.COMPLETE}, "upload_status_error_message" = null, "size_bytes" = ?, "size_in_k" = ?, "etag" = ?,
          "content_type" = ?, "kind" = ?, "storage_key" = ?, "uploaded_at" = now(), "fetch_lease_until" = null
-         where ${guard} returning "id"`,
+         from ${AS_JOB} where ${guard} returning "id"`,
       [bytes.length, sizeInK, etag, contentType, kind, key, ...guardParams],
       'all',
     );
@@ -163,7 +169,7 @@ async function giveUpIfExhausted(deps: DocumentFetchDeps, documentId: number): P
   const [ended] = await deps.orm.em.getConnection().execute<Array<{ storage_key: string | null }>>(
     `with previous as (select "id", "storage_key" from "documents" where "id" = ? for update)
      update "documents" d set "upload_status" = ${UploadStatus.ERROR}, "upload_status_error_message" = ?, "fetch_lease_until" = null, "storage_key" = null
-       from previous
+       from previous, ${AS_JOB}
        where d."id" = previous."id" and d."upload_status" = ${UploadStatus.PENDING} and (d."fetch_lease_until" is null or d."fetch_lease_until" <= now()) and d."fetch_attempts" >= ?
        returning previous."storage_key"`,
     [documentId, reason, deps.maxAttempts],
