@@ -1,5 +1,6 @@
 import { accountResource } from './resources/account';
 import { changeResource } from './resources/change';
+import { webhookResource } from './resources/webhook';
 import { calendarEntryResource, calendarFeedResource } from './resources/calendar-entry';
 import { accountNotificationResource, accountNotificationUpdateResource } from './resources/account-notification';
 import { companyResource } from './resources/company';
@@ -29,6 +30,7 @@ import { userResource } from './resources/user';
 import { ACCOUNT_NOTIFICATION_ROUTES } from './routes/account-notifications.routes';
 import { ADMIN_ROUTES } from './routes/admin.routes';
 import { CHANGE_ROUTES } from './routes/changes.routes';
+import { WEBHOOK_ROUTES } from './routes/webhooks.routes';
 import { CALENDAR_ENTRY_ROUTES } from './routes/calendar-entries.routes';
 import { COMPANY_ROUTES } from './routes/companies.routes';
 import { CONVERSATION_ROUTES } from './routes/conversations.routes';
@@ -85,4 +87,5 @@ export const FACADE_MODULES: readonly FacadeModule[] = [
   { name: 'conversations', resources: [conversationCreatedResource, conversationResource], routes: CONVERSATION_ROUTES },
   { name: 'account notifications', resources: [accountNotificationResource, accountNotificationUpdateResource], routes: ACCOUNT_NOTIFICATION_ROUTES },
   { name: 'changes', resources: [changeResource], routes: CHANGE_ROUTES },
+  { name: 'webhooks', resources: [webhookResource], routes: WEBHOOK_ROUTES },
 ];

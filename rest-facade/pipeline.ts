@@ -117,7 +117,9 @@ function buildVariables(
         pathFilter,
       ].filter((part) => Object.keys(part).length > 0);
       variables.filter = parts.length <= 1 ? (parts[0] ?? {}) : { and: parts };
-      const paging = parsePaging(query as { page?: unknown; per_page?: unknown }, route.paging ?? { default: 100, max: 100 });
+      const limits = route.paging ?? { default: 100, max: 100 };
+      // A list without the envelope answers one page, whatever was asked.
+      const paging = route.entriesKey ? { page: 1, perPage: limits.max } : parsePaging(query as { page?: unknown; per_page?: unknown }, limits);
       variables.page = paging.page;
       variables.perPage = paging.perPage;
       if (sort) variables.orderBy = parseSort(query.sort, sort, { table: route.sortTable });
@@ -166,6 +168,7 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
     case 'list': {
       const entries: Record<string, unknown>[] = payload.nodes;
       for (let i = 0; i < entries.length; i++) entries[i] = show(entries[i]);
+      if (route.entriesKey) return { status: 200, body: { [route.entriesKey]: entries } };
       return { status: 200, body: envelope(entries, { page: variables.page as number, perPage: variables.perPage as number, total: payload.totalCount }) };
     }
     case 'feed': {
@@ -176,6 +179,7 @@ function successReply(route: RouteSpec, payload: any, fmt: Formatter, attrs: str
     case 'delete':
       if (route.deleteBody === 'ids') return { status: 200, body: [payload.deletedDatabaseId] };
       if (route.deleteBody === 'record') return { status: 200, body: show(payload) };
+      if (route.deleteBody === 'null') return { status: 200, body: null };
       return { status: 200 };
     default:
       return { status: 200, body: show(payload) };

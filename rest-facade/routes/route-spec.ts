@@ -16,7 +16,7 @@ export type RouteKind = 'list' | 'feed' | 'show' | 'create' | 'update' | 'delete
 export type ErrorShape = 'array' | 'wrapped' | 'error-object';
 
 /** What a route answers on a successful delete (DECISIONS: Status codes and bodies). */
-export type DeleteBody = 'empty' | 'ids' | 'record';
+export type DeleteBody = 'empty' | 'ids' | 'record' | 'null';
 
 export interface SortSpec {
   /** v3 keys that are not an enum value's lower case: `user_id` → `OWNER_ID`. */
@@ -71,6 +71,11 @@ export interface RouteSpec {
   /** Path parameters that filter a nested list (`{id: 'companyId'}`, as `{in: [id]}`); `:id` is also passed as `id`. */
   readonly pathFilters?: Readonly<Record<string, string>>;
   readonly deleteBody?: DeleteBody;
+  /**
+   * A list answering its entries under this key, without the envelope or paging (DECISIONS:
+   * Webhooks, `{"webhooks": [...]}`): one page of `paging.max` entries.
+   */
+  readonly entriesKey?: string;
   /** Enum values the derived operation passes to its root field where it takes them (`{kind: 'LEAD_STATUS'}`). */
   readonly args?: Readonly<Record<string, string>>;
   /** Stages of the pipeline this route extends or replaces (see RouteHooks). */

@@ -12,6 +12,7 @@ import {
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
+  type GraphQLEnumType,
 } from 'graphql';
 import { createSchema } from '../../src/app/schema';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
@@ -70,7 +71,8 @@ function literal(type: GraphQLInputType): string {
 /** A value for a required scalar or enum (inputs of seeding mutations and required connection arguments). */
 function sample(type: GraphQLInputType, serial: number): unknown {
   if (isNonNullType(type)) return sample(type.ofType, serial);
-  if (isListType(type)) return [];
+  // A list of enum values takes one (a webhook endpoint's models); any other list is empty.
+  if (isListType(type)) return isEnumType(getNamedType(type)) ? [(getNamedType(type) as GraphQLEnumType).getValues()[0].name] : [];
   if (isEnumType(type)) return type.getValues()[0].name; // variables take enum names
   if (isInputObjectType(type)) {
     const out: Record<string, unknown> = {};

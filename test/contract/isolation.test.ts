@@ -55,7 +55,8 @@ const viewersOf = (w: Awaited<ReturnType<typeof world>>) => [w.admin, w.own, w.a
  * DECISIONS (Admin surface): account-wide records (admin lists) are written by admins only; any
  * other user's write is a 403, whatever the record (so it tells nothing of other accounts).
  */
-const forbidden = (viewer: Member, route: RouteSpec) => route.kind !== 'show' && !FIXTURES[route.resource.root].owned && !viewer.isAdmin;
+const forbidden = (viewer: Member, route: RouteSpec) =>
+  (route.kind !== 'show' || FIXTURES[route.resource.root].adminsOnly === true) && !FIXTURES[route.resource.root].owned && !viewer.isAdmin;
 
 describe('isolation on every v3 route', () => {
   let server: TestServer;
@@ -127,6 +128,12 @@ describe('isolation on every v3 route', () => {
           if (parent && !visible(viewer, sample.creator, parent.resource.root)) {
             expected.push(`${label}: 404 (empty)`);
             outcomes.push(`${label}: ${res.status}${res.status === 404 && res.text === '' ? ' (empty)' : ''}`);
+            continue;
+          }
+          // Records only administrators read (webhook endpoints): anyone else's list is a 403.
+          if (FIXTURES[root].adminsOnly && !viewer.isAdmin) {
+            expected.push(`${label}: 403`);
+            outcomes.push(`${label}: ${res.status}`);
             continue;
           }
           const ids = res.status === 200 ? listedIds(route, res) : [];

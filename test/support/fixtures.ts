@@ -17,6 +17,8 @@ export interface ResourceFixture {
    * account, admin lists) are the same for every member of the account.
    */
   readonly owned: boolean;
+  /** Read by administrators only as well (webhook endpoints): anyone else's read is a 403 too. */
+  readonly adminsOnly?: true;
   /** Minimal valid v3 attributes, for resources with a create route (`{company: {...}}`). */
   readonly v3Attrs?: () => Record<string, unknown>;
 }
@@ -228,6 +230,15 @@ export const fixtures = {
         input: { text: `Fixture notification ${unique()}`, ...attrs },
       },
     )) as Fixture,
+  /** A webhook endpoint (the key must be an admin's): of deals, to a host that does not resolve here. */
+  webhook: ((server, apiKey, attrs = {}) =>
+    run(
+      server,
+      apiKey,
+      'mutation($input: WebhookEndpointCreateInput!) { createWebhookEndpoint(input: $input) { webhookEndpoint { databaseId } userErrors { message } } }',
+      'createWebhookEndpoint.webhookEndpoint',
+      { input: { url: `https://hooks.example.com/${unique()}`, models: ['DEAL'], ...attrs } },
+    )) as Fixture,
   /** A change of the feed: a company made for it; its id is the change's sequence. */
   change: (async (server, apiKey) => {
     const company = await fixtures.company(server, apiKey);
@@ -339,6 +350,13 @@ export const FIXTURES: Readonly<Record<string, ResourceFixture>> = {
     owned: true,
     v3Attrs: () => ({ text: `V3 notification ${unique()}`, read_at: '2014-05-19 08:54:59 -0400' }),
   },
+  // Administrators only (the isolation tests make them with an admin's key).
+  webhook: {
+    create: fixtures.webhook,
+    owned: false,
+    adminsOnly: true,
+    v3Attrs: () => ({ event_model: 'person', event_action: 'create', url: `https://hooks.example.com/v3-${unique()}`, failure_email: 'ops@example.com' }),
+  },
   // A change is seen by whoever sees its record (the fixture's company is the creator's own).
   change: { create: fixtures.change, owned: true },
   // A conversation is seen by whoever sees its deal (the fixture's deal is the creator's own).
@@ -448,7 +466,7 @@ export async function sampleRoute(server: TestServer, apiKey: string, route: Rou
  * media type (`route.produces`), the records it names: an iCalendar feed's UIDs.
  */
 export function listedIds(route: RouteSpec, res: { readonly body: any; readonly text: string }): number[] {
-  if (route.produces === undefined) return (res.body.entries as Array<{ id: number }>).map((e) => e.id);
+  if (route.produces === undefined) return (res.body[route.entriesKey ?? 'entries'] as Array<{ id: number }>).map((e) => e.id);
   if (route.produces === 'text/calendar') return [...res.text.matchAll(/^UID:calendar-entry-(\d+)@/gm)].map((m) => Number(m[1]));
   throw new Error(`listedIds: teach it how ${route.method} ${route.path} (${route.produces}) names its records`);
 }

@@ -1,0 +1,12 @@
+import type { CoreModule } from '../module';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WEBHOOK_ENDPOINT_RESOURCE, WebhookEndpointSecretResolver } from './webhook-endpoint.resolver';
+
+export { allowWebhookHosts } from './webhook-endpoint.service';
+
+/** Webhook endpoints (issue 24 §3): where the account's changes are to be sent, signed. */
+export const webhooksModule: CoreModule = {
+  name: 'webhooks',
+  entities: [WebhookEndpoint],
+  resolvers: [WEBHOOK_ENDPOINT_RESOURCE.resolver, WebhookEndpointSecretResolver],
+};

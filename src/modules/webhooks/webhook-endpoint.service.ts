@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { lookup } from 'node:dns/promises';
+import { Issues } from '../../common/errors';
+import type { RequestContext } from '../../context/context';
+import { mutation } from '../../context/transaction';
+import { VisibilityRule, type Seer } from '../../context/visibility';
+import type { Where } from '../../db/sql';
+import { blank } from '../../kit/assign';
+import { ChangeAction, ChangeModel } from '../changes/change.types';
+import { requireAdmin } from '../common/admin';
+import { withoutNul } from '../common/input';
+import { loadForWrite, removeVisible, type Records } from '../common/resource';
+import { FetchRefused } from '../documents/fetch/fetch-refused';
+import { isPublicAddress } from '../documents/fetch/public-address';
+import { checkUrl } from '../documents/fetch/safe-fetch';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+import { WEBHOOK_ENDPOINT_FIELDS, type WebhookEndpointInput } from './webhook-endpoint.fields';
+
+/** Administrators see every endpoint of the account; nobody else sees any. */
+class AdminsOnly extends VisibilityRule<WebhookEndpoint> {
+  constructor() {
+    super([]);
+  }
+  override restrict(where: Where, alias: string, seer: Seer): Where {
+    return seer.isAdmin ? where : where.add('false');
+  }
+  override canSee(seer: Seer): boolean {
+    return seer.isAdmin;
+  }
+}
+
+export const WEBHOOK_ENDPOINTS: Records<WebhookEndpoint> = { entity: WebhookEndpoint, alias: 'wh', name: 'WebhookEndpoint', visibility: new AdminsOnly() };
+
+/** Every writable field is the service's own. */
+WEBHOOK_ENDPOINT_FIELDS.writes(['url', 'description', 'models', 'actions', 'onlyWhenChanged', 'enabled', 'failureEmail']);
+
+const WHAT = 'webhooks';
+/** How long a rotated secret keeps signing beside the new one. */
+export const PREVIOUS_SECRET_HOURS = 24;
+const MAX_FIELDS = 50;
+/** How long a create or update waits for the URL's host to resolve; past it, the host counts as not resolving yet. */
+const LOOKUP_TIMEOUT_MS = 2000;
+
+/** The hosts a webhook may reach though they resolve to a non-public address: DOCUMENT_FETCH_ALLOWED_HOSTS, set at start. */
+let allowedHosts: ReadonlySet<string> = new Set();
+export function allowWebhookHosts(hosts: readonly string[]): void {
+  allowedHosts = new Set(hosts.map((h) => h.toLowerCase()));
+}
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * A URL deliveries may go to, or the issue naming `url`: well formed (http or https, no
+ * credentials, at most 2048 characters) and, where its host resolves now, to public addresses
+ * only (a loopback, private or link-local address is refused unless the host is allowed). A host
+ * that does not resolve yet is accepted: every attempt checks the address again.
+ */
+async function checkTarget(raw: unknown, issues: Issues): Promise<string | null> {
+  if (typeof raw !== 'string' || blank(withoutNul(raw).trim())) {
+    issues.blank('url');
+    return null;
+  }
+  let url: URL;
+  try {
+    url = checkUrl(raw.trim());
+  } catch (error) {
+    issues.invalid('url', error instanceof FetchRefused ? error.message : 'is not a URL');
+    return null;
+  }
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (allowedHosts.has(host.toLowerCase()) || allowedHosts.has(`[${host.toLowerCase()}]`)) return url.href;
+  let addresses: string[];
+  if (isIP(host) !== 0) addresses = [host];
+  else {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), LOOKUP_TIMEOUT_MS)));
+      addresses = (await Promise.race([lookup(host, { all: true }), timeout])).map((a) => a.address);
+    } catch {
+      return url.href;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  if (!addresses.every(isPublicAddress)) {
+    issues.invalid('url', 'must reach a public address (its host resolves to a private, loopback or link-local one)');
+    return null;
+  }
+  return url.href;
+}
+
+function checkList<T extends string>(raw: readonly T[] | null | undefined, field: string, known: readonly T[], issues: Issues): T[] | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw.length === 0) {
+    issues.blank(field);
+    return null;
+  }
+  if (raw.some((v) => !known.includes(v))) {
+    issues.invalid(field, `takes ${known.join(', ')}`);
+    return null;
+  }
+  return [...new Set(raw)];
+}
+
+function checkText(raw: string | null | undefined, field: string, max: number, issues: Issues): string | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === null) return null;
+  const text = withoutNul(raw).trim();
+  if (text === '') return null;
+  if (text.length > max) {
+    issues.tooLong(field, max);
+    return null;
+  }
+  return text;
+}
+
+/** Webhook endpoints' own steps (issue 24 §3): administrators only, for reads too. */
+export class WebhookEndpointService {
+  constructor(private readonly ctx: RequestContext) {}
+
+  create(input: WebhookEndpointInput): Promise<WebhookEndpoint> {
+    requireAdmin(this.ctx, WHAT);
+    return mutation(this.ctx, async (em) => {
+      const endpoint = em.create(WebhookEndpoint, {
+        account: this.ctx.viewer.accountId,
+        owner: this.ctx.viewer.userId,
+        url: '',
+        name: '',
+        models: [],
+        secret: newSecret(),
+      });
+      await this.apply(endpoint, input, true);
+      endpoint.revealedSecret = endpoint.secret;
+      await em.flush();
+      return endpoint;
+    });
+  }
+
+  update(id: number, input: WebhookEndpointInput): Promise<WebhookEndpoint> {
+    requireAdmin(this.ctx, WHAT);
+    return mutation(this.ctx, async (em) => {
+      const endpoint = await loadForWrite(this.ctx, WEBHOOK_ENDPOINTS, id);
+      await this.apply(endpoint, input, false);
+      endpoint.updatedAt = new Date();
+      await em.flush();
+      return endpoint;
+    });
+  }
+
+  delete(id: number): Promise<number> {
+    requireAdmin(this.ctx, WHAT);
+    return removeVisible(this.ctx, WEBHOOK_ENDPOINTS, id);
+  }
+
+  /** A new signing secret, shown once; the previous one keeps signing beside it for PREVIOUS_SECRET_HOURS. */
+  rotateSecret(id: number): Promise<WebhookEndpoint> {
+    requireAdmin(this.ctx, WHAT);
+    return mutation(this.ctx, async (em) => {
+      const endpoint = await loadForWrite(this.ctx, WEBHOOK_ENDPOINTS, id);
+      endpoint.previousSecret = endpoint.secret;
+      endpoint.previousSecretUntil = new Date(this.ctx.clock.now().getTime() + PREVIOUS_SECRET_HOURS * 3600_000);
+      endpoint.secret = newSecret();
+      endpoint.revealedSecret = endpoint.secret;
+      endpoint.updatedAt = new Date();
+      await em.flush();
+      return endpoint;
+    });
+  }
+
+  private async apply(endpoint: WebhookEndpoint, input: WebhookEndpointInput, creating: boolean): Promise<void> {
+    const issues = new Issues();
+    const raw = input as unknown as {
+      url?: string | null;
+      description?: string | null;
+      models?: ChangeModel[] | null;
+      actions?: ChangeAction[] | null;
+      onlyWhenChanged?: string[] | null;
+      enabled?: boolean | null;
+      failureEmail?: string | null;
+    };
+    const url = creating || raw.url !== undefined ? await checkTarget(raw.url, issues) : undefined;
+    const models = checkList(creating ? (raw.models ?? null) : raw.models, 'models', Object.values(ChangeModel), issues);
+    const actions = checkList(raw.actions, 'actions', Object.values(ChangeAction), issues);
+    const description = checkText(raw.description, 'description', 500, issues);
+    const failureEmail = checkText(raw.failureEmail, 'failureEmail', 254, issues);
+    if (failureEmail && !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(failureEmail)) issues.invalid('failureEmail', 'is not an email address');
+    let fields: string[] | undefined;
+    if (raw.onlyWhenChanged !== undefined) {
+      fields = [...new Set(raw.onlyWhenChanged ?? [])];
+      if (fields.length > MAX_FIELDS) issues.invalid('onlyWhenChanged', `takes at most ${MAX_FIELDS} fields`);
+      else if (fields.some((f) => !/^[a-z][a-z0-9_]{0,62}(\.[a-z0-9_]{1,63})?$/.test(f)))
+        issues.invalid('onlyWhenChanged', 'takes column names (`name`, `custom_fields.custom_label_12`)');
+    }
+    if (raw.enabled === null) issues.blank('enabled');
+    issues.throwIfAny();
+    if (url) endpoint.url = url;
+    if (models) endpoint.models = models;
+    if (actions) endpoint.actions = actions;
+    if (description !== undefined) endpoint.description = description;
+    if (failureEmail !== undefined) endpoint.failureEmail = failureEmail;
+    if (fields) endpoint.onlyWhenChanged = fields;
+    if (typeof raw.enabled === 'boolean') {
+      endpoint.enabled = raw.enabled;
+      if (raw.enabled) endpoint.disabledReason = null;
+    }
+    endpoint.name = `${await this.label()} ${endpoint.models.join(',')}:${endpoint.actions.join(',')}`;
+  }
+
+  /** What a name starts with: the account's name (v3 `name`: "<label> person:create"). */
+  private async label(): Promise<string> {
+    const [row] = await this.ctx.em.execute<Array<{ name: string }>>(`select name from accounts where id = ?`, [this.ctx.viewer.accountId], 'all');
+    return (row?.name ?? 'Account').slice(0, 200);
+  }
+}
