@@ -38,8 +38,9 @@ export function ormConfig(options: OrmOptions): Options {
     discovery: { warnWhenNoEntities: true },
     // Tables no entity declares, which no schema diff may drop: the job queue's belongs to Agenda's
     // backend (migrations/20261129000002-jobs.ts, read and written by @agendajs/postgres-backend);
-    // the change records are written by triggers and read by SQL (migrations/20261203000001-record-changes.ts).
-    schemaGenerator: { skipTables: ['agenda_jobs', 'record_changes', 'record_changes_pruned'] },
+    // the change records are written by triggers and read by SQL (migrations/20261203000001-record-changes.ts);
+    // webhook deliveries, their attempts and the dispatcher's cursor are kept by jobs in SQL (20261203000003).
+    schemaGenerator: { skipTables: ['agenda_jobs', 'record_changes', 'record_changes_pruned', 'webhook_deliveries', 'webhook_attempts', 'webhook_dispatch'] },
   };
 }
 

@@ -11,11 +11,15 @@ export interface JobPayloads {
   'fetch-document': { readonly documentId: number };
   /** Recurring: enqueue what is due and has no job (mail after a backoff, work lost to a crash). */
   sweep: Record<string, never>;
+  /** Make the webhook deliveries of the changes recorded since the last run (woken by the changes' NOTIFY). */
+  'dispatch-webhooks': Record<string, never>;
+  /** Send one endpoint's due deliveries, in order. */
+  'deliver-webhooks': { readonly endpointId: number };
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: readonly JobName[] = ['deliver-mail', 'fetch-document', 'sweep'];
+export const JOB_NAMES: readonly JobName[] = ['deliver-mail', 'fetch-document', 'sweep', 'dispatch-webhooks', 'deliver-webhooks'];
 
 /**
  * The one queued job a record may have: enqueueing again while one waits updates that job instead
@@ -25,6 +29,8 @@ export const JOB_NAMES: readonly JobName[] = ['deliver-mail', 'fetch-document', 
 export function jobKey<N extends JobName>(name: N, data: JobPayloads[N]): string | null {
   if ('outboxMessageId' in data) return `mail:${data.outboxMessageId}`;
   if ('documentId' in data) return `document:${data.documentId}`;
-  void name;
+  if ('endpointId' in data) return `webhook:${data.endpointId}`;
+  // One dispatch waits at most: the changes' notifications while one waits are the same work.
+  if (name === 'dispatch-webhooks') return 'webhooks:dispatch';
   return null;
 }

@@ -10,6 +10,7 @@ import { JOB_HANDLERS } from './handlers';
 import type { JobDeps } from './job-run';
 import type { JobQueue } from '../context/job-queue';
 import { startWorker, type RunningWorker } from './worker';
+import { listenForChanges } from './change-listener';
 
 export type { JobQueue } from '../context/job-queue';
 export { NO_QUEUE } from '../context/job-queue';
@@ -44,6 +45,7 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
   // Only a worker sends mail: an API-only process opens no SMTP transport.
   const transport = config.runWorker ? mailTransportFromConfig(config) : null;
   let worker: RunningWorker | null = null;
+  let listener: { close(): Promise<void> } | null = null;
   try {
     await agenda.ready;
     if (config.runWorker) {
@@ -51,12 +53,14 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
       const leaseSeconds = Math.ceil(config.jobs.lockLifetimeMs / 1000);
       const deps: JobDeps = { orm, config, transport, deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, leaseSeconds }, leaseSeconds, storage, queue };
       worker = await startWorker(agenda, deps, JOB_HANDLERS, config.jobs);
+      listener = await listenForChanges(databaseUrl, queue);
     } else {
       // Without a worker nothing connects the notification channel, and Agenda only publishes the
       // NOTIFY that wakes workers elsewhere when it is connected.
       await backend.notificationChannel?.connect();
     }
   } catch (error) {
+    await listener?.close();
     transport?.close();
     await backend.disconnect().catch(() => undefined);
     throw error;
@@ -69,6 +73,7 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
     worker,
     close(graceMs) {
       closing ??= (async () => {
+        await listener?.close();
         if (worker) await worker.stop(graceMs);
         else await backend.notificationChannel?.disconnect();
         transport?.close();

@@ -186,7 +186,7 @@ describe('v3 as the real service answered', () => {
     it('every paged list route of the table, empty in a fresh account (or under a fresh parent)', async () => {
       const fresh = await server.createAccount();
       const freshKey = fresh.admin.apiKey;
-      const paged = SERVED_ROUTES.filter((r) => r.kind === 'list' && r.produces === undefined);
+      const paged = SERVED_ROUTES.filter((r) => r.kind === 'list' && r.produces === undefined && !r.entriesKey);
       const pathOf = async (route: RouteSpec): Promise<string> => {
         if (route.path.includes(':noteId')) {
           const note = await fixtures.note(server, freshKey);

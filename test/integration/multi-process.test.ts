@@ -117,7 +117,7 @@ describeWithRedis('several processes on one database and one Redis', () => {
     target = await startTarget();
     env = common();
     // Accounts are made in-process (the CLI's code path) on the same database.
-    admin = await startTestServer({}, { databaseUrl: database.url });
+    admin = await startTestServer({ DOCUMENT_FETCH_ALLOWED_HOSTS: '127.0.0.1' }, { databaseUrl: database.url });
     account = await admin.createAccount();
     rita = await account.addUser({ firstName: 'Rita', lastName: 'Levi', email: 'rita@example.test' });
     [api1, api2] = await Promise.all([
@@ -225,6 +225,41 @@ describeWithRedis('several processes on one database and one Redis', () => {
     await eventually(async () => (await row()).status === 'sent', 40_000, 'the mail sent after the restart');
     expect((await row()).attempts).toBe(2);
     expect(smtp.received.filter((m) => m.mail.text?.includes('Interrupted'))).toHaveLength(1);
+  }, 90_000);
+
+  it('webhooks: changes made through both APIs are delivered once each; a worker killed mid-delivery leaves it to the next, which sends it again', async () => {
+    const made = await admin.graphql(
+      account.admin.apiKey,
+      'mutation($input: WebhookEndpointCreateInput!) { createWebhookEndpoint(input: $input) { webhookEndpoint { databaseId } userErrors { message } } }',
+      { input: { url: `${target.base}/hook/once`, models: ['COMPANY'], actions: ['CREATE'] } },
+    );
+    const endpointId = made.body.data.createWebhookEndpoint.webhookEndpoint.databaseId as number;
+    for (let i = 0; i < 6; i += 1) await v3(i % 2 ? api1 : api2, account.admin.apiKey)('POST', '/companies.json', { company: { name: `Hooked ${i}` } });
+    await eventually(() => target.hits.get('/hook/once') === 6, 30_000, 'six deliveries');
+    const rows = await admin.sql<{ status: string; attempts: number }>(`select status, attempts from webhook_deliveries where endpoint_id = ?`, [endpointId]);
+    expect(rows).toEqual(Array.from({ length: 6 }, () => ({ status: 'delivered', attempts: 1 })));
+    await admin.graphql(account.admin.apiKey, `mutation { updateWebhookEndpoint(id: ${endpointId}, input: { enabled: false }) { userErrors { message } } }`);
+
+    // The first POST to /slow/ hangs: the worker dies in the middle of it.
+    const slow = await admin.graphql(
+      account.admin.apiKey,
+      'mutation($input: WebhookEndpointCreateInput!) { createWebhookEndpoint(input: $input) { webhookEndpoint { databaseId } userErrors { message } } }',
+      { input: { url: `${target.base}/slow/hook`, models: ['COMPANY'], actions: ['CREATE'] } },
+    );
+    const slowId = slow.body.data.createWebhookEndpoint.webhookEndpoint.databaseId as number;
+    await v3(api1, account.admin.apiKey)('POST', '/companies.json', { company: { name: 'Hooked while dying' } });
+    await target.hit('/slow/hook');
+    worker.process.kill('SIGKILL');
+    await worker.exited;
+    worker = await startWorker();
+    await eventually(
+      async () => (await admin.sql(`select status from webhook_deliveries where endpoint_id = ? and status = 'delivered'`, [slowId])).length === 1,
+      40_000,
+      'the delivery sent by the next worker',
+    );
+    expect(target.hits.get('/slow/hook')).toBe(2);
+    // One delivery (one webhook-id), attempted twice: the receiver de-duplicates by the id.
+    expect(await admin.sql(`select attempts from webhook_deliveries where endpoint_id = ?`, [slowId])).toEqual([{ attempts: 2 }]);
   }, 90_000);
 
   it('SIGTERM: the worker stops taking jobs, lets the running fetch finish, and exits 0', async () => {

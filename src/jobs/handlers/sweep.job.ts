@@ -1,6 +1,7 @@
 import { dueDocumentIds } from '../../modules/documents/document.fetch-job';
 import { pruneChanges } from '../../modules/changes';
 import { dueOutboxMessageIds } from '../../modules/outbox';
+import { dueWebhookEndpointIds, pruneDeliveries } from '../../modules/webhooks';
 import type { JobHandler } from '../job-run';
 
 /** Rows one sweep enqueues at most, per kind; a larger backlog takes several sweeps. */
@@ -30,13 +31,23 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     await deps.queue.enqueue('fetch-document', { documentId });
     enqueued += 1;
   }
+  // Webhooks: the changes not dispatched yet (a lost notification), and endpoints whose next delivery is due (a retry's time came).
+  await deps.queue.enqueue('dispatch-webhooks', {});
+  const endpoints = await dueWebhookEndpointIds(deps.orm, SWEEP_BATCH);
+  for (const endpointId of endpoints) {
+    if (run.signal.aborted) return { status: 'cut short', enqueued };
+    await deps.queue.enqueue('deliver-webhooks', { endpointId });
+    enqueued += 1;
+  }
   // Changes past their retention, a batch at a time, at most a few batches a sweep.
   let pruned = 0;
   for (let i = 0; i < PRUNE_BATCHES; i++) {
     if (run.signal.aborted) return { status: 'cut short', enqueued, pruned };
-    const removed = await pruneChanges(em, deps.config.changesRetentionDays, PRUNE_BATCH);
+    const removed =
+      (await pruneChanges(em, deps.config.changesRetentionDays, PRUNE_BATCH)) +
+      (await pruneDeliveries(deps.orm, deps.config.changesRetentionDays, PRUNE_BATCH));
     pruned += removed;
     if (removed < PRUNE_BATCH) break;
   }
-  return { status: 'swept', mail: mail.length, documents: documents.length, pruned };
+  return { status: 'swept', mail: mail.length, documents: documents.length, webhooks: endpoints.length, pruned };
 };

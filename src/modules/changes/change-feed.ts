@@ -26,7 +26,7 @@ const SNAPSHOT = /^\d{1,20}:\d{1,20}:(\d{1,20}(,\d{1,20}){0,9999})?$/;
 const MAX_CURSOR_LENGTH = 64_000;
 
 /** Where a reader is: the snapshot of its last read, and within a larger read, that read's snapshot and the last id handed out. */
-interface Cursor {
+export interface Cursor {
   /** Null: nothing read yet (from the oldest change kept). */
   readonly seen: string | null;
   /** Set while paging one read: its snapshot and the last id handed out. */
@@ -73,9 +73,85 @@ export interface ChangePage {
   readonly hasNextPage: boolean;
 }
 
-const COLUMNS = `rc.id::text as id, rc.model, rc.action, rc.record_id, rc.actor_kind, rc.actor_user_id, rc.actor_app_id, rc.origin, rc.changes, rc.record, rc.occurred_at`;
+const COLUMNS = `rc.id::text as id, rc.account_id, rc.model, rc.action, rc.record_id, rc.actor_kind, rc.actor_user_id, rc.actor_app_id, rc.origin, rc.changes, rc.record, rc.occurred_at`;
 
 type Row = ChangeRow & { readonly snap: string };
+
+/** Where a read of change rows got to: the rows (each with the cursor just after it), the cursor after them, and whether more were there. */
+export interface ChangeRows {
+  readonly rows: Array<{ readonly row: ChangeRow; readonly cursor: string }>;
+  readonly next: Cursor;
+  readonly more: boolean;
+}
+
+type Execute = <T>(sql: string, params: unknown[], method: 'all') => Promise<T>;
+
+/**
+ * The change rows after `cursor` that match `where` (conditions on `rc`, with their `params`), at
+ * most `first`, in the order the feed reads them (see the top of this file). The feed and the
+ * webhook dispatcher read through it.
+ */
+export async function changeRows(
+  em: { execute: Execute },
+  cursor: Cursor,
+  first: number,
+  where: readonly string[],
+  params: readonly unknown[],
+): Promise<ChangeRows> {
+  // Not seen by the last read: every transaction older than its xmin was.
+  const unseen = (seen: string | null): { sql: string; params: unknown[] } =>
+    seen === null
+      ? { sql: '', params: [] }
+      : { sql: ' and rc.tx >= pg_snapshot_xmin(?::pg_snapshot) and not pg_visible_in_snapshot(rc.tx, ?::pg_snapshot)', params: [seen, seen] };
+
+  const rows: Array<{ row: ChangeRow; cursor: string }> = [];
+  /** The cursor just after `row`, read from the snapshot `upto` of a read that started after `seen`. */
+  const at = (row: ChangeRow, seen: string | null, upto: string) => ({ row, cursor: encodeCursor({ seen, paging: { upto, last: row.id } }) });
+  let next: Cursor = cursor;
+  let more = false;
+  // Finish the read being paged, then take a new snapshot (for the rest of the page, or to learn whether more came).
+  if (cursor.paging) {
+    const u = unseen(cursor.seen);
+    const found = await em.execute<Row[]>(
+      `select ${COLUMNS}, '' as snap from record_changes rc where ${where.length ? where.join(' and ') : 'true'}${u.sql} and pg_visible_in_snapshot(rc.tx, ?::pg_snapshot) and rc.id > ?::bigint order by rc.id limit ?`,
+      [...params, ...u.params, cursor.paging.upto, cursor.paging.last, first + 1],
+      'all',
+    );
+    const paging = cursor.paging;
+    if (found.length > first) {
+      rows.push(...found.slice(0, first).map((row) => at(row, cursor.seen, paging.upto)));
+      next = { seen: cursor.seen, paging: { upto: cursor.paging.upto, last: found[first - 1].id } };
+      more = true;
+    } else {
+      rows.push(...found.map((row) => at(row, cursor.seen, paging.upto)));
+      next = { seen: cursor.paging.upto, paging: null };
+    }
+  }
+  const room = first - rows.length;
+  if (!more) {
+    const u = unseen(next.seen);
+    const found = await em.execute<Array<Row | { snap: string; id: null }>>(
+      `select r.*, s.snap from (select pg_current_snapshot()::text as snap) s
+         left join lateral (select ${COLUMNS} from record_changes rc where ${where.length ? where.join(' and ') : 'true'}${u.sql} order by rc.id limit ?) r on true`,
+      [...params, ...u.params, room + 1],
+      'all',
+    );
+    const snap = found[0].snap;
+    const changes = found.filter((r): r is Row => r.id !== null);
+    const seen = next.seen;
+    if (changes.length > room) {
+      if (room > 0) rows.push(...changes.slice(0, room).map((row) => at(row, seen, snap)));
+      const last = room > 0 ? changes[room - 1].id : null;
+      next = last === null ? next : { seen: next.seen, paging: { upto: snap, last } };
+      more = true;
+    } else {
+      rows.push(...changes.map((row) => at(row, seen, snap)));
+      next = { seen: snap, paging: null };
+    }
+  }
+  // The driver leaves timestamps as text here.
+  return { rows: rows.map(({ row, cursor: after }) => ({ row: { ...row, occurred_at: new Date(row.occurred_at) }, cursor: after })), next, more };
+}
 
 /**
  * One page of the viewer's changes after `cursor`: at most `first`, of records they may see (a
@@ -102,59 +178,7 @@ export async function readChanges(
   narrow('rc.model in (?)', filter.models);
   narrow('rc.action in (?)', filter.actions);
   narrow('rc.record_id in (?)', filter.recordIds);
-  // Not seen by the last read: every transaction older than its xmin was.
-  const unseen = (seen: string | null): { sql: string; params: unknown[] } =>
-    seen === null
-      ? { sql: '', params: [] }
-      : { sql: ' and rc.tx >= pg_snapshot_xmin(?::pg_snapshot) and not pg_visible_in_snapshot(rc.tx, ?::pg_snapshot)', params: [seen, seen] };
-
-  const rows: Array<{ row: ChangeRow; cursor: string }> = [];
-  /** The cursor just after `row`, read from the snapshot `upto` of a read that started after `seen`. */
-  const at = (row: ChangeRow, seen: string | null, upto: string) => ({ row, cursor: encodeCursor({ seen, paging: { upto, last: row.id } }) });
-  let next: Cursor = cursor;
-  let more = false;
-  // Finish the read being paged, then take a new snapshot (for the rest of the page, or to learn whether more came).
-  if (cursor.paging) {
-    const u = unseen(cursor.seen);
-    const found = await ctx.em.execute<Row[]>(
-      `select ${COLUMNS}, '' as snap from record_changes rc where ${where.join(' and ')}${u.sql} and pg_visible_in_snapshot(rc.tx, ?::pg_snapshot) and rc.id > ?::bigint order by rc.id limit ?`,
-      [...params, ...u.params, cursor.paging.upto, cursor.paging.last, first + 1],
-      'all',
-    );
-    const paging = cursor.paging;
-    if (found.length > first) {
-      rows.push(...found.slice(0, first).map((row) => at(row, cursor.seen, paging.upto)));
-      next = { seen: cursor.seen, paging: { upto: cursor.paging.upto, last: found[first - 1].id } };
-      more = true;
-    } else {
-      rows.push(...found.map((row) => at(row, cursor.seen, paging.upto)));
-      next = { seen: cursor.paging.upto, paging: null };
-    }
-  }
-  const room = first - rows.length;
-  if (!more) {
-    const u = unseen(next.seen);
-    const found = await ctx.em.execute<Array<Row | { snap: string; id: null }>>(
-      `select r.*, s.snap from (select pg_current_snapshot()::text as snap) s
-         left join lateral (select ${COLUMNS} from record_changes rc where ${where.join(' and ')}${u.sql} order by rc.id limit ?) r on true`,
-      [...params, ...u.params, room + 1],
-      'all',
-    );
-    const snap = found[0].snap;
-    const changes = found.filter((r): r is Row => r.id !== null);
-    const seen = next.seen;
-    if (changes.length > room) {
-      if (room > 0) rows.push(...changes.slice(0, room).map((row) => at(row, seen, snap)));
-      const last = room > 0 ? changes[room - 1].id : null;
-      next = last === null ? next : { seen: next.seen, paging: { upto: snap, last } };
-      more = true;
-    } else {
-      rows.push(...changes.map((row) => at(row, seen, snap)));
-      next = { seen: snap, paging: null };
-    }
-  }
-  // The driver leaves timestamps as text here.
-  const read = rows.map(({ row, cursor: after }) => ({ row: { ...row, occurred_at: new Date(row.occurred_at) }, cursor: after }));
+  const { rows: read, next, more } = await changeRows(ctx.em as never, cursor, first, where, params);
   const shown = new Set(
     await visibleTo(
       ctx,
@@ -182,7 +206,7 @@ async function refuseExpired(ctx: RequestContext, cursor: Cursor, argument: stri
  * The changes the viewer may see: those of records they may see now; for a record gone since, the
  * changes shown to those who could see it when it was deleted (its tombstone's rule).
  */
-async function visibleTo(ctx: RequestContext, rows: readonly ChangeRow[]): Promise<ChangeRow[]> {
+export async function visibleTo(ctx: RequestContext, rows: readonly ChangeRow[]): Promise<ChangeRow[]> {
   if (rows.length === 0) return [];
   const byModel = new Map<ChangeModel, Set<number>>();
   for (const row of rows)

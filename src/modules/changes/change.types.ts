@@ -117,6 +117,7 @@ export class ChangedField {
 /** A change as read from record_changes. */
 export interface ChangeRow {
   readonly id: string;
+  readonly account_id: number;
   readonly model: ChangeModel;
   readonly action: ChangeAction;
   readonly record_id: number;

@@ -28,6 +28,7 @@ export class WebhookEndpoint {
     | 'previousSecret'
     | 'previousSecretUntil'
     | 'lastRunAt'
+    | 'failingSince'
     | 'disabledReason'
     | 'createdAt'
     | 'updatedAt'
@@ -113,6 +114,10 @@ export class WebhookEndpoint {
   @Field(() => Date, { nullable: true, description: 'When a delivery was last attempted.' })
   @Property({ type: 'datetime', nullable: true })
   lastRunAt: Date | null = null;
+
+  /** Since when deliveries have been failing (null after a success): past 5 days the endpoint is disabled. */
+  @Property({ type: 'datetime', nullable: true })
+  failingSince: Date | null = null;
 
   @Field(() => String, {
     nullable: true,

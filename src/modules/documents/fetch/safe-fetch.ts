@@ -244,3 +244,94 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
     options.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
+
+/** What a POST got back: the status, the headers, the first KB of the body. */
+export interface SafePostResult {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly head: string;
+}
+
+/** How much of a response body a POST reads (the rest is left unread) and keeps. */
+const POST_READ_BYTES = 64 * 1024;
+const POST_KEPT_BYTES = 1024;
+
+/**
+ * POSTs `body` to `rawUrl` under the same rules as a fetch (a public address, checked now, the
+ * socket pinned to it; allowed hosts; timeouts) without following redirects: any status answers
+ * (a 3xx too), with the first KB of its body. Rejects with a FetchRefused when no answer came.
+ */
+export async function safePost(
+  rawUrl: string,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  options: SafeFetchOptions = {},
+): Promise<SafePostResult> {
+  const timeoutMs = options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs;
+  const settings = { resolve: options.resolve ?? defaultResolve, allowAddress: options.allowAddress } as Settings;
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(FetchRefused.of('timed_out')), timeoutMs);
+  const onCallerAbort = () => controller.abort(FetchRefused.of('cancelled'));
+  options.signal?.addEventListener('abort', onCallerAbort);
+  try {
+    const url = checkUrl(rawUrl, options.maxUrlLength ?? SAFE_FETCH_DEFAULTS.maxUrlLength);
+    const host = bareHost(url);
+    const addresses = await checkedAddresses(host, settings);
+    return await new Promise<SafePostResult>((resolve, reject) => {
+      let settled = false;
+      const finish = (error: FetchRefused | null, result?: SafePostResult) => {
+        if (settled) return;
+        settled = true;
+        controller.signal.removeEventListener('abort', onAbort);
+        req.destroy();
+        if (error) reject(error);
+        else resolve(result!);
+      };
+      const onAbort = () => finish(controller.signal.reason instanceof FetchRefused ? controller.signal.reason : FetchRefused.of('cancelled'));
+      const requestOptions: RequestOptions & { servername?: string } = {
+        method: 'POST',
+        host,
+        port: url.port === '' ? undefined : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        headers: {
+          ...headers,
+          Host: url.host,
+          'Content-Length': String(Buffer.byteLength(body)),
+          'User-Agent': options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent,
+        },
+        lookup: pinnedLookup(addresses),
+        agent: false,
+      };
+      if (url.protocol === 'https:' && isIP(host) === 0) requestOptions.servername = host;
+      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(requestOptions, (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () =>
+          finish(null, {
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            head: Buffer.concat(chunks).subarray(0, POST_KEPT_BYTES).toString('utf8'),
+          });
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= POST_READ_BYTES) chunks.push(chunk);
+          else done();
+        });
+        response.on('end', done);
+        response.on('error', done);
+        response.on('close', done);
+      });
+      if (controller.signal.aborted) return onAbort();
+      controller.signal.addEventListener('abort', onAbort);
+      req.setTimeout(options.idleTimeoutMs ?? SAFE_FETCH_DEFAULTS.idleTimeoutMs, () => finish(FetchRefused.of('timed_out')));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        const tls = url.protocol === 'https:' && (TLS_CODES.test(err.code ?? '') || err.code === 'EPROTO');
+        finish(FetchRefused.of(tls ? 'tls_failed' : 'connection_failed'));
+      });
+      req.end(body);
+    });
+  } finally {
+    clearTimeout(deadline);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}

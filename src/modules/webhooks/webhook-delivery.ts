@@ -1,0 +1,209 @@
+import { createHmac, randomInt } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { logger } from '../../common/logger';
+import type { JobQueue } from '../../context/job-queue';
+import { FetchRefused } from '../documents/fetch/fetch-refused';
+import { safePost, type SafeFetchOptions } from '../documents/fetch/safe-fetch';
+
+/*
+ * Sending one endpoint's deliveries, in order (Standard Webhooks): the oldest pending one first; a
+ * delivery waiting for its retry holds the ones after it, so a receiver sees the changes of a
+ * record in the order they were made. At least once: a delivery is claimed with a lease (its next
+ * attempt moved past the lease), sent, then recorded; a worker killed in between leaves it to be
+ * sent again under the same webhook-id, which receivers de-duplicate by.
+ */
+
+/** The waits after each failed attempt (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), each ±10%. After the last, the delivery fails. */
+export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/** An attempt's whole time (connect, send, answer). */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** How long an endpoint may keep failing before it is disabled. */
+export const FAILING_DAYS = 5;
+/** Deliveries one run sends at most before handing over to a next run. */
+const RUN_LIMIT = 100;
+/** Retry-After is honoured up to a day. */
+const MAX_RETRY_AFTER_MS = 86_400_000;
+
+interface Claimed {
+  readonly id: string;
+  readonly body: string;
+  readonly attempts: number;
+  readonly url: string;
+  readonly secret: string;
+  readonly previous_secret: string | null;
+  readonly previous_secret_until: Date | null;
+}
+
+/** The Standard Webhooks signature of `body` under a `whsec_` secret: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`. */
+export function signature(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** The wait before the attempt after `attempts` failed ones, or null when they are all spent; Retry-After (seconds or a date) wins. */
+function nextWait(attempts: number, retryAfter: string | string[] | undefined, now: number): number | null {
+  if (attempts > RETRY_SCHEDULE_MS.length) return null;
+  const given = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+  if (given !== undefined) {
+    const seconds = /^\d{1,9}$/.test(given.trim()) ? Number(given.trim()) * 1000 : Date.parse(given) - now;
+    if (Number.isFinite(seconds) && seconds > 0) return Math.min(seconds, MAX_RETRY_AFTER_MS);
+  }
+  const base = RETRY_SCHEDULE_MS[attempts - 1];
+  return Math.round(base * (0.9 + randomInt(0, 2001) / 10_000));
+}
+
+export interface DeliveryDeps {
+  readonly orm: MikroORM;
+  readonly queue: JobQueue;
+  /** Allowed hosts and the like (documentFetchOptions); the timeout is the delivery's own. */
+  readonly fetch: SafeFetchOptions;
+  /** How long a claimed delivery is left to its worker: the job lock's lifetime (a killed worker's delivery is sent again after it). */
+  readonly leaseSeconds: number;
+  readonly signal?: AbortSignal;
+  /** The time: tests may pin it. */
+  readonly now?: () => Date;
+}
+
+/**
+ * Sends `endpointId`'s due deliveries in order until one must wait (then its run is scheduled for
+ * then) or none is left. What each attempt got is logged (webhook_attempts).
+ */
+export async function deliverWebhooks(deps: DeliveryDeps, endpointId: number): Promise<{ status: string; sent: number }> {
+  const conn = deps.orm.em.getConnection();
+  const now = deps.now ?? (() => new Date());
+  let sent = 0;
+  for (let i = 0; i < RUN_LIMIT; i++) {
+    if (deps.signal?.aborted) return { status: 'cut short', sent };
+    // The oldest pending delivery of an enabled endpoint, if it is due; claimed for the lease.
+    const [claimed] = await conn.execute<Claimed[]>(
+      `with head as (
+         select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
+          where d.endpoint_id = ? and d.status = 'pending' order by d.id limit 1 for update of d
+       )
+       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => ?), attempts = d.attempts + 1
+         from head, webhook_endpoints e
+        where d.id = head.id and e.id = d.endpoint_id and d.next_attempt_at <= now()
+        returning d.id::text as id, d.body, d.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
+      [endpointId, deps.leaseSeconds],
+      'all',
+    );
+    if (!claimed) break;
+    const at = now();
+    const timestamp = Math.floor(at.getTime() / 1000);
+    const messageId = `msg_${claimed.id}`;
+    const signatures = [signature(claimed.secret, messageId, timestamp, claimed.body)];
+    if (claimed.previous_secret && claimed.previous_secret_until && new Date(claimed.previous_secret_until) > at)
+      signatures.push(signature(claimed.previous_secret, messageId, timestamp, claimed.body));
+    const started = Date.now();
+    let status: number | null = null;
+    let head: string | null = null;
+    let error: string | null = null;
+    let retryAfter: string | string[] | undefined;
+    try {
+      const res = await safePost(
+        claimed.url,
+        claimed.body,
+        { 'Content-Type': 'application/json', 'webhook-id': messageId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' ') },
+        { ...deps.fetch, timeoutMs: DELIVERY_TIMEOUT_MS, signal: deps.signal, userAgent: 'crm-service webhooks' },
+      );
+      status = res.status;
+      head = res.head;
+      retryAfter = res.headers['retry-after'];
+    } catch (e) {
+      if (e instanceof FetchRefused && e.code === 'cancelled') {
+        // Not the endpoint's fault: due again at once, the attempt uncounted.
+        await conn.execute(`update webhook_deliveries set next_attempt_at = now(), attempts = attempts - 1 where id = ?`, [claimed.id], 'run');
+        return { status: 'cut short', sent };
+      }
+      error = e instanceof FetchRefused ? e.message : 'the delivery could not be sent';
+    }
+    const duration = Date.now() - started;
+    await conn.execute(
+      `insert into webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_head, error) values (?, ?, ?, ?, ?, ?)`,
+      [claimed.id, at, duration, status, head === null ? null : head.slice(0, 1024), error],
+      'run',
+    );
+    const ok = status !== null && status >= 200 && status <= 299;
+    if (ok) {
+      await conn.execute(
+        `update webhook_deliveries set status = 'delivered', delivered_at = ?, last_status_code = ?, last_error = null where id = ?`,
+        [at, status, claimed.id],
+        'run',
+      );
+      await conn.execute(`update webhook_endpoints set last_run_at = ?, failing_since = null where id = ?`, [at, endpointId], 'run');
+      sent++;
+      continue;
+    }
+    const reason = error ?? `the endpoint answered ${status}`;
+    if (status === 410) {
+      // Gone: the receiver asks for nothing more.
+      await conn.execute(`update webhook_deliveries set status = 'failed', last_status_code = 410, last_error = ? where id = ?`, [reason, claimed.id], 'run');
+      await conn.execute(
+        `update webhook_endpoints set enabled = false, disabled_reason = ?, last_run_at = ? where id = ?`,
+        ['the URL answered 410 Gone', at, endpointId],
+        'run',
+      );
+      logger.info('webhook endpoint disabled', { endpointId, reason: '410' });
+      return { status: 'disabled', sent };
+    }
+    const wait = nextWait(claimed.attempts, retryAfter, at.getTime());
+    const [endpoint] = await conn.execute<Array<{ failing_since: Date }>>(
+      `update webhook_endpoints set last_run_at = ?, failing_since = coalesce(failing_since, ?) where id = ? returning failing_since`,
+      [at, at, endpointId],
+      'all',
+    );
+    if (wait === null) {
+      await conn.execute(
+        `update webhook_deliveries set status = 'failed', last_status_code = ?, last_error = ? where id = ?`,
+        [status, reason, claimed.id],
+        'run',
+      );
+    } else {
+      await conn.execute(
+        `update webhook_deliveries set next_attempt_at = ?, last_status_code = ?, last_error = ? where id = ?`,
+        [new Date(at.getTime() + wait), status, reason, claimed.id],
+        'run',
+      );
+    }
+    if (endpoint && at.getTime() - new Date(endpoint.failing_since).getTime() > FAILING_DAYS * 86_400_000) {
+      await conn.execute(
+        `update webhook_endpoints set enabled = false, disabled_reason = ? where id = ?`,
+        [`failing for ${FAILING_DAYS} days`, endpointId],
+        'run',
+      );
+      logger.info('webhook endpoint disabled', { endpointId, reason: 'failing' });
+      return { status: 'disabled', sent };
+    }
+    // In order: the deliveries after this one wait for its retry.
+    break;
+  }
+  return { status: sent > 0 ? 'sent' : 'waiting', sent };
+}
+
+/** Endpoints whose oldest pending delivery is due: the sweep gives them a run (a retry's time came, a killed worker's lease ran out). */
+export async function dueWebhookEndpointIds(orm: MikroORM, limit: number): Promise<number[]> {
+  const rows = await orm.em.getConnection().execute<Array<{ endpoint_id: number }>>(
+    `select e.id as endpoint_id from webhook_endpoints e
+      where e.enabled and exists (
+        select 1 from (select d.next_attempt_at from webhook_deliveries d where d.endpoint_id = e.id and d.status = 'pending' order by d.id limit 1) h
+         where h.next_attempt_at <= now())
+      order by e.id limit ?`,
+    [limit],
+    'all',
+  );
+  return rows.map((r) => r.endpoint_id);
+}
+
+/** Deliveries older than `days` that are no longer pending go, `batch` at a time, with their attempts (the sweep calls it). */
+export async function pruneDeliveries(orm: MikroORM, days: number, batch: number): Promise<number> {
+  const [done] = await orm.em.getConnection().execute<Array<{ removed: number }>>(
+    `with gone as (
+       delete from webhook_deliveries where id in (
+         select id from webhook_deliveries where status <> 'pending' and created_at < now() - make_interval(days => ?) order by id limit ?)
+       returning id)
+     select count(*)::int as removed from gone`,
+    [days, batch],
+    'all',
+  );
+  return done.removed;
+}
