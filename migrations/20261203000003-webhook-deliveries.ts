@@ -39,6 +39,8 @@ export class Migration20261203000003WebhookDeliveries extends Migration {
       "error" varchar(500) null
     )`);
     this.addSql(`create index "webhook_attempts_delivery" on "webhook_attempts" ("delivery_id", "id")`);
+    // The dispatcher reads every account's changes by transaction (the feed's index starts with the account).
+    this.addSql(`create index "record_changes_tx" on "record_changes" ("tx", "id")`);
     // Where the dispatcher is in the change records (a change feed cursor; null: from the start).
     this.addSql(`create table "webhook_dispatch" ("singleton" boolean primary key default true check ("singleton"), "cursor" text null)`);
     this.addSql(`insert into "webhook_dispatch" ("singleton", "cursor") values (true, null)`);
@@ -59,6 +61,7 @@ export class Migration20261203000003WebhookDeliveries extends Migration {
     this.addSql(`drop trigger if exists "record_changes_notify" on "record_changes"`);
     this.addSql(`drop function if exists "record_changes_notify"()`);
     this.addSql(`drop table if exists "webhook_dispatch"`);
+    this.addSql(`drop index if exists "record_changes_tx"`);
     this.addSql(`drop table if exists "webhook_attempts"`);
     this.addSql(`drop table if exists "webhook_deliveries"`);
     this.addSql(`alter table "webhook_endpoints" drop column "failing_since"`);
