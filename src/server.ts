@@ -48,7 +48,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     await migrate(orm);
     const documentStorage = createDocumentStorage(config);
     // Webhook URLs reaching a non-public address are refused unless their host is allowed, as document fetches are.
-    allowWebhookHosts(config.documents.allowedHosts);
+    allowWebhookHosts(config);
     // A deleted document's bytes are removed after its commit, by the service that deletes it.
     setDocumentStorage(documentStorage);
     jobs = await startJobs(config, databaseUrl, orm, config.runWorker ? 'api+worker' : 'api', documentStorage);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
@@ -12,8 +11,9 @@ import { requireAdmin } from '../common/admin';
 import { withoutNul } from '../common/input';
 import { loadForWrite, removeVisible, type Records } from '../common/resource';
 import { FetchRefused } from '../documents/fetch/fetch-refused';
-import { isPublicAddress } from '../documents/fetch/public-address';
-import { checkUrl } from '../documents/fetch/safe-fetch';
+import { checkAddresses, checkUrl, type SafeFetchOptions } from '../documents/fetch/safe-fetch';
+import { documentFetchOptions } from '../documents/document.fetch-job';
+import type { Config } from '../../config/config';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WEBHOOK_ENDPOINT_FIELDS, type WebhookEndpointInput } from './webhook-endpoint.fields';
 
@@ -42,10 +42,10 @@ const MAX_FIELDS = 50;
 /** How long a create or update waits for the URL's host to resolve; past it, the host counts as not resolving yet. */
 const LOOKUP_TIMEOUT_MS = 2000;
 
-/** The hosts a webhook may reach though they resolve to a non-public address: DOCUMENT_FETCH_ALLOWED_HOSTS, set at start. */
-let allowedHosts: ReadonlySet<string> = new Set();
-export function allowWebhookHosts(hosts: readonly string[]): void {
-  allowedHosts = new Set(hosts.map((h) => h.toLowerCase()));
+/** Which non-public hosts a webhook may reach: DOCUMENT_FETCH_ALLOWED_HOSTS, as document fetches (set at start). */
+let targets: Pick<SafeFetchOptions, 'allowAddress'> = {};
+export function allowWebhookHosts(config: Pick<Config, 'documents'>): void {
+  targets = documentFetchOptions(config);
 }
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -68,24 +68,22 @@ async function checkTarget(raw: unknown, issues: Issues): Promise<string | null>
     issues.invalid('url', error instanceof FetchRefused ? error.message : 'is not a URL');
     return null;
   }
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (allowedHosts.has(host.toLowerCase()) || allowedHosts.has(`[${host.toLowerCase()}]`)) return url.href;
-  let addresses: string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), LOOKUP_TIMEOUT_MS)));
-      addresses = (await Promise.race([lookup(host, { all: true }), timeout])).map((a) => a.address);
-    } catch {
-      return url.href;
-    } finally {
-      clearTimeout(timer);
+  let timer: NodeJS.Timeout | undefined;
+  const resolve = (host: string) =>
+    Promise.race([
+      lookup(host, { all: true }),
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), LOOKUP_TIMEOUT_MS))),
+    ]);
+  try {
+    await checkAddresses(url, { allowAddress: targets.allowAddress, resolve });
+  } catch (error) {
+    // Not resolving (yet) is no reason to refuse: every attempt checks again.
+    if (error instanceof FetchRefused && error.code === 'address_not_public') {
+      issues.invalid('url', 'must reach a public address (its host resolves to a private, loopback or link-local one)');
+      return null;
     }
-  }
-  if (!addresses.every(isPublicAddress)) {
-    issues.invalid('url', 'must reach a public address (its host resolves to a private, loopback or link-local one)');
-    return null;
+  } finally {
+    clearTimeout(timer);
   }
   return url.href;
 }

@@ -104,6 +104,14 @@ async function checkedAddresses(host: string, settings: Settings): Promise<reado
   return addresses;
 }
 
+/**
+ * Whether `url`'s host may be reached now, as a fetch would judge it (every address public, or
+ * allowed): throws the fetch's FetchRefused (`address_not_public`, `dns_failed`).
+ */
+export async function checkAddresses(url: URL, options: Pick<SafeFetchOptions, 'allowAddress' | 'resolve'> = {}): Promise<void> {
+  await checkedAddresses(bareHost(url), { resolve: options.resolve ?? defaultResolve, allowAddress: options.allowAddress } as Settings);
+}
+
 /** A socket `lookup` that answers only with addresses already checked: no second DNS query. */
 function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
   return (_hostname, options, callback) => {
