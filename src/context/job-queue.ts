@@ -2,7 +2,8 @@ import type { JobName, JobPayloads } from './job-names';
 
 /** Where work for the workers goes: Agenda in a running service (src/jobs/agenda-queue.ts). */
 export interface JobQueue {
-  enqueue<N extends JobName>(name: N, data: JobPayloads[N]): Promise<void>;
+  /** Due now, or at `at` (a retry's time): a record has one job due now and one waiting for later at most. */
+  enqueue<N extends JobName>(name: N, data: JobPayloads[N], at?: Date): Promise<void>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Agenda, backoffStrategies, type Job } from 'agenda';
 import { logger } from '../common/logger';
 import { JOB_NAMES, type JobName, type JobPayloads } from '../context/job-names';
 import type { JobDeps, JobHandlers } from './job-run';
+import { RUNNING_KEY } from './agenda-queue';
 
 export interface WorkerOptions {
   readonly concurrency: number;
@@ -34,6 +35,7 @@ export async function startWorker(agenda: Agenda, deps: JobDeps, handlers: JobHa
         const jobId = String(job.attrs._id);
         const started = Date.now();
         try {
+          await releaseKey(job);
           const outcome = await handlers[name](deps, job.attrs.data, { jobId, signal: controller.signal });
           logger.info('job done', { job: name, jobId, ms: Date.now() - started, ...outcome });
         } catch (error) {
@@ -96,4 +98,15 @@ async function settle(running: ReadonlySet<unknown>, deadline: number): Promise<
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return true;
+}
+
+/**
+ * A keyed job gives its key up before its handler reads anything (agenda-queue.ts): a request for
+ * the same record made from now on is a job of its own, and one made before it is seen by this run.
+ */
+async function releaseKey(job: Job<unknown>): Promise<void> {
+  const data = job.attrs.data as { key?: unknown } | undefined;
+  if (!data || typeof data.key !== 'string' || data.key.endsWith(RUNNING_KEY)) return;
+  job.attrs.data = { ...data, key: `${data.key}${RUNNING_KEY}` };
+  await job.save();
 }
