@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, createParameterDecorator, Ctx, Info, Int, Mutation, ObjectType, Query, Resolver, type ClassType } from 'type-graphql';
-import { Issues } from '../../common/errors';
+import { ForbiddenError, Issues } from '../../common/errors';
 import type { FieldRateLimit } from '../../config/config';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
@@ -131,6 +131,11 @@ export interface RecordResourceDeclaration<E extends { id: number }, T extends F
   readonly nodes?: (ctx: RequestContext, ids: readonly number[]) => Promise<Array<E | null>>;
   /** Steps that replace the defaults. */
   readonly steps?: Partial<RecordSteps<E, T>>;
+  /**
+   * Who may read: the users the visibility rule lets (the default), or `admins`: others get a
+   * FORBIDDEN error from the list and the lookup too, whatever the record (webhook endpoints).
+   */
+  readonly readers?: 'admins';
 }
 
 export interface OptionsArgument {
@@ -215,6 +220,24 @@ function defaultSteps<E extends { id: number }, T extends FieldTable>(records: R
   };
 }
 
+/** The steps with their reads refused to users who are not administrators (`readers: 'admins'`). */
+function readByAdminsOnly<E extends { id: number }, T extends FieldTable>(steps: RecordSteps<E, T>, words: string): RecordSteps<E, T> {
+  const refuse = (ctx: RequestContext) => {
+    if (!ctx.viewer.isAdmin) throw new ForbiddenError(`Only administrators may read ${words}`);
+  };
+  return {
+    ...steps,
+    list: (ctx, ...rest) => {
+      refuse(ctx);
+      return steps.list(ctx, ...rest);
+    },
+    get: (ctx, ...rest) => {
+      refuse(ctx);
+      return steps.get(ctx, ...rest);
+    },
+  };
+}
+
 /**
  * Declares a record resource: `recordResource({ records: WIDGETS, fields: WIDGET_FIELDS, singular: 'widget', plural: 'widgets' })`.
  * The GraphQL types are registered at once (before the schema is built); a field the kit cannot
@@ -232,7 +255,8 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
       throw new Error(`${type}: ${custom.map(([n]) => n).join(', ')} are written by the resource's own rule: give the ${op} step`);
     }
   }
-  const steps: RecordSteps<E, T> = { ...defaultSteps(records, decl), ...decl.steps };
+  const declared: RecordSteps<E, T> = { ...defaultSteps(records, decl), ...decl.steps };
+  const steps: RecordSteps<E, T> = decl.readers === 'admins' ? readByAdminsOnly(declared, fields.names.plural) : declared;
   const docs = decl.docs ?? {};
   const words = fields.names.plural;
   const pageSize = decl.pageSize ?? 100;

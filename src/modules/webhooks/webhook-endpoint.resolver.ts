@@ -1,9 +1,7 @@
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../context/context';
 import { payloadOf, UserError } from '../../graphql/payload';
-import { requireAdmin } from '../common/admin';
 import { recordResource } from '../common/record-resource';
-import { findVisible, listConnection, scopeOf } from '../common/resource';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WEBHOOK_ENDPOINT_FIELDS, type WebhookEndpointInput } from './webhook-endpoint.fields';
 import { PREVIOUS_SECRET_HOURS, WEBHOOK_ENDPOINTS, WebhookEndpointService } from './webhook-endpoint.service';
@@ -31,23 +29,8 @@ export const WEBHOOK_ENDPOINT_RESOURCE = recordResource({
     created: 'The created endpoint, with its signingSecret',
     changed: 'The endpoint as changed',
   },
+  readers: 'admins',
   steps: {
-    list: (ctx, filter, orderBy, paging, reads) => {
-      requireAdmin(ctx, 'webhooks');
-      const condition = WEBHOOK_ENDPOINT_FIELDS.filterSql(ctx, filter);
-      return listConnection(
-        ctx,
-        WEBHOOK_ENDPOINTS,
-        scopeOf(ctx, WEBHOOK_ENDPOINTS).add(condition.sql, ...condition.params),
-        WEBHOOK_ENDPOINT_FIELDS.orderKeys(ctx.em, orderBy),
-        paging,
-        reads,
-      );
-    },
-    get: (ctx, id) => {
-      requireAdmin(ctx, 'webhooks');
-      return findVisible(ctx, WEBHOOK_ENDPOINTS, id);
-    },
     create: (ctx, input) => new WebhookEndpointService(ctx).create(input as WebhookEndpointInput),
     update: (ctx, id, input) => new WebhookEndpointService(ctx).update(id, input as WebhookEndpointInput),
     delete: (ctx, id) => new WebhookEndpointService(ctx).delete(id),
