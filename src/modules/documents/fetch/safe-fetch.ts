@@ -1,5 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { FetchRefused } from './fetch-refused';
@@ -134,10 +134,55 @@ type HopOutcome = { kind: 'redirect'; location: string } | { kind: 'body'; resul
 
 const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 
+/** A request's socket error as a refusal: a failed TLS handshake apart from the rest. */
+const refusalOf = (url: URL, err: NodeJS.ErrnoException): FetchRefused =>
+  FetchRefused.of(url.protocol === 'https:' && (TLS_CODES.test(err.code ?? '') || err.code === 'EPROTO') ? 'tls_failed' : 'connection_failed');
+
+/**
+ * A request to a checked URL, connected only to its checked addresses (the pinned lookup), on a
+ * socket of its own (a pooled one could be connected to an address checked for another URL), with
+ * the host name for TLS (SNI and the certificate check).
+ */
+function pinnedRequest(
+  url: URL,
+  addresses: readonly LookupAddress[],
+  method: 'GET' | 'POST',
+  headers: OutgoingHttpHeaders,
+  onResponse: (response: IncomingMessage) => void,
+): ClientRequest {
+  const host = bareHost(url);
+  const options: RequestOptions & { servername?: string } = {
+    method,
+    host,
+    port: url.port === '' ? undefined : Number(url.port),
+    path: `${url.pathname}${url.search}`,
+    headers: { Host: url.host, ...headers },
+    lookup: pinnedLookup(addresses),
+    agent: false,
+  };
+  if (url.protocol === 'https:' && isIP(host) === 0) options.servername = host;
+  return (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, onResponse);
+}
+
+/** One abort for a whole exchange: its deadline and the caller's signal; `done` lets go of both. */
+function exchangeAbort(timeoutMs: number, signal: AbortSignal | undefined): { readonly signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const deadline = setTimeout(() => controller.abort(FetchRefused.of('timed_out')), timeoutMs);
+  const onCallerAbort = () => controller.abort(FetchRefused.of('cancelled'));
+  if (signal?.aborted) onCallerAbort();
+  signal?.addEventListener('abort', onCallerAbort);
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
 /** One request to one checked URL; settles once, and tears the socket down on any refusal. */
 function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, abort: AbortSignal): Promise<HopOutcome> {
   return new Promise<HopOutcome>((resolve, reject) => {
-    const host = bareHost(url);
     // eslint-disable-next-line prefer-const -- assigned below, read by `finish`, which may run first
     let req: ClientRequest | undefined;
     let res: IncomingMessage | undefined;
@@ -157,19 +202,8 @@ function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, 
     if (abort.aborted) return onAbort();
     abort.addEventListener('abort', onAbort);
 
-    const options: RequestOptions & { servername?: string } = {
-      method: 'GET',
-      host,
-      port: url.port === '' ? undefined : Number(url.port),
-      path: `${url.pathname}${url.search}`,
-      headers: { Host: url.host, Accept: '*/*', 'Accept-Encoding': 'identity', 'User-Agent': settings.userAgent },
-      lookup: pinnedLookup(addresses),
-      // A fresh socket per hop: a pooled one could be connected to an address checked for another URL.
-      agent: false,
-    };
-    if (url.protocol === 'https:' && isIP(host) === 0) options.servername = host;
-
-    req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, (response) => {
+    const headers = { Accept: '*/*', 'Accept-Encoding': 'identity', 'User-Agent': settings.userAgent };
+    req = pinnedRequest(url, addresses, 'GET', headers, (response) => {
       res = response;
       const status = response.statusCode ?? 0;
       if (REDIRECTS.has(status) && typeof response.headers.location === 'string') {
@@ -200,10 +234,7 @@ function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, 
       response.on('close', () => finish(FetchRefused.of('connection_failed')));
     });
     req.setTimeout(settings.idleTimeoutMs, () => finish(FetchRefused.of('timed_out')));
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      const tls = url.protocol === 'https:' && (TLS_CODES.test(err.code ?? '') || err.code === 'EPROTO');
-      finish(FetchRefused.of(tls ? 'tls_failed' : 'connection_failed'));
-    });
+    req.on('error', (err: NodeJS.ErrnoException) => finish(refusalOf(url, err)));
     req.end();
   });
 }
@@ -225,15 +256,11 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
   };
 
   // One abort for everything: the total deadline and the caller's signal both end the current hop.
-  const controller = new AbortController();
-  const deadline = setTimeout(() => controller.abort(FetchRefused.of('timed_out')), settings.timeoutMs);
-  const onCallerAbort = () => controller.abort(FetchRefused.of('cancelled'));
-  if (options.signal?.aborted) onCallerAbort();
-  options.signal?.addEventListener('abort', onCallerAbort);
+  const exchange = exchangeAbort(settings.timeoutMs, options.signal);
   const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(controller.signal.reason);
-    if (controller.signal.aborted) fail();
-    else controller.signal.addEventListener('abort', fail, { once: true });
+    const fail = () => reject(exchange.signal.reason);
+    if (exchange.signal.aborted) fail();
+    else exchange.signal.addEventListener('abort', fail, { once: true });
   });
   aborted.catch(() => undefined); // only ever awaited through Promise.race
 
@@ -242,14 +269,13 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
     for (let redirects = 0; ; redirects++) {
       // dns.lookup cannot be cancelled: race it against the deadline instead.
       const addresses = await Promise.race([checkedAddresses(bareHost(url), settings), aborted]);
-      const outcome = await hop(url, addresses, settings, controller.signal);
+      const outcome = await hop(url, addresses, settings, exchange.signal);
       if (outcome.kind === 'body') return outcome.result;
       if (redirects >= settings.maxRedirects) throw FetchRefused.of('too_many_redirects');
       url = checkUrl(outcome.location, settings.maxUrlLength, url);
     }
   } finally {
-    clearTimeout(deadline);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    exchange.done();
   }
 }
 
@@ -275,43 +301,28 @@ export async function safePost(
   headers: Readonly<Record<string, string>>,
   options: SafeFetchOptions = {},
 ): Promise<SafePostResult> {
-  const timeoutMs = options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs;
   const settings = { resolve: options.resolve ?? defaultResolve, allowAddress: options.allowAddress } as Settings;
-  const controller = new AbortController();
-  const deadline = setTimeout(() => controller.abort(FetchRefused.of('timed_out')), timeoutMs);
-  const onCallerAbort = () => controller.abort(FetchRefused.of('cancelled'));
-  options.signal?.addEventListener('abort', onCallerAbort);
+  const exchange = exchangeAbort(options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs, options.signal);
   try {
     const url = checkUrl(rawUrl, options.maxUrlLength ?? SAFE_FETCH_DEFAULTS.maxUrlLength);
-    const host = bareHost(url);
-    const addresses = await checkedAddresses(host, settings);
+    const addresses = await checkedAddresses(bareHost(url), settings);
     return await new Promise<SafePostResult>((resolve, reject) => {
       let settled = false;
       const finish = (error: FetchRefused | null, result?: SafePostResult) => {
         if (settled) return;
         settled = true;
-        controller.signal.removeEventListener('abort', onAbort);
+        exchange.signal.removeEventListener('abort', onAbort);
         req.destroy();
         if (error) reject(error);
         else resolve(result!);
       };
-      const onAbort = () => finish(controller.signal.reason instanceof FetchRefused ? controller.signal.reason : FetchRefused.of('cancelled'));
-      const requestOptions: RequestOptions & { servername?: string } = {
-        method: 'POST',
-        host,
-        port: url.port === '' ? undefined : Number(url.port),
-        path: `${url.pathname}${url.search}`,
-        headers: {
-          ...headers,
-          Host: url.host,
-          'Content-Length': String(Buffer.byteLength(body)),
-          'User-Agent': options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent,
-        },
-        lookup: pinnedLookup(addresses),
-        agent: false,
+      const onAbort = () => finish(exchange.signal.reason instanceof FetchRefused ? exchange.signal.reason : FetchRefused.of('cancelled'));
+      const sent = {
+        ...headers,
+        'Content-Length': String(Buffer.byteLength(body)),
+        'User-Agent': options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent,
       };
-      if (url.protocol === 'https:' && isIP(host) === 0) requestOptions.servername = host;
-      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(requestOptions, (response) => {
+      const req = pinnedRequest(url, addresses, 'POST', sent, (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
         const done = () =>
@@ -329,17 +340,13 @@ export async function safePost(
         response.on('error', done);
         response.on('close', done);
       });
-      if (controller.signal.aborted) return onAbort();
-      controller.signal.addEventListener('abort', onAbort);
+      if (exchange.signal.aborted) return onAbort();
+      exchange.signal.addEventListener('abort', onAbort);
       req.setTimeout(options.idleTimeoutMs ?? SAFE_FETCH_DEFAULTS.idleTimeoutMs, () => finish(FetchRefused.of('timed_out')));
-      req.on('error', (err: NodeJS.ErrnoException) => {
-        const tls = url.protocol === 'https:' && (TLS_CODES.test(err.code ?? '') || err.code === 'EPROTO');
-        finish(FetchRefused.of(tls ? 'tls_failed' : 'connection_failed'));
-      });
+      req.on('error', (err: NodeJS.ErrnoException) => finish(refusalOf(url, err)));
       req.end(body);
     });
   } finally {
-    clearTimeout(deadline);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    exchange.done();
   }
 }
