@@ -1,5 +1,5 @@
 import { FacadeInputError } from '../errors/facade-error';
-import { dateTime, read, readOnly, recordId, text } from './field-table';
+import { boolean, dateTime, read, readOnly, recordId, text } from './field-table';
 import { v3Resource } from './resource-spec';
 
 /** DECISIONS (Webhooks): `event_model` values and the ChangeModel each names. */
@@ -47,7 +47,7 @@ export const webhookResource = v3Resource({
     id: recordId(),
     event_model: read('models', lower),
     name: read('name'),
-    is_activated: read('enabled'),
+    is_activated: boolean('enabled'),
     created_at: readOnly(dateTime('createdAt')),
     updated_at: readOnly(dateTime('updatedAt')),
     account_id: read('accountId'),

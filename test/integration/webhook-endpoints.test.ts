@@ -172,4 +172,24 @@ describe('webhook endpoints', () => {
       { field: ['input', 'onlyWhenChanged'], code: 'INVALID' },
     ]);
   });
+
+  it('enabled again, a disabled endpoint starts its failures over', async () => {
+    const created = await admin().post('/admin/webhooks.json', { webhook: { event_model: 'deal', event_action: 'update', url: 'http://hooks.example.com/a' } });
+    const id = created.body.id as number;
+    await server.sql(
+      `update webhook_endpoints set enabled = false, disabled_reason = 'failing for 5 days', failing_since = now() - interval '6 days' where id = ?`,
+      [id],
+    );
+    const again = await admin().put(`/admin/webhooks/${id}.json`, { webhook: { is_activated: true } });
+    expect(again.status).toBe(200);
+    expect(again.body.is_activated).toBe(true);
+    expect(await server.sql(`select enabled, disabled_reason, failing_since from webhook_endpoints where id = ?`, [id])).toEqual([
+      { enabled: true, disabled_reason: null, failing_since: null },
+    ]);
+    // Still enabled and failing: saying enabled again does not restart the clock.
+    await server.sql(`update webhook_endpoints set failing_since = now() - interval '1 day' where id = ?`, [id]);
+    await admin().put(`/admin/webhooks/${id}.json`, { webhook: { is_activated: true } });
+    const [row] = await server.sql<{ failing_since: Date | null }>(`select failing_since from webhook_endpoints where id = ?`, [id]);
+    expect(row.failing_since).not.toBeNull();
+  });
 });

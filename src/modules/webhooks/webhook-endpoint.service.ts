@@ -199,8 +199,12 @@ export class WebhookEndpointService {
     if (failureEmail !== undefined) endpoint.failureEmail = failureEmail;
     if (fields) endpoint.onlyWhenChanged = fields;
     if (typeof raw.enabled === 'boolean') {
+      // Enabled again: its failures start over (else its next failure would disable it at once).
+      if (raw.enabled && !endpoint.enabled) {
+        endpoint.disabledReason = null;
+        endpoint.failingSince = null;
+      }
       endpoint.enabled = raw.enabled;
-      if (raw.enabled) endpoint.disabledReason = null;
     }
     endpoint.name = `${await this.label()} ${endpoint.models.join(',')}:${endpoint.actions.join(',')}`;
   }
