@@ -1,12 +1,13 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import { Kind, parse, type GraphQLSchema } from 'graphql';
+import { getNamedType, Kind, parse, type GraphQLSchema } from 'graphql';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { applyRateHeaders, createPipeline, type FacadeContext, type FacadeDeps } from './pipeline';
+import { applyRateHeaders, createPipeline, readShow, type FacadeContext, type FacadeDeps } from './pipeline';
 import { checkFacade } from './agreement';
 import { fragmentsSource, RESOURCES, v3Resources } from './resources';
 import { completeFromSchema } from './resources/resource-spec';
-import { compileRoutes } from './routes/match';
+import { compileRoutes, type RouteTable } from './routes/match';
+import type { RouteSpec } from './routes/route-spec';
 import { adminListsOf, v3RouteDeclarations, v3Routes } from './routes';
 import { derivedOperationsSource } from './routes/derived-operations';
 
@@ -58,14 +59,19 @@ function completeResources(schema: GraphQLSchema): void {
   if (unmapped.length > 0) throw new Error(`The v3 facade cannot derive these fields; list them in their resource's table: ${unmapped.join(', ')}`);
 }
 
+/** The route table over the schema's operations, once the field tables, operations and schema are found to agree. */
+function compileFacade(schema: GraphQLSchema): RouteTable {
+  const operations = parse(operationsSource(schema), { noLocation: true });
+  const routes = v3Routes(schema);
+  const problems = checkFacade(schema, operations, routes, v3Resources(schema));
+  if (problems.length > 0) throw new Error(`The v3 field tables, operations and schema disagree:\n${problems.join('\n')}`);
+  return compileRoutes(routes, schema, operations);
+}
+
 /** Mounted at /api/v3. */
 export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Router {
   const router = express.Router();
-  const operations = parse(operationsSource(deps.schema), { noLocation: true });
-  const routes = v3Routes(deps.schema);
-  const problems = checkFacade(deps.schema, operations, routes, v3Resources(deps.schema));
-  if (problems.length > 0) throw new Error(`The v3 field tables, operations and schema disagree:\n${problems.join('\n')}`);
-  const table = compileRoutes(routes, deps.schema, operations);
+  const table = compileFacade(deps.schema);
   const pipeline = createPipeline(deps, table);
   router.use(express.raw({ type: () => true, limit: deps.maxBodyBytes }));
   router.use((req, res, next) => {
@@ -82,4 +88,35 @@ export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Ro
   };
   router.use(withRateHeaders);
   return router;
+}
+
+/** A record as a v3 client sees it: its show route's body for the context's viewer, null when missing or hidden. */
+export type V3RecordReader<C extends FacadeContext> = (typeName: string, id: number, ctx: C) => Promise<unknown>;
+
+/**
+ * Reads records as their show routes answer them (a webhook's delivery carries the record as its
+ * endpoint's owner sees it over v3), by GraphQL type: the show route of a type is the GET route of
+ * kind `show` whose result is a Query field of that type, so a new resource's show is found by
+ * adding nothing. A type without one reads null.
+ */
+export function createV3RecordReader<C extends FacadeContext>(deps: Pick<FacadeDeps<C>, 'schema' | 'run'>): V3RecordReader<C> {
+  const shows = v3ShowRoutes(deps.schema);
+  return async (typeName, id, ctx) => {
+    const route = shows.get(typeName);
+    return route ? readShow(deps, route, id, ctx) : null;
+  };
+}
+
+/** Each GraphQL type's v3 show route: the first GET route of kind `show`, with an `:id`, whose result is a Query field of that type. */
+export function v3ShowRoutes(schema: GraphQLSchema): Map<string, RouteSpec> {
+  const queryFields = schema.getQueryType()?.getFields() ?? {};
+  const shows = new Map<string, RouteSpec>();
+  for (const compiled of compileFacade(schema)) {
+    const route = compiled.route;
+    if (route.method !== 'GET' || route.kind !== 'show' || route.result.includes('.') || !compiled.names.includes('id')) continue;
+    const field = queryFields[route.result];
+    const typeName = field ? getNamedType(field.type).name : null;
+    if (typeName && !shows.has(typeName)) shows.set(typeName, route);
+  }
+  return shows;
 }

@@ -229,18 +229,25 @@ function listErrorReply(route: RouteSpec, error: CoreError, variables: Params, s
   return label ? validationReply(route.errorShape, [{ field: `conditions[${label}]`, message }]) : null;
 }
 
+/** What a route reads of its request: the URL's query, the headers, the body (read only by writes). */
+interface RouteRequest {
+  readonly url: string;
+  readonly headers: HookRequest['headers'];
+  readBody(): Promise<Params>;
+}
+
 async function handle<C extends FacadeContext>(
-  deps: FacadeDeps<C>,
+  deps: Pick<FacadeDeps<C>, 'schema' | 'run'>,
   route: RouteSpec,
   sort: Readonly<Record<string, string>> | null,
   params: Record<string, string>,
-  req: Request,
+  req: RouteRequest,
   ctx: C,
 ): Promise<V3Reply> {
-  const parsed = parseNestedParams(queryOf(req.originalUrl ?? req.url), DEFAULT_PARAM_LIMITS);
+  const parsed = parseNestedParams(queryOf(req.url), DEFAULT_PARAM_LIMITS);
   const search = savedSearchOf(route, parsed);
   const query = search ? search.query : parsed;
-  const body = route.kind === 'create' || route.kind === 'update' ? await readBody(req) : {};
+  const body = route.kind === 'create' || route.kind === 'update' ? await req.readBody() : {};
   const built = buildVariables(deps.schema, route, sort, params, query, body, ctx.viewer.timeZone);
   if (built === 'not-found') return notFound(route);
   if (search) built.searchId = search.id;
@@ -338,7 +345,8 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
     }
     let reply: V3Reply;
     try {
-      reply = await handle(deps, match.route, match.sort, match.params, req, ctx);
+      const request: RouteRequest = { url: req.originalUrl ?? req.url, headers: req.headers, readBody: () => readBody(req) };
+      reply = await handle(deps, match.route, match.sort, match.params, request, ctx);
     } catch (error) {
       if (!(error instanceof FacadeInputError)) {
         await applyRateHeaders(deps, res, ctx); // the app's error handler answers the 500
@@ -352,4 +360,17 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
     await applyRateHeaders(deps, res, ctx);
     send(res, reply);
   };
+}
+
+/**
+ * A record's show route answered in-process for `ctx`, as its v3 client would get it (the viewer's
+ * zone and rights, every convenience object), without HTTP or a rate charge: the v3 body, or null
+ * when the record is missing or hidden (or the route answers anything but 200). Only the route's
+ * `:id` is filled: a nested show (`/notes/:noteId/comments/:id`) leaves its parent out, which its
+ * operation takes as optional.
+ */
+export async function readShow<C extends FacadeContext>(deps: Pick<FacadeDeps<C>, 'schema' | 'run'>, route: RouteSpec, id: number, ctx: C): Promise<unknown> {
+  const request: RouteRequest = { url: '', headers: {}, readBody: async () => ({}) };
+  const reply = await handle(deps, route, null, { id: String(id) }, request, ctx);
+  return reply.status === 200 && !reply.raw ? (reply.body ?? null) : null;
 }

@@ -11,6 +11,7 @@ import type { JobDeps } from './job-run';
 import type { JobQueue } from '../context/job-queue';
 import { startWorker, type RunningWorker } from './worker';
 import { listenForChanges } from './change-listener';
+import { lazyRecordReader } from './record-reader';
 
 export type { JobQueue } from '../context/job-queue';
 export { NO_QUEUE } from '../context/job-queue';
@@ -51,7 +52,16 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
     if (config.runWorker) {
       // A claimed row's lease is the job's lock: a killed worker's row and job come free together.
       const leaseSeconds = Math.ceil(config.jobs.lockLifetimeMs / 1000);
-      const deps: JobDeps = { orm, config, transport, deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, leaseSeconds }, leaseSeconds, storage, queue };
+      const deps: JobDeps = {
+        orm,
+        config,
+        transport,
+        deliveryPolicy: { ...DEFAULT_DELIVERY_POLICY, leaseSeconds },
+        leaseSeconds,
+        storage,
+        queue,
+        records: lazyRecordReader(),
+      };
       worker = await startWorker(agenda, deps, JOB_HANDLERS, config.jobs);
       listener = await listenForChanges(databaseUrl, queue);
     } else {

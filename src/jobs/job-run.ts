@@ -1,3 +1,4 @@
+import type { RecordReader } from '../modules/webhooks';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import type { DocumentStorage } from '../modules/documents/storage';
@@ -16,6 +17,8 @@ export interface JobDeps {
   readonly leaseSeconds: number;
   readonly storage: DocumentStorage;
   readonly queue: JobQueue;
+  /** The records webhook deliveries carry, as their owners read them over v3 (record-reader.ts). */
+  readonly records: RecordReader;
 }
 
 /** One run of one job. */

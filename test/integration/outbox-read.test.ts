@@ -245,6 +245,7 @@ describe('reading the outbox: admins over GraphQL, operators with the CLI', () =
       kind: 'person_assignment',
       status: 'pending',
       recipient_email: olgaEmail,
+      recipient_address: null,
       subject: expect.stringMatching(/^Ada Admin\w+ assigned Pat Outboxed to you$/),
       attempts: 0,
       last_error: null,

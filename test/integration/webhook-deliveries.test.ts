@@ -1,12 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { documentFetchOptions } from '../../src/modules/documents/document.fetch-job';
-import { deliverWebhooks } from '../../src/modules/webhooks';
 import { RETRY_SCHEDULE_MS } from '../../src/modules/webhooks/webhook-delivery';
 import { Visibility } from '../../src/modules/users/user.entity';
-import { NO_QUEUE } from '../../src/jobs';
-import { startTestServer, testConfig, type TestAccount, type TestServer } from '../support/test-server';
+import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
  * Webhook deliveries (issue 24 §3): a change reaches a local receiver, signed as Standard Webhooks
@@ -103,6 +100,20 @@ describe('webhook deliveries', () => {
     await server.graphql(account.admin.apiKey, `mutation { deleteWebhookEndpoint(id: ${databaseId}) { deletedDatabaseId } }`);
   });
 
+  it('carries the record as its owner reads it over v3', async () => {
+    const { databaseId, signingSecret } = await endpoint(account.admin.apiKey, '/records', { actions: ['CREATE'] });
+    const before = received.length;
+    const deal = (await server.v3(account.admin.apiKey).post('/deals.json', { deal: { name: 'Carried', value: 12.5 } })).body.id as number;
+    const got = await until(() => received[before]);
+    const payload = new Webhook(signingSecret).verify(got.body, got.headers as Record<string, string>) as { data: Record<string, any> };
+    const shown = await server.v3(account.admin.apiKey).get(`/deals/${deal}.json`);
+    expect(shown.status).toBe(200);
+    // Byte for byte what GET /deals/:id.json answers (nothing changed the deal since).
+    expect(payload.data.record).toEqual(shown.body);
+    expect(payload.data.record.created_at).toMatch(/^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2} [+-]\d{4}$/);
+    await server.graphql(account.admin.apiKey, `mutation { deleteWebhookEndpoint(id: ${databaseId}) { deletedDatabaseId } }`);
+  });
+
   it('retries a failure later with the same webhook-id and bytes; a 410 disables the endpoint', async () => {
     const { databaseId } = await endpoint(account.admin.apiKey, '/flaky', { actions: ['CREATE'] });
     answers.push(500);
@@ -120,11 +131,11 @@ describe('webhook deliveries', () => {
     const wait = new Date(pending.next_attempt_at).getTime() - Date.now();
     expect(wait).toBeGreaterThan(RETRY_SCHEDULE_MS[0] * 0.9 - 2000);
     expect(wait).toBeLessThan(RETRY_SCHEDULE_MS[0] * 1.1 + 1000);
-    // The retry's time, come (the clock is the database's).
-    await server.sql(`update webhook_deliveries set next_attempt_at = now() where id = ?`, [pending.id]);
-    const deps = { orm: server.orm, queue: NO_QUEUE, fetch: documentFetchOptions(testConfig({ DOCUMENT_FETCH_ALLOWED_HOSTS: '127.0.0.1' })), leaseSeconds: 60 };
-    expect(await deliverWebhooks(deps, databaseId)).toMatchObject({ sent: 1 });
-    const second = received[received.length - 1];
+    // The retry runs at its time, about 5 s later (a job scheduled then, not the sweep's next round).
+    const firstAt = Date.now();
+    const second = await until(() => received[before + 1], 20_000);
+    expect(Date.now() - firstAt).toBeGreaterThan(RETRY_SCHEDULE_MS[0] * 0.9 - 1500);
+    expect(await server.sql(`select status, attempts from webhook_deliveries where id = ?`, [pending.id])).toEqual([{ status: 'delivered', attempts: 2 }]);
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toBe(first.body);
     // Gone: disabled, and nothing more is sent.
@@ -167,6 +178,9 @@ describe('webhook deliveries', () => {
       .map((p) => p.data.record_id);
     expect(ids).toContain(theirs);
     expect(ids).not.toContain(hidden);
+    // Nor any field of it, in any body; their own deal comes with its record.
+    expect(received.slice(before).some((r) => r.body.includes('Not theirs'))).toBe(false);
+    expect(got.map((r) => (JSON.parse(r.body) as { data: { record: { name?: string } } }).data.record.name)).toContain('Theirs');
     expect(got.length).toBeGreaterThan(0);
     expect(await server.sql(`select change_id from webhook_deliveries where endpoint_id = ?`, [databaseId])).toHaveLength(1);
   });

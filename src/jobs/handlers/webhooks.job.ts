@@ -5,7 +5,7 @@ import type { JobHandler } from '../job-run';
 /** Makes the deliveries of the changes recorded since the last run (src/modules/webhooks/webhook-dispatch.ts). */
 export const dispatchWebhooksJob: JobHandler<'dispatch-webhooks'> = async (deps) => ({
   status: 'dispatched',
-  ...(await dispatchChanges(deps.orm, deps.queue)),
+  ...(await dispatchChanges({ orm: deps.orm, queue: deps.queue, records: deps.records, origin: deps.config.publicUrl })),
 });
 
 /** Sends one endpoint's due deliveries in order (webhook-delivery.ts), through the fetcher's address rules. */

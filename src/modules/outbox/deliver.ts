@@ -57,6 +57,7 @@ interface ClaimedRow {
   id: number;
   account_id: number;
   recipient_id: number;
+  recipient_address: string | null;
   kind: OutboxMessage['kind'];
   subject_type: string;
   subject_id: number;
@@ -89,7 +90,7 @@ export async function deliverOutboxMessage(
   const [claimed] = await conn.execute<ClaimedRow[]>(
     `update "outbox_messages" set "attempts" = "attempts" + 1, "next_attempt_at" = now() + make_interval(secs => ?)
        where "id" = ? and "status" = ? and ("next_attempt_at" is null or "next_attempt_at" <= now())
-       returning "id", "account_id", "recipient_id", "kind", "subject_type", "subject_id", "payload", "created_at", "attempts"`,
+       returning "id", "account_id", "recipient_id", "recipient_address", "kind", "subject_type", "subject_id", "payload", "created_at", "attempts"`,
     [policy.leaseSeconds, id, OutboxStatus.PENDING],
     'all',
   );
@@ -98,6 +99,7 @@ export async function deliverOutboxMessage(
     id: claimed.id,
     accountId: claimed.account_id,
     recipientId: claimed.recipient_id,
+    recipientAddress: claimed.recipient_address,
     kind: claimed.kind,
     subjectType: claimed.subject_type,
     subjectId: claimed.subject_id,

@@ -32,6 +32,7 @@ export const OutboxMessageKind: { readonly [K in MailKind as Uppercase<K>]: K } 
   PERSON_REASSIGNMENT: 'person_reassignment',
   COMPANY_REASSIGNMENT: 'company_reassignment',
   NOTE_COMMENT: 'note_comment',
+  WEBHOOK_DISABLED: 'webhook_disabled',
 };
 registerEnumType(OutboxMessageKind, {
   name: 'OutboxMessageKind',
@@ -41,13 +42,18 @@ registerEnumType(OutboxMessageKind, {
     PERSON_REASSIGNMENT: { description: 'A person was given to the recipient (their owner changed), by someone else.' },
     COMPANY_REASSIGNMENT: { description: 'A company was given to the recipient (its owner changed), by someone else.' },
     NOTE_COMMENT: { description: 'A comment was added to a note the recipient is notified about.' },
+    WEBHOOK_DISABLED: {
+      description:
+        "A webhook endpoint the recipient owns was disabled (its URL answered 410 Gone, or its deliveries failed for 5 days); sent to the endpoint's failure email when it has one (toAddress).",
+    },
   },
 });
 
 /**
- * A mail the service owes someone (assignment, reassignment, comment notification). Written in the
- * same transaction as the change that causes it; a job delivers it (SMTP when configured) or it
- * stays readable in the outbox.
+ * A mail the service owes someone (assignment, reassignment, comment notification, a disabled
+ * webhook endpoint). Written in the same transaction as the change that causes it; a job delivers
+ * it (SMTP when configured) or it stays readable in the outbox. It always belongs to a user of the
+ * account (`recipient`); `recipientAddress` sends it elsewhere (a webhook endpoint's failure email).
  */
 @Entity({ tableName: 'outbox_messages' })
 @Index({ properties: ['status', 'createdAt'] })
@@ -56,10 +62,10 @@ registerEnumType(OutboxMessageKind, {
   implements: Node,
   simpleResolvers: true,
   description:
-    'A mail the service owes a user of the account (an assignment, a reassignment, a comment on a note they follow), recorded with the change that caused it and delivered by the service when a mail server is configured. Only administrators see it.',
+    "A mail the service owes a user of the account (an assignment, a reassignment, a comment on a note they follow, a webhook endpoint of theirs disabled), recorded with the change that caused it and delivered by the service when a mail server is configured: to the user's address, or to toAddress when set. Only administrators see it.",
 })
 export class OutboxMessage {
-  [OptionalProps]?: 'payload' | 'status' | 'createdAt' | 'attempts' | 'nodeId' | 'databaseId';
+  [OptionalProps]?: 'recipientAddress' | 'payload' | 'status' | 'createdAt' | 'attempts' | 'nodeId' | 'databaseId' | 'toAddress';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -80,12 +86,25 @@ export class OutboxMessage {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   recipient!: User;
 
+  /** Where the mail goes when not the recipient's own address (a webhook endpoint's failure_email); null: the recipient's. */
+  @Property({ type: 'string', length: 254, nullable: true })
+  recipientAddress: string | null = null;
+
+  // A getter, not a renamed field: simple resolvers read the field's own name off the entity.
+  @Field(() => String, {
+    nullable: true,
+    description: "Where the mail goes when not the recipient's own address (a webhook endpoint's failure email); null: the recipient's address.",
+  })
+  get toAddress(): string | null {
+    return this.recipientAddress;
+  }
+
   /** One of the MailIntent kinds (outbox.service.ts), e.g. person_assignment. */
   @Field(() => OutboxMessageKind, { description: 'Why the mail is owed.' })
   @Property({ type: 'string', length: 64 })
   kind!: MailKind;
 
-  @Field({ description: 'The type of the record the mail is about: Person, Company or Note.' })
+  @Field({ description: 'The type of the record the mail is about: Person, Company, Note or WebhookEndpoint.' })
   @Property({ type: 'string', length: 32 })
   subjectType!: string;
 

@@ -165,6 +165,8 @@ export interface OutboxListRow {
   readonly kind: MailKind;
   readonly status: OutboxStatus;
   readonly recipient_email: string;
+  /** Where the mail goes instead of the recipient's address (a webhook endpoint's failure email); null: to recipient_email. */
+  readonly recipient_address: string | null;
   /** The subject line as rendered now; null when the row cannot be rendered. */
   readonly subject: string | null;
   readonly attempts: number;
@@ -181,6 +183,7 @@ interface ListedRow {
   id: number;
   account_id: number;
   recipient_id: number;
+  recipient_address: string | null;
   kind: MailKind;
   subject_type: string;
   subject_id: number;
@@ -212,7 +215,7 @@ export async function listOutbox(
   if (!account) throw ValidationFailed.one('account', 'NOT_FOUND', 'does not exist');
   const where = conditions(accountId, { status: options.status });
   const rows = await conn.execute<ListedRow[]>(
-    `select o.id, o.account_id, o.recipient_id, o.kind, o.subject_type, o.subject_id, o.payload, o.status, o.attempts, o.last_error, o.created_at, o.sent_at, u.email as recipient_email
+    `select o.id, o.account_id, o.recipient_id, o.recipient_address, o.kind, o.subject_type, o.subject_id, o.payload, o.status, o.attempts, o.last_error, o.created_at, o.sent_at, u.email as recipient_email
        from "outbox_messages" o join "users" u on u.id = o.recipient_id and u.account_id = o.account_id
       where ${where.sql} order by ${NEWEST_FIRST.map((k) => `${k.sql} ${k.desc ? 'desc' : 'asc'}`).join(', ')} limit ?`,
     [...where.params, limit],
@@ -225,6 +228,7 @@ export async function listOutbox(
       id: row.id,
       accountId: row.account_id,
       recipientId: row.recipient_id,
+      recipientAddress: row.recipient_address,
       kind: row.kind,
       subjectType: row.subject_type,
       subjectId: row.subject_id,
@@ -238,6 +242,7 @@ export async function listOutbox(
       kind: row.kind,
       status: row.status,
       recipient_email: row.recipient_email,
+      recipient_address: row.recipient_address,
       subject: preview?.subject ?? null,
       attempts: row.attempts,
       last_error: row.last_error,

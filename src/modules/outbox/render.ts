@@ -6,6 +6,9 @@ import { Comment } from '../notes/note.entity';
 import { NOTE_RECORDS } from '../notes/note.visibility';
 import { PERSON_RECORDS } from '../people/person.visibility';
 import { User } from '../users/user.entity';
+import { FAILING_DAYS } from '../webhooks/webhook-delivery';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
+import { WEBHOOK_ENDPOINTS } from '../webhooks/webhook-endpoint.service';
 import type { MailIntent } from './mail-intent';
 import type { OutboxMessage } from './outbox-message.entity';
 
@@ -18,7 +21,7 @@ export interface RenderedMail {
 }
 
 /** What rendering reads of an outbox row (an entity, or the row a delivery claimed). */
-export type MailToRender = Pick<OutboxMessage, 'id' | 'kind' | 'subjectType' | 'subjectId' | 'payload' | 'createdAt'> & {
+export type MailToRender = Pick<OutboxMessage, 'id' | 'kind' | 'subjectType' | 'subjectId' | 'payload' | 'createdAt' | 'recipientAddress'> & {
   readonly accountId: number;
   readonly recipientId: number;
 };
@@ -31,7 +34,8 @@ export class MailIntentInvalid extends Error {}
 
 /**
  * The record a mail is about exists but its recipient may not see it now (reassigned since, their
- * rights narrowed): nothing may be said, so the mail is not sent (never retried). The message is
+ * rights narrowed), or a mail that is only about that record finds it deleted (a disabled webhook
+ * endpoint): nothing may or need be said, so the mail is not sent (never retried). The message is
  * stored as the row's reason: it names the kind of record, never the record.
  */
 export class MailWithheld extends Error {}
@@ -83,6 +87,7 @@ export function mailToRender(message: OutboxMessage): MailToRender {
     subjectId: message.subjectId,
     payload: message.payload,
     createdAt: message.createdAt,
+    recipientAddress: message.recipientAddress,
     accountId: message.account.id,
     recipientId: message.recipient.id,
   };
@@ -119,23 +124,41 @@ export function formatInZone(at: Date, timeZone: string): string {
 }
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+const isInstant = (v: unknown): v is string => typeof v === 'string' && Number.isFinite(Date.parse(v));
+const isStatus = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 100 && v <= 999;
 
 /** The stored row back to its typed intent; the compiler then checks each kind is handled. */
 function intentOf(message: MailToRender): MailIntent {
   const { kind, subjectType: type, subjectId: id, payload } = message;
   const byUserId = payload.byUserId;
-  if (!isId(byUserId) || !isId(id)) throw new MailIntentInvalid(`outbox row ${message.id}: payload or subject is not of kind ${kind}`);
+  if (!isId(id)) throw new MailIntentInvalid(`outbox row ${message.id}: payload or subject is not of kind ${kind}`);
   switch (kind) {
     case 'person_assignment':
     case 'person_reassignment':
-      if (type === 'Person') return { kind, subject: { type, id }, payload: { byUserId } };
+      if (type === 'Person' && isId(byUserId)) return { kind, subject: { type, id }, payload: { byUserId } };
       break;
     case 'company_reassignment':
-      if (type === 'Company') return { kind, subject: { type, id }, payload: { byUserId } };
+      if (type === 'Company' && isId(byUserId)) return { kind, subject: { type, id }, payload: { byUserId } };
       break;
     case 'note_comment':
-      if (type === 'Note' && isId(payload.commentId)) return { kind, subject: { type, id }, payload: { byUserId, commentId: payload.commentId } };
+      if (type === 'Note' && isId(byUserId) && isId(payload.commentId))
+        return { kind, subject: { type, id }, payload: { byUserId, commentId: payload.commentId } };
       break;
+    case 'webhook_disabled': {
+      const { reason, failingSince, lastStatusCode, lastError } = payload;
+      if (type === 'WebhookEndpoint' && (reason === 'gone' || reason === 'failing'))
+        return {
+          kind,
+          subject: { type, id },
+          payload: {
+            reason,
+            failingSince: isInstant(failingSince) ? failingSince : null,
+            lastStatusCode: isStatus(lastStatusCode) ? lastStatusCode : null,
+            lastError: typeof lastError === 'string' && lastError.trim() !== '' ? oneLine(lastError) : null,
+          },
+        };
+      break;
+    }
     default:
       return unhandled(kind);
   }
@@ -156,6 +179,8 @@ interface Body {
   readonly paragraphs: readonly Paragraph[];
   /** Quoted user text (a comment), shown as is in text and escaped in HTML. */
   readonly quote?: string;
+  /** Why this mail came (the last line); the default suits a mail to a user about their work. */
+  readonly footer?: string;
 }
 
 const v = (value: string): Part => ({ value, strong: true });
@@ -180,7 +205,7 @@ function assemble(greeting: string, body: Body): { subject: string; text: string
     body.quote === undefined
       ? []
       : [`<blockquote style="margin:0 0 1em;padding-left:1em;border-left:3px solid #ccc">${escapeHtml(body.quote).replace(/\r?\n/g, '<br>')}</blockquote>`];
-  const footer = 'You receive this mail because of your work in the CRM.';
+  const footer = body.footer ?? 'You receive this mail because of your work in the CRM.';
   const [hello, first, ...rest] = all;
   const text = [asText(hello!), ...(first ? [asText(first)] : []), ...quoteText, ...rest.map(asText), '--', footer].join('\n\n') + '\n';
   const html = [
@@ -197,6 +222,20 @@ function assemble(greeting: string, body: Body): { subject: string; text: string
 }
 
 const userName = (user: User | null): string => (user ? oneLine(user.fullName) || oneLine(user.email) : 'A former user');
+
+/**
+ * A webhook URL as a mail may show it: scheme, host and port, the path elided. Never the path, the
+ * query or the fragment (a receiver's token often rides there: Slack-style URLs keep it in the
+ * path), nor credentials (refused at create anyway). The name and id say which endpoint it is.
+ */
+function urlShown(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return oneLine(url.pathname === '/' ? url.origin : `${url.origin}/…`, 300);
+  } catch {
+    return 'an address that is no longer a URL';
+  }
+}
 
 /**
  * The mail an outbox row stands for, addressed to its recipient, in the recipient's time zone (their
@@ -219,7 +258,9 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
   const recipient = await em.findOne(User, { id: row.recipientId, account }, { populate: ['account'] });
   if (!recipient) throw new MailRecipientMissing(`outbox row ${row.id}: its recipient is gone`);
   const view = new RecipientView(em, account, recipient);
-  const by = await em.findOne(User, { id: intent.payload.byUserId, account });
+  /** Where the mail goes instead of the recipient's own address (a webhook endpoint's failure email). */
+  const elsewhere = row.recipientAddress?.trim() || null;
+  const by = 'byUserId' in intent.payload ? await em.findOne(User, { id: intent.payload.byUserId, account }) : null;
   const zone = recipient.timeZone || recipient.account.timeZone || 'UTC';
   const when = (at: Date) => formatInZone(at, zone);
   const actor = userName(by);
@@ -302,11 +343,52 @@ export async function renderMail(em: EntityManager, message: OutboxMessage | Mai
       };
       break;
     }
+    case 'webhook_disabled': {
+      // To the endpoint's failure email, an address an administrator chose for this very mail: the
+      // endpoint is read as it is. To the owner's own address: as the owner may see it now
+      // (administrators only). Deleted since: there is nothing left to resume, so nothing is sent.
+      const endpoint =
+        elsewhere !== null
+          ? await em.findOne(WebhookEndpoint, { id: intent.subject.id, account })
+          : await view.subject(WEBHOOK_ENDPOINTS, intent.subject.id, 'webhook endpoint');
+      if (!endpoint) throw new MailWithheld('not sent: the webhook endpoint it is about has been deleted');
+      const name = oneLine(endpoint.name) || `Webhook endpoint #${endpoint.id}`;
+      const { reason, failingSince, lastError } = intent.payload;
+      const why: Paragraph =
+        reason === 'gone'
+          ? ['Its URL answered 410 Gone, which asks for no more deliveries.']
+          : [
+              `Its deliveries had been failing for more than ${FAILING_DAYS} days`,
+              ...(failingSince ? [`, since ${when(new Date(failingSince))}`] : []),
+              ...(lastError ? ['; the last attempt: ', { value: lastError }] : []),
+              '.',
+            ];
+      const id = endpoint.id;
+      body = {
+        subject: `Webhook endpoint disabled: ${name}`,
+        paragraphs: [
+          ['The webhook endpoint ', v(name), ' (', { value: urlShown(endpoint.url) }, `, #${id}) was disabled on ${changedAt}.`],
+          why,
+          [
+            'Nothing is sent to it while it is disabled. The changes it has not received are kept as long as the CRM keeps its change records, so none is lost if it is enabled again in time.',
+          ],
+          [
+            `To resume: fix the receiver, then enable the endpoint again, over GraphQL with updateWebhookEndpoint(id: ${id}, input: { enabled: true }) or over the v3 API with PUT /api/v3/admin/webhooks/${id}.json and {"webhook": {"is_activated": true}}. Its pending deliveries are then sent, oldest first; replayWebhookEndpoint(id: ${id}, since: ...) sends again those made since a time, the failed ones included.`,
+          ],
+        ],
+        footer:
+          elsewhere !== null
+            ? 'You receive this mail because this address is the failure email of the webhook endpoint in the CRM.'
+            : 'You receive this mail because you own the webhook endpoint in the CRM.',
+      };
+      break;
+    }
     default:
       return unhandled(intent);
   }
+  // Another address than the recipient's own is greeted and addressed by no name: it may not be theirs.
   return {
-    to: { name: oneLine(recipient.fullName), address: recipient.email },
-    ...assemble(oneLine(recipient.firstName ?? '') || oneLine(recipient.fullName) || 'there', body),
+    to: elsewhere === null ? { name: oneLine(recipient.fullName), address: recipient.email } : { name: '', address: elsewhere },
+    ...assemble(elsewhere === null ? oneLine(recipient.firstName ?? '') || oneLine(recipient.fullName) || 'there' : 'there', body),
   };
 }

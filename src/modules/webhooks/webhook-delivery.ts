@@ -4,6 +4,7 @@ import { logger } from '../../common/logger';
 import type { JobQueue } from '../../context/job-queue';
 import { FetchRefused } from '../documents/fetch/fetch-refused';
 import { safePost, type SafeFetchOptions } from '../documents/fetch/safe-fetch';
+import type { MailIntent, WebhookDisabled } from '../outbox/mail-intent';
 
 /*
  * Sending one endpoint's deliveries, in order (Standard Webhooks): the oldest pending one first; a
@@ -138,12 +139,7 @@ export async function deliverWebhooks(deps: DeliveryDeps, endpointId: number): P
     if (status === 410) {
       // Gone: the receiver asks for nothing more.
       await conn.execute(`update webhook_deliveries set status = 'failed', last_status_code = 410, last_error = ? where id = ?`, [reason, claimed.id], 'run');
-      await conn.execute(
-        `update webhook_endpoints set enabled = false, disabled_reason = ?, last_run_at = ? where id = ?`,
-        ['the URL answered 410 Gone', at, endpointId],
-        'run',
-      );
-      logger.info('webhook endpoint disabled', { endpointId, reason: '410' });
+      await disableEndpoint(deps, endpointId, 'gone', { at, lastStatusCode: status, lastError: reason });
       return { status: 'disabled', sent };
     }
     const wait = nextWait(claimed.attempts, retryAfter, at.getTime());
@@ -159,25 +155,100 @@ export async function deliverWebhooks(deps: DeliveryDeps, endpointId: number): P
         'run',
       );
     } else {
+      const due = new Date(at.getTime() + wait);
       await conn.execute(
         `update webhook_deliveries set next_attempt_at = ?, last_status_code = ?, last_error = ? where id = ?`,
-        [new Date(at.getTime() + wait), status, reason, claimed.id],
+        [due, status, reason, claimed.id],
         'run',
       );
+      // Its run at the retry's time (the sweep would find it too, but only at its own pace).
+      await deps.queue.enqueue('deliver-webhooks', { endpointId }, due);
     }
     if (endpoint && at.getTime() - new Date(endpoint.failing_since).getTime() > FAILING_DAYS * 86_400_000) {
-      await conn.execute(
-        `update webhook_endpoints set enabled = false, disabled_reason = ? where id = ?`,
-        [`failing for ${FAILING_DAYS} days`, endpointId],
-        'run',
-      );
-      logger.info('webhook endpoint disabled', { endpointId, reason: 'failing' });
+      await disableEndpoint(deps, endpointId, 'failing', { at, lastStatusCode: status, lastError: reason });
       return { status: 'disabled', sent };
     }
     // In order: the deliveries after this one wait for its retry.
     break;
   }
   return { status: sent > 0 ? 'sent' : 'waiting', sent };
+}
+
+/** An endpoint's disabled_reason, by why it was disabled. */
+const DISABLED_REASONS: Readonly<Record<WebhookDisabled['reason'], string>> = {
+  gone: 'the URL answered 410 Gone',
+  failing: `failing for ${FAILING_DAYS} days`,
+};
+/** The log's word for it, as before the mail existed. */
+const LOGGED_REASONS: Readonly<Record<WebhookDisabled['reason'], string>> = { gone: '410', failing: 'failing' };
+
+/**
+ * Disables an endpoint and owes the mail saying so (issue 24 §3), in one transaction: the update
+ * only takes an enabled endpoint, so two runs that both saw it fail (a job retried, a lease run
+ * out) disable it once and mail once. The mail is an outbox row of its owner (`recipient_id`),
+ * sent to its failure_email when set (`recipient_address`; else the owner's own address); an
+ * endpoint without an owner (deleted) is disabled without a mail, as no user is left to own the
+ * row. Its delivery is enqueued once committed; a lost enqueue waits for the sweep, which finds
+ * the row due. True when this call disabled it.
+ */
+export async function disableEndpoint(
+  deps: Pick<DeliveryDeps, 'orm' | 'queue'>,
+  endpointId: number,
+  reason: WebhookDisabled['reason'],
+  detail: { readonly at: Date; readonly lastStatusCode: number | null; readonly lastError: string | null },
+): Promise<boolean> {
+  const outcome = await deps.orm.em.fork().transactional(async (tx) => {
+    const [endpoint] = await tx.execute<
+      Array<{ account_id: number; owner_id: number | null; failure_email: string | null; failing_since: Date | string | null }>
+    >(
+      `update webhook_endpoints set enabled = false, disabled_reason = ?, last_run_at = ? where id = ? and enabled
+        returning account_id, owner_id, failure_email, failing_since`,
+      [DISABLED_REASONS[reason], detail.at, endpointId],
+      'all',
+    );
+    if (!endpoint) return null;
+    if (endpoint.owner_id === null) return { mail: null };
+    const intent: Extract<MailIntent, { kind: 'webhook_disabled' }> = {
+      kind: 'webhook_disabled',
+      subject: { type: 'WebhookEndpoint', id: endpointId },
+      payload: {
+        reason,
+        failingSince: reason === 'failing' && endpoint.failing_since !== null ? new Date(endpoint.failing_since).toISOString() : null,
+        lastStatusCode: detail.lastStatusCode,
+        lastError: detail.lastError,
+      },
+    };
+    // created_at has no default (the entity sets it): the instant of the attempt that disabled it.
+    const [mail] = await tx.execute<Array<{ id: number }>>(
+      `insert into outbox_messages (account_id, recipient_id, recipient_address, kind, subject_type, subject_id, payload, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      [
+        endpoint.account_id,
+        endpoint.owner_id,
+        endpoint.failure_email?.trim() || null,
+        intent.kind,
+        intent.subject.type,
+        intent.subject.id,
+        JSON.stringify(intent.payload),
+        detail.at,
+      ],
+      'all',
+    );
+    return { mail: mail!.id };
+  });
+  if (!outcome) return false;
+  logger.info('webhook endpoint disabled', { endpointId, reason: LOGGED_REASONS[reason], outboxMessageId: outcome.mail });
+  if (outcome.mail !== null) {
+    try {
+      await deps.queue.enqueue('deliver-mail', { outboxMessageId: outcome.mail });
+    } catch (error) {
+      logger.error('enqueueing a mail failed: the sweep will deliver it', {
+        outboxMessageId: outcome.mail,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return true;
 }
 
 /** Endpoints whose oldest pending delivery is due: the sweep gives them a run (a retry's time came, a killed worker's lease ran out). */

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createContext } from '../../context/context';
+import { createContext, type RequestContext } from '../../context/context';
 import type { JobQueue } from '../../context/job-queue';
 import { changeRows, decodeCursor, encodeCursor, visibleTo } from '../changes/change-feed';
-import { ChangeAction, type ChangeRow } from '../changes/change.types';
+import { ChangeAction, typeNameOf, type ChangeRow } from '../changes/change.types';
 import { viewerFor } from '../users/user.viewer';
 
 /*
@@ -11,6 +11,21 @@ import { viewerFor } from '../users/user.viewer';
  * body fixed then, so that every retry sends the same bytes under the same webhook-id. Woken by
  * the NOTIFY the change records send at commit, and by the sweep.
  */
+
+/**
+ * A record as its v3 show route answers `ctx`'s viewer (the facade's reader, rest-facade
+ * createV3RecordReader), by GraphQL type; null when missing or hidden.
+ */
+export type RecordReader = (typeName: string, id: number, ctx: RequestContext) => Promise<unknown>;
+
+export interface DispatchDeps {
+  readonly orm: MikroORM;
+  readonly queue: JobQueue;
+  /** Reads the records a delivery carries; without one, deliveries carry no record but a tombstone. */
+  readonly records?: RecordReader;
+  /** The origin of links in the records (a document's public link): the service's public URL. */
+  readonly origin?: string;
+}
 
 /** Changes one run reads at most; a larger backlog takes several runs (the run enqueues the next). */
 export const DISPATCH_BATCH = 500;
@@ -29,8 +44,12 @@ interface EndpointRow {
 export const eventTypeOf = (row: ChangeRow): string =>
   `${row.model}.${row.action === ChangeAction.CREATE ? 'created' : row.action === ChangeAction.UPDATE ? 'updated' : 'destroyed'}`;
 
-/** A delivery's body, as sent (Standard Webhooks: `type`, `timestamp`, `data`). */
-export function deliveryBody(row: ChangeRow, at: Date): string {
+/**
+ * A delivery's body, as sent (Standard Webhooks: `type`, `timestamp`, `data`). `data.record` is the
+ * record as the endpoint's owner reads it over v3 when the delivery is made (null when it is gone
+ * by then: its destroy follows), and a destroy's tombstone.
+ */
+export function deliveryBody(row: ChangeRow, at: Date, record: unknown): string {
   return JSON.stringify({
     type: eventTypeOf(row),
     timestamp: at.toISOString(),
@@ -43,7 +62,7 @@ export function deliveryBody(row: ChangeRow, at: Date): string {
       actor: { type: row.actor_kind, user_id: row.actor_user_id, app_id: row.actor_app_id },
       origin: row.origin,
       changes: Object.fromEntries(Object.entries(row.changes ?? {}).map(([field, [previous, value]]) => [field, { previous, value }])),
-      record: row.action === ChangeAction.DESTROY ? row.record : null,
+      record: row.action === ChangeAction.DESTROY ? row.record : record,
     },
   });
 }
@@ -61,7 +80,8 @@ function wants(endpoint: EndpointRow, row: ChangeRow): boolean {
  * (the change feed's rule, as the owner), the cursor moved past them, in one transaction; then
  * each endpoint with new deliveries gets its delivery job, and a backlog another run.
  */
-export async function dispatchChanges(orm: MikroORM, queue: JobQueue, batch = DISPATCH_BATCH): Promise<{ changes: number; deliveries: number }> {
+export async function dispatchChanges(deps: DispatchDeps, batch = DISPATCH_BATCH): Promise<{ changes: number; deliveries: number }> {
+  const { orm, queue } = deps;
   const em = orm.em.fork();
   const outcome = await em.transactional(async (tx) => {
     const [state] = await tx.execute<Array<{ cursor: string | null }>>(`select "cursor" from "webhook_dispatch" for update`, [], 'all');
@@ -84,6 +104,8 @@ export async function dispatchChanges(orm: MikroORM, queue: JobQueue, batch = DI
             'all',
           );
     const touched = new Set<number>();
+    // Records read once per owner and run: endpoints of one owner carry the same view.
+    const reading = new Map<string, Promise<unknown>>();
     let deliveries = 0;
     for (const endpoint of endpoints) {
       const wanted = rows.filter((row) => wants(endpoint, row));
@@ -91,11 +113,14 @@ export async function dispatchChanges(orm: MikroORM, queue: JobQueue, batch = DI
       const viewer = await viewerFor(tx, { userId: endpoint.owner_id! });
       if (!viewer || viewer.accountId !== endpoint.account_id) continue;
       // The owner's view, read outside this transaction (what is committed is what they may see).
-      const shown = await visibleTo(createContext(orm, viewer, `webhooks:${endpoint.id}`), wanted);
+      const ctx = createContext(orm, viewer, `webhooks:${endpoint.id}`, { channel: 'job', origin: deps.origin });
+      const shown = await visibleTo(ctx, wanted);
       if (shown.length === 0) continue;
+      const records: unknown[] = [];
+      for (const row of shown) records.push(await recordOf(deps, reading, ctx, row));
       const now = new Date();
       const values = shown.map(() => '(?, ?, ?, ?, ?)').join(', ');
-      const params = shown.flatMap((row) => [endpoint.account_id, endpoint.id, row.id, eventTypeOf(row), deliveryBody(row, now)]);
+      const params = shown.flatMap((row, i) => [endpoint.account_id, endpoint.id, row.id, eventTypeOf(row), deliveryBody(row, now, records[i])]);
       const made = await tx.execute<Array<{ id: string }>>(
         `insert into "webhook_deliveries" ("account_id", "endpoint_id", "change_id", "event_type", "body") values ${values} on conflict ("endpoint_id", "change_id") do nothing returning "id"`,
         params,
@@ -110,4 +135,13 @@ export async function dispatchChanges(orm: MikroORM, queue: JobQueue, batch = DI
   for (const endpointId of outcome.touched) await queue.enqueue('deliver-webhooks', { endpointId });
   if (outcome.more) await queue.enqueue('dispatch-webhooks', {});
   return { changes: outcome.changes, deliveries: outcome.deliveries };
+}
+
+/** The record a delivery of `row` carries for `ctx`'s viewer: read once per owner, record and run; none for a destroy (its tombstone is in the row). */
+function recordOf(deps: DispatchDeps, read: Map<string, Promise<unknown>>, ctx: RequestContext, row: ChangeRow): Promise<unknown> {
+  if (row.action === ChangeAction.DESTROY || !deps.records) return Promise.resolve(null);
+  const key = `${ctx.viewer.userId}:${row.model}:${row.record_id}`;
+  let record = read.get(key);
+  if (!record) read.set(key, (record = deps.records(typeNameOf(row.model), row.record_id, ctx)));
+  return record;
 }

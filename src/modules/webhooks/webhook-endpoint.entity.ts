@@ -96,7 +96,10 @@ export class WebhookEndpoint {
   @Property({ type: 'boolean', default: true })
   enabled: boolean = true;
 
-  @Field(() => String, { nullable: true, description: 'Told when the endpoint is disabled after failing for 5 days.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Mailed when the endpoint is disabled (its URL answered 410 Gone, or it failed for 5 days); null: its owner is mailed at their own address.',
+  })
   @Property({ type: 'string', length: 254, nullable: true })
   failureEmail: string | null = null;
 

@@ -48,7 +48,11 @@ export const WEBHOOK_ENDPOINT_FIELDS = defineResource(
       inputDoc: 'false pauses deliveries; true resumes them (and clears disabledReason).',
       filter: { doc: 'Enabled or not.' },
     },
-    failureEmail: { kind: 'text', write: 'custom', inputDoc: 'Told when the endpoint is disabled after failing for 5 days (an email address).' },
+    failureEmail: {
+      kind: 'text',
+      write: 'custom',
+      inputDoc: 'Mailed when the endpoint is disabled (its URL answered 410 Gone, or it failed for 5 days); an email address. Null: its owner is mailed.',
+    },
     createdAt: { kind: 'datetime', filter: { doc: 'When it was made.' }, sort: { doc: 'Creation time.' } },
   },
 );
