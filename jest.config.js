@@ -15,7 +15,7 @@ module.exports = {
   transform: { '^.+\\.(t|j)s$': ['@swc/jest', swc] },
   // Agenda 6 and its backends are ES modules only: compiled to CommonJS like our own code
   // (node itself loads them with require() since Node 20.19; Jest's module system does not).
-  transformIgnorePatterns: ['/node_modules/(?!(agenda|@agendajs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(agenda|@agendajs|auto-bind)/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/setup-env.ts'],
