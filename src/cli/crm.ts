@@ -1,156 +1,313 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadConfig } from '../config/config';
 import { DomainError, ValidationFailed } from '../common/errors';
 import { logger, setLogLevel } from '../common/logger';
-import { migrate, openOrm } from '../app/orm';
-import { AccountAdmin } from '../modules/accounts/account.service';
-import { OutboxStatus } from '../modules/outbox/outbox-message.entity';
-import { listOutbox, OUTBOX_LIST_DEFAULT, OUTBOX_LIST_MAX } from '../modules/outbox/outbox.service';
-import { Visibility } from '../modules/users/user.entity';
-import { resolveDatabase } from './database';
+import { OUTBOX_LIST_DEFAULT, OUTBOX_LIST_MAX, OutboxStatus } from '../modules/outbox/outbox-status';
 
-const USAGE = `usage: npm run --silent crm -- <command> [options]
-  accounts:create --name N --email E [--first-name F] [--last-name L] [--time-zone TZ] [--currency USD]
-  users:create --account ID --email E --first-name F --last-name L [--time-zone TZ] [--admin] [--visibility all|own]
-  users:reset-key --user ID
-  apps:create --name N
-  outbox:list --account ID [--status pending|sent|failed] [--limit N]   (newest first; N from 1 to ${OUTBOX_LIST_MAX}, default ${OUTBOX_LIST_DEFAULT})`;
+/** How docs/cli.md runs it; help and error lines name commands this way. */
+const RUN = 'npm run --silent crm --';
 
-class UsageError extends Error {}
+/** Exit codes (docs/cli.md): scripts tell a wrong command line from a command that failed. */
+const EXIT = Object.freeze({ ok: 0, failure: 1, usage: 2 });
 
-const OPTIONS = {
-  name: { type: 'string' },
-  email: { type: 'string' },
-  'first-name': { type: 'string' },
-  'last-name': { type: 'string' },
-  'time-zone': { type: 'string' },
-  currency: { type: 'string' },
-  account: { type: 'string' },
-  user: { type: 'string' },
-  admin: { type: 'boolean' },
-  visibility: { type: 'string' },
-  status: { type: 'string' },
-  limit: { type: 'string' },
-  help: { type: 'boolean' },
-} as const;
+/**
+ * The rest of the core a command needs, loaded only once the command line is good: help and usage
+ * errors answer without loading the ORM and every entity (about a second).
+ */
+const loadCore = async () => ({
+  ...(await import('../modules/accounts/account.service')),
+  ...(await import('../modules/users/user.entity')),
+  ...(await import('../modules/outbox/outbox.service')),
+});
+type Core = Awaited<ReturnType<typeof loadCore>>;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+/** What a data command does once the command line is parsed: one JSON object, printed as one line. */
+type Task = (em: EntityManager, core: Core) => Promise<Record<string, unknown>>;
 
-function required(values: Values, name: keyof Values): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+// Values are checked while parsing, before the database is opened: a missing or malformed one is
+// a usage error (exit 2). The messages say what the hand-written parser said before commander.
+
+/** Turns an option's text into its value, or throws naming the option (`flag`). */
+type Parser<T> = (flag: string) => (value: string) => T;
+
+/** A text value, not blank (a blank value is as good as none). */
+const text: Parser<string> = (flag) => (value) => {
+  if (value.trim() === '') throw new InvalidArgumentError(`${flag} is required`);
   return value;
-}
+};
 
-function id(values: Values, name: 'account' | 'user'): number {
-  const raw = required(values, name);
-  if (!/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647) throw new UsageError(`--${name} must be a positive integer`);
-  return Number(raw);
-}
-
-const STATUSES: ReadonlyMap<string, OutboxStatus> = new Map(Object.values(OutboxStatus).map((s) => [s, s]));
+/** A database id: digits, at most the largest integer column value. */
+const id: Parser<number> = (flag) => (value) => {
+  if (!/^\d{1,10}$/.test(value) || Number(value) > 2_147_483_647) throw new InvalidArgumentError(`${flag} must be a positive integer`);
+  return Number(value);
+};
 
 /** `--limit`: how many outbox rows, 1..OUTBOX_LIST_MAX (each renders its subject line). */
-function limit(values: Values): number {
-  const raw = values.limit;
-  if (raw === undefined) return OUTBOX_LIST_DEFAULT;
-  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > OUTBOX_LIST_MAX)
-    throw new UsageError(`--limit must be an integer from 1 to ${OUTBOX_LIST_MAX}`);
-  return Number(raw);
+const limit: Parser<number> = (flag) => (value) => {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > OUTBOX_LIST_MAX)
+    throw new InvalidArgumentError(`${flag} must be an integer from 1 to ${OUTBOX_LIST_MAX}`);
+  return Number(value);
+};
+
+/** `a, b or c` */
+const words = (values: readonly string[]): string =>
+  values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}` : values.join('');
+
+/** One of `values` (listed in the option's description by `words`). */
+const oneOf =
+  <T extends string>(values: readonly T[]): Parser<T> =>
+  (flag) =>
+  (value) => {
+    if (!(values as readonly string[]).includes(value)) throw new InvalidArgumentError(`${flag} must be ${words(values)}`);
+    return value as T;
+  };
+
+const STATUSES: readonly OutboxStatus[] = Object.values(OutboxStatus);
+
+const REQUIRED_HEADING = 'Required:';
+
+/** Options a command cannot run without: checked before its action (see buildProgram's preAction hook). */
+const MANDATORY = new WeakSet<Option>();
+
+function option<T>(flags: string, description: string, parse: Parser<T>): Option {
+  const made = new Option(flags, description);
+  return made.argParser(parse(made.long ?? flags));
 }
 
-async function run(command: string, values: Values, em: EntityManager): Promise<Record<string, unknown>> {
-  const admin = new AccountAdmin(em);
-  switch (command) {
-    case 'accounts:create': {
-      const { account, user, apiKey } = await admin.createAccount({
-        name: required(values, 'name'),
-        timeZone: values['time-zone'],
-        currency: values.currency,
-        admin: { email: required(values, 'email'), firstName: values['first-name'], lastName: values['last-name'] },
-      });
-      return { account_id: account.id, user_id: user.id, api_key: apiKey };
-    }
-    case 'users:create': {
-      const visibility = values.visibility ?? 'all';
-      if (visibility !== 'all' && visibility !== 'own') throw new UsageError('--visibility must be all or own');
-      const { user, apiKey } = await admin.createUser(id(values, 'account'), {
-        email: required(values, 'email'),
-        firstName: required(values, 'first-name'),
-        lastName: required(values, 'last-name'),
-        timeZone: values['time-zone'] ?? null,
-        isAdmin: values.admin ?? false,
-        visibility: visibility === 'own' ? Visibility.OWN : Visibility.ALL,
-      });
-      return { user_id: user.id, api_key: apiKey };
-    }
-    case 'users:reset-key':
-      return { api_key: await admin.resetKey(id(values, 'user')) };
-    case 'apps:create':
-      return { app_key: await admin.createApp(required(values, 'name')) };
-    case 'outbox:list': {
-      // Issue 13: without SMTP the outbox stays readable; this is the operator's view of it.
-      const status = values.status === undefined ? null : STATUSES.get(values.status);
-      if (status === undefined) throw new UsageError('--status must be pending, sent or failed');
-      return { messages: await listOutbox(em, id(values, 'account'), { status, limit: limit(values) }) };
-    }
-    default:
-      throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
-  }
+function required<T>(flags: string, description: string, parse: Parser<T>): Option {
+  const made = option(flags, description, parse).helpGroup(REQUIRED_HEADING);
+  MANDATORY.add(made);
+  return made;
 }
 
-/** Prints exactly one JSON line on stdout; logs go to stderr; non-zero exit on error. */
-async function main(): Promise<number> {
-  let parsed;
+/**
+ * The command line: every command, its options and their descriptions (`--help`, `help <command>`).
+ * Each action only records its task; main() opens the database once the line is known to be good.
+ */
+function buildProgram(setTask: (task: Task) => void): Command {
+  const program: Command = new Command('crm')
+    .usage('<command> [options]')
+    .description(`Operators' commands for the CRM service: accounts, users, API keys, apps and the outbox.\nRun as: ${RUN} <command> [options]`)
+    .helpCommand(false)
+    .exitOverride()
+    .configureOutput({
+      // Usage errors are printed by main() as the JSON line; commander's own line would repeat it.
+      outputError: () => {},
+    })
+    .configureHelp({ sortSubcommands: false })
+    // commander's own mandatory options would say "required option '--email <address>' not specified".
+    .hook('preAction', (_program, command) => {
+      for (const o of command.options)
+        if (MANDATORY.has(o) && command.getOptionValue(o.attributeName()) === undefined)
+          command.error(`${o.long} is required`, { code: 'commander.missingMandatoryOptionValue', exitCode: EXIT.usage });
+    })
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Output: a data command prints exactly one JSON line on stdout; logs go to stderr.',
+        'An error is a JSON line too, {"error": ...}, with "fields" when the service',
+        'refused a value and "help" (where to read the usage) on a usage error.',
+        '',
+        'Exit codes:',
+        '  0  success',
+        '  1  failure: the command ran and failed (a value the service refused, a record',
+        '     not found, the database unreachable)',
+        '  2  usage error: unknown command or option, missing or malformed value',
+        '',
+        'Database: DATABASE_URL, else the embedded database (shared with a running',
+        'npm start).',
+        '',
+        'Examples:',
+        `  ${RUN} help accounts:create`,
+        `  ${RUN} accounts:create --name Acme --email admin@acme.test`,
+      ].join('\n'),
+    );
+
+  program
+    .command('accounts:create')
+    .description('Create an account with its first user, an administrator; prints their API key.')
+    .summary('Create an account and its admin user; prints the admin API key')
+    .addOption(required('--name <name>', 'the account name (at most 200 characters)', text))
+    .addOption(required('--email <address>', "the admin user's email address", text))
+    .option('--first-name <name>', "the admin user's first name")
+    .option('--last-name <name>', "the admin user's last name")
+    .option('--time-zone <zone>', "the account's IANA time zone, e.g. Europe/Paris (default: UTC)")
+    .option('--currency <code>', "the account's currency, an ISO 4217 code, e.g. EUR (default: USD)")
+    .addHelpText('after', '\nPrints {"account_id", "user_id", "api_key"}. The key is shown only now.')
+    .action((o: { name: string; email: string; firstName?: string; lastName?: string; timeZone?: string; currency?: string }) =>
+      setTask(async (em, { AccountAdmin }) => {
+        const { account, user, apiKey } = await new AccountAdmin(em).createAccount({
+          name: o.name,
+          timeZone: o.timeZone,
+          currency: o.currency,
+          admin: { email: o.email, firstName: o.firstName, lastName: o.lastName },
+        });
+        return { account_id: account.id, user_id: user.id, api_key: apiKey };
+      }),
+    );
+
+  program
+    .command('users:create')
+    .description('Add a user to an account; prints their API key.')
+    .summary('Add a user to an account; prints the user API key')
+    .addOption(required('--account <id>', "the account's id", id))
+    .addOption(required('--email <address>', "the user's email address", text))
+    .addOption(required('--first-name <name>', "the user's first name", text))
+    .addOption(required('--last-name <name>', "the user's last name", text))
+    .option('--time-zone <zone>', "the user's IANA time zone (default: the account's)")
+    .option('--admin', 'make the user an administrator of the account')
+    .addOption(
+      option(
+        '--visibility <scope>',
+        "the records the user sees: all (the account's) or own (theirs and those shared with them)",
+        oneOf(['all', 'own'] as const),
+      ).default('all'),
+    )
+    .addHelpText('after', '\nPrints {"user_id", "api_key"}. The key is shown only now.')
+    .action((o: { account: number; email: string; firstName: string; lastName: string; timeZone?: string; admin?: boolean; visibility: 'all' | 'own' }) =>
+      setTask(async (em, { AccountAdmin, Visibility }) => {
+        const { user, apiKey } = await new AccountAdmin(em).createUser(o.account, {
+          email: o.email,
+          firstName: o.firstName,
+          lastName: o.lastName,
+          timeZone: o.timeZone ?? null,
+          isAdmin: o.admin ?? false,
+          visibility: o.visibility === 'own' ? Visibility.OWN : Visibility.ALL,
+        });
+        return { user_id: user.id, api_key: apiKey };
+      }),
+    );
+
+  program
+    .command('users:reset-key')
+    .description('Issue a new API key for a user; the old key stops working at once. Prints the new key.')
+    .summary("Replace a user's API key (the old one stops working at once)")
+    .addOption(required('--user <id>', "the user's id", id))
+    .addHelpText('after', '\nPrints {"api_key"}.')
+    .action((o: { user: number }) => setTask(async (em, { AccountAdmin }) => ({ api_key: await new AccountAdmin(em).resetKey(o.user) })));
+
+  program
+    .command('apps:create')
+    .description('Register an API app; its app_key raises the rate limit of the requests that send it.')
+    .summary('Register an API app; prints its app key')
+    .addOption(required('--name <name>', 'the app name (at most 200 characters)', text))
+    .addHelpText('after', '\nPrints {"app_key"}. The key is shown only now.')
+    .action((o: { name: string }) => setTask(async (em, { AccountAdmin }) => ({ app_key: await new AccountAdmin(em).createApp(o.name) })));
+
+  program
+    .command('outbox:list')
+    // Issue 13: without SMTP the outbox stays readable; this is the operator's view of it.
+    .description("List an account's outbox (the mail the service owes or sent), newest first, with each mail's subject line.")
+    .summary("List an account's outbox messages, newest first")
+    .addOption(required('--account <id>', "the account's id", id))
+    .addOption(option('--status <status>', `only messages in this state: ${words(STATUSES)}`, oneOf(STATUSES)))
+    .addOption(option('--limit <n>', `how many messages, 1 to ${OUTBOX_LIST_MAX}`, limit).default(OUTBOX_LIST_DEFAULT))
+    .addHelpText('after', '\nPrints {"messages": [...]} (docs/mail.md, "Reading the outbox").')
+    .action((o: { account: number; status?: OutboxStatus; limit: number }) =>
+      setTask(async (em, { listOutbox }) => ({ messages: await listOutbox(em, o.account, { status: o.status ?? null, limit: o.limit }) })),
+    );
+
+  program
+    .command('help')
+    .argument('[command]', 'the command to describe')
+    .description('Show the help of a command (its options), or the list of commands.')
+    .summary('Show the help of a command, or this list')
+    .action((name: string | undefined) => {
+      if (name === undefined) program.help();
+      const target = program.commands.find((c) => c.name() === name);
+      if (!target) program.error(`unknown command '${name}'`, { code: 'commander.unknownCommand', exitCode: EXIT.usage });
+      target.help();
+    });
+
+  return program;
+}
+
+/** The command a usage error is about (the first argument naming one), for the line pointing to its help. */
+function helpFor(program: Command, args: readonly string[]): string {
+  const named = program.commands.find((c) => c.name() !== 'help' && c.name() === args[0]);
+  return named ? `${RUN} help ${named.name()}` : `${RUN} --help`;
+}
+
+/** The usage error's JSON line, or null when commander only displayed help (exit 0). */
+function usageError(error: CommanderError, program: Command, args: readonly string[]): { code: number; line: Record<string, string> | null } {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return { code: EXIT.ok, line: null };
+  // help() without an error (`help`, `help <command>`) exits 0; with one (no command given) it printed the list on stderr.
+  if (error.code === 'commander.help' && error.exitCode === 0) return { code: EXIT.ok, line: null };
+  const message = error.code === 'commander.help' ? 'a command is required' : error.message.replace(/^error: /, '');
+  return { code: EXIT.usage, line: { error: message, help: helpFor(program, args) } };
+}
+
+const write = (line: Record<string, unknown>) => process.stdout.write(JSON.stringify(line) + '\n');
+
+/** Errors of reaching PostgreSQL at all (node's socket codes, and the server refusing the login or database). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', '28P01', '28000', '3D000']);
+
+function unreachable(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNREACHABLE.has(code) ? (error as Error).message : null;
+}
+
+/**
+ * Runs the command line: a data command prints exactly one JSON line on stdout (logs go to
+ * stderr); help is text on stdout. Resolves with the exit code (EXIT).
+ */
+async function main(args: readonly string[]): Promise<number> {
+  let task: Task | null = null;
+  const program = buildProgram((t) => (task = t));
   try {
-    parsed = parseArgs({ args: process.argv.slice(2), options: OPTIONS, allowPositionals: true, strict: true });
+    program.parse([...args], { from: 'user' });
   } catch (error) {
-    process.stdout.write(JSON.stringify({ error: (error as Error).message, usage: USAGE }) + '\n');
-    return 2;
+    if (!(error instanceof CommanderError)) throw error;
+    const { code, line } = usageError(error, program, args);
+    if (line) write(line);
+    return code;
   }
-  const [command] = parsed.positionals;
-  if (parsed.values.help || !command) {
-    process.stdout.write(JSON.stringify({ usage: USAGE }) + '\n');
-    return parsed.values.help ? 0 : 2;
-  }
+  const run = task as Task | null;
+  if (!run) return EXIT.ok;
+
+  const { loadConfig } = await import('../config/config');
+  const { migrate, openOrm } = await import('../app/orm');
+  const { resolveDatabase } = await import('./database');
   const config = loadConfig();
   setLogLevel(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const { url, embedded } = await resolveDatabase(config);
-  const orm = await openOrm({ clientUrl: url, poolMax: 2 });
+  let closing: Array<() => Promise<unknown>> = [];
   try {
+    const { url, embedded } = await resolveDatabase(config);
+    if (embedded) closing = [() => embedded.stop()];
+    const orm = await openOrm({ clientUrl: url, poolMax: 2 });
+    closing = [() => orm.close(true), ...closing];
     await migrate(orm);
-    const result = await run(command, parsed.values, orm.em.fork());
-    process.stdout.write(JSON.stringify(result) + '\n');
-    return 0;
+    write(await run(orm.em.fork(), await loadCore()));
+    return EXIT.ok;
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stdout.write(JSON.stringify({ error: error.message, usage: USAGE }) + '\n');
-      return 2;
-    }
     if (error instanceof ValidationFailed) {
-      process.stdout.write(JSON.stringify({ error: error.message, fields: error.issues }) + '\n');
-      return 1;
+      write({ error: error.message, fields: error.issues });
+      return EXIT.failure;
     }
     if (error instanceof DomainError) {
-      process.stdout.write(JSON.stringify({ error: error.message }) + '\n');
-      return 1;
+      write({ error: error.message });
+      return EXIT.failure;
+    }
+    const cause = unreachable(error);
+    if (cause !== null) {
+      write({ error: `the database is unreachable: ${cause}` });
+      return EXIT.failure;
     }
     logger.error('command failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    process.stdout.write(JSON.stringify({ error: 'command failed; see stderr' }) + '\n');
-    return 1;
+    write({ error: 'command failed; see stderr' });
+    return EXIT.failure;
   } finally {
-    await orm.close(true);
-    await embedded?.stop();
+    for (const close of closing) await close();
   }
 }
 
-main().then(
+main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
     logger.error('command failed', { error: String(error) });
-    process.stdout.write(JSON.stringify({ error: 'command failed; see stderr' }) + '\n');
-    process.exit(1);
+    write({ error: 'command failed; see stderr' });
+    process.exit(EXIT.failure);
   },
 );

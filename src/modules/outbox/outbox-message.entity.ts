@@ -4,12 +4,9 @@ import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/no
 import { Account } from '../accounts/account.entity';
 import { User } from '../users/user.entity';
 import type { MailKind } from './mail-intent';
+import { OutboxStatus } from './outbox-status';
 
-export enum OutboxStatus {
-  PENDING = 'pending',
-  SENT = 'sent',
-  FAILED = 'failed',
-}
+export { OutboxStatus };
 registerEnumType(OutboxStatus, {
   name: 'OutboxStatus',
   description: 'Where an outbox message stands in its delivery.',

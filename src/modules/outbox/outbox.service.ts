@@ -8,6 +8,7 @@ import { Connection, type ConnectionReads, type Paging } from '../../graphql/con
 import { isValidId } from '../../graphql/ids';
 import type { MailIntent, MailKind } from './mail-intent';
 import { OutboxMessage, type OutboxStatus } from './outbox-message.entity';
+import { OUTBOX_LIST_DEFAULT, OUTBOX_LIST_MAX } from './outbox-status';
 import { MailIntentInvalid, MailRecipientMissing, MailWithheld, mailToRender, renderMail, type MailToRender } from './render';
 
 export type { MailIntent, MailKind } from './mail-intent';
@@ -175,9 +176,7 @@ export interface OutboxListRow {
   readonly sent_at: string | null;
 }
 
-/** The most rows `outbox:list` prints at once (each renders its subject: a few statements a row). */
-export const OUTBOX_LIST_MAX = 500;
-export const OUTBOX_LIST_DEFAULT = 50;
+export { OUTBOX_LIST_DEFAULT, OUTBOX_LIST_MAX };
 
 interface ListedRow {
   id: number;
