@@ -1,7 +1,9 @@
-import express, { type ErrorRequestHandler, type Router } from 'express';
-import { getNamedType, Kind, parse, type GraphQLSchema } from 'graphql';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
+import { getNamedType, Kind, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { OPENAPI_PATH, openApiDocument as buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
 import { applyRateHeaders, createPipeline, readShow, type FacadeContext, type FacadeDeps } from './pipeline';
 import { checkFacade } from './agreement';
 import { fragmentsSource, RESOURCES, v3Resources } from './resources';
@@ -12,6 +14,7 @@ import { adminListsOf, v3RouteDeclarations, v3Routes } from './routes';
 import { derivedOperationsSource } from './routes/derived-operations';
 
 export type { FacadeContext, FacadeDeps } from './pipeline';
+export type { OpenApiDocument } from './openapi/document';
 export { V3_ROUTES, v3Routes } from './routes';
 
 /**
@@ -61,18 +64,57 @@ function completeResources(schema: GraphQLSchema): void {
 
 /** The route table over the schema's operations, once the field tables, operations and schema are found to agree. */
 function compileFacade(schema: GraphQLSchema): RouteTable {
+  return checkedFacade(schema).table;
+}
+
+/** The facade's operations (parsed) and route table, checked against the schema. */
+function checkedFacade(schema: GraphQLSchema): { operations: DocumentNode; table: RouteTable } {
   const operations = parse(operationsSource(schema), { noLocation: true });
   const routes = v3Routes(schema);
   const problems = checkFacade(schema, operations, routes, v3Resources(schema));
   if (problems.length > 0) throw new Error(`The v3 field tables, operations and schema disagree:\n${problems.join('\n')}`);
-  return compileRoutes(routes, schema, operations);
+  return { operations, table: compileRoutes(routes, schema, operations) };
+}
+
+/**
+ * The OpenAPI 3.1 document of the v3 surface on this schema, generated from the route table, the
+ * field tables and the schema (rest-facade/openapi/, docs/openapi.md). Checks the facade first, as
+ * the boot does.
+ */
+export function openApiDocument(schema: GraphQLSchema): OpenApiDocument {
+  return buildOpenApiDocument(schema, checkedFacade(schema).operations);
+}
+
+/**
+ * `GET /api/v3/openapi.json`: the document, built once, before the pipeline: no key asked, no rate
+ * token taken. A strong ETag of its bytes answers a matching If-None-Match with a 304.
+ */
+function openApiHandler(document: OpenApiDocument): RequestHandler {
+  const bytes = Buffer.from(JSON.stringify(document));
+  const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
+  return (req, res) => {
+    res.setHeader('ETag', etag);
+    res.setHeader('Cache-Control', 'no-cache');
+    if (
+      req
+        .get('if-none-match')
+        ?.split(',')
+        .some((tag) => tag.trim().replace(/^W\//, '') === etag)
+    ) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.status(200).end(bytes);
+  };
 }
 
 /** Mounted at /api/v3. */
 export function createV3Router<C extends FacadeContext>(deps: FacadeDeps<C>): Router {
   const router = express.Router();
-  const table = compileFacade(deps.schema);
+  const { operations, table } = checkedFacade(deps.schema);
   const pipeline = createPipeline(deps, table);
+  router.get(OPENAPI_PATH, openApiHandler(buildOpenApiDocument(deps.schema, operations)));
   router.use(express.raw({ type: () => true, limit: deps.maxBodyBytes }));
   router.use((req, res, next) => {
     pipeline(req, res).catch(next);

@@ -1,4 +1,4 @@
-import { boolean, date, dateTime, enumOf, id, nameRef, read, recordId, text, userRef } from './field-table';
+import { boolean, date, dateTime, enumOf, id, nameRef, read, recordId, shaped, text, userRef } from './field-table';
 import { v3Resource } from './resource-spec';
 
 /**
@@ -33,7 +33,10 @@ export const calendarEntryResource = v3Resource({
     active: boolean('active'),
     created_at: read('createdAt', 'dateTime'),
     updated_at: read('updatedAt', 'dateTime'),
-    google_calendar_id: read('databaseId', () => null),
+    google_calendar_id: shaped(
+      read('databaseId', () => null),
+      { type: 'null' },
+    ),
     company_id: id('companyId'),
     rrule: text('rrule'),
     rdate: text('rdate'),

@@ -39,6 +39,15 @@ export const companyResource = v3Resource({
     created_at: dateTime('createdAt'),
     updated_at: dateTime('updatedAt'),
     // v3 §4.6 `associations=people`: selected by ShowCompany under @include (`{ nodes { ...PersonRefV3 } }`), shown as the list.
-    people: { from: 'people', show: (connection: { nodes: unknown[] }) => connection.nodes, optional: true },
+    people: {
+      from: 'people',
+      show: (connection: { nodes: unknown[] }) => connection.nodes,
+      optional: true,
+      shape: ({ fragment }) => ({
+        type: 'array',
+        items: fragment('PersonRefV3'),
+        description: 'With `associations=people` only: the first 100 people of the company the user may see.',
+      }),
+    },
   },
 });

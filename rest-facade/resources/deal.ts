@@ -1,4 +1,22 @@
-import { boolean, customFields, date, dateTime, id, ids, integer, money, nameRef, read, readOnly, recordId, text, userRef } from './field-table';
+import { withProperties } from '../openapi/json-schema';
+import {
+  boolean,
+  companyRef,
+  customFields,
+  date,
+  dateTime,
+  id,
+  ids,
+  integer,
+  money,
+  nameRef,
+  read,
+  readOnly,
+  recordId,
+  shaped,
+  text,
+  userRef,
+} from './field-table';
 import { v3Resource } from './resource-spec';
 
 /**
@@ -32,16 +50,21 @@ export const dealResource = v3Resource({
     primary_contact_id: id('primaryContactId'),
     primary_contact: read('primaryContact', 'plain', '{ ...PersonRefV3 }'),
     // v3 shows every person; at most 200 (the most a deal takes).
-    people: read('people', (page: { nodes: unknown[] } | null) => page?.nodes ?? [], '(first: 200) { nodes { ...PersonRefV3 } }'),
+    people: shaped(
+      read('people', (page: { nodes: unknown[] } | null) => page?.nodes ?? [], '(first: 200) { nodes { ...PersonRefV3 } }'),
+      ({ fragment }) => ({ type: 'array', items: fragment('PersonRefV3'), maxItems: 200 }),
+    ),
     person_ids: ids('personIds'),
-    collaborators: read(
-      'collaborators',
-      (users: Array<Record<string, unknown>> | null) => (users ?? []).map((u) => ({ ...u, api_key: null })),
-      '{ ...UserRefV3 }',
+    collaborators: shaped(
+      read('collaborators', (users: Array<Record<string, unknown>> | null) => (users ?? []).map((u) => ({ ...u, api_key: null })), '{ ...UserRefV3 }'),
+      ({ fragment }) => ({
+        type: 'array',
+        items: withProperties(fragment('UserRefV3'), { api_key: { type: 'null', description: 'Always null (DECISIONS: Auth).' } }),
+      }),
     ),
     shared_user_ids: ids('sharedUserIds'),
     // As for people: shown from the id and name, whatever the viewer may see of the company itself.
-    company: read('companyId', (companyId: number | null, _fmt, row) => (companyId == null ? null : { id: companyId, name: row.company_name ?? null })),
+    company: companyRef(),
     company_id: id('companyId'),
     company_name: text('companyName'),
     currency: read('currency', 'plain', '{ code name symbol }'),

@@ -39,6 +39,13 @@ export const documentResource = v3Resource({
     document_tag_ids: ids('tagIds'),
     document_tags: read('tags', 'plain', '{ id: databaseId name }'),
   },
+  alsoReads: {
+    url: {
+      type: 'text',
+      max: MAX_URL,
+      description: 'Write-only (v3 §2.7): the public address the document is fetched from; required on create, a new one fetches again.',
+    },
+  },
   derive: (input, attributes) => {
     // v3 §2.7: `url` is written, never shown.
     if (attributes.url !== undefined) input.url = attributes.url === '' ? null : toText(attributes.url, 'url', MAX_URL);

@@ -1,3 +1,4 @@
+import type { JsonSchema } from '../openapi/json-schema';
 import { formatNumeric } from '../response/numeric';
 import type { AttributeType, Formatter, WritableAttribute } from './value-types';
 
@@ -28,7 +29,31 @@ export interface FieldSpec {
    * `@include`); the key is absent from the output when not selected.
    */
   readonly optional?: boolean;
+  /**
+   * What a function `show` answers, as JSON Schema, for the OpenAPI document (rest-facade/openapi/):
+   * every other `show` is documented from the GraphQL type. A function without one is documented
+   * as any value, and test/unit/openapi-document.test.ts names it.
+   */
+  readonly shape?: Shape;
 }
+
+/** What the OpenAPI generator offers a field's `shape` to build on. */
+export interface ShapeContext {
+  /** What the field's selection reads, as GraphQL answers it (keys aliased); `{}` when the table selects nothing. */
+  readonly selected: JsonSchema;
+  /** A shared fragment's schema (`PersonRefV3`, see REF_FRAGMENTS). */
+  fragment(name: string): JsonSchema;
+  /** A reference to another resource's record schema. */
+  record(resource: { readonly fragment: string }): JsonSchema;
+  /** The list envelope (`{entries, pagination}`) around `entries`. */
+  envelope(entries: JsonSchema): JsonSchema;
+}
+
+/** A field's documented output: a schema, or one built from what the generator knows. */
+export type Shape = JsonSchema | ((context: ShapeContext) => JsonSchema);
+
+/** The same field, its function `show` documented by `shape`. */
+export const shaped = (field: FieldSpec, shape: Shape): FieldSpec => ({ ...field, shape });
 
 /** v3 key → spec, in the order the keys are shown. */
 export type FieldTable = Readonly<Record<string, FieldSpec>>;
@@ -76,6 +101,22 @@ export const read = (from: string, show: Show = 'plain', select?: string): Field
  */
 export const userRef = (from: string): FieldSpec => read(from, 'plain', '{ ...UserRefV3 }');
 export const nameRef = (from: string): FieldSpec => read(from, 'plain', '{ id: databaseId name }');
+
+/**
+ * A record's company as v3 shows it on people and deals: `{id, name}` from the record's own
+ * `company_id` and `company_name`, whatever the viewer may see of the company itself (the record's
+ * table must show `company_name`); null when it has none.
+ */
+export const companyRef = (): FieldSpec =>
+  shaped(
+    read('companyId', (companyId: number | null, _fmt, row) => (companyId == null ? null : { id: companyId, name: row.company_name ?? null })),
+    {
+      anyOf: [
+        { type: 'object', properties: { id: { type: 'integer' }, name: { type: ['string', 'null'] } }, required: ['id', 'name'], additionalProperties: false },
+        { type: 'null' },
+      ],
+    },
+  );
 
 /** A record's v3 `id`: its databaseId (GraphQL's `id` is the global one). */
 export const recordId = (): FieldSpec => read('databaseId');

@@ -1,11 +1,15 @@
 import { envelope } from '../response/envelope';
-import { id, ids, nameRef, read, recordId, text, type FieldSpec } from './field-table';
+import { withProperties } from '../openapi/json-schema';
+import { id, ids, nameRef, read, recordId, shaped, text, type FieldSpec } from './field-table';
 import { commentResource } from './comment';
 import { v3Resource, type Formatter } from './resource-spec';
 
 /** v3 §2.2 user convenience object: {id, first_name, last_name, avatar_thumb_url} (plus full_name, DECISIONS: Responses). */
 export const userWithAvatar = (from: string): FieldSpec =>
-  read(from, (user: Record<string, unknown> | null) => (user ? { ...user, avatar_thumb_url: null } : null), '{ ...UserRefV3 }');
+  shaped(
+    read(from, (user: Record<string, unknown> | null) => (user ? { ...user, avatar_thumb_url: null } : null), '{ ...UserRefV3 }'),
+    ({ selected }) => withProperties(selected, { avatar_thumb_url: { type: 'null' } }),
+  );
 
 /**
  * v3 §2.2, §4.2: the note's first page of comments as a paginated envelope (DECISIONS: comments 5
@@ -22,6 +26,7 @@ const comments: FieldSpec = {
       : undefined,
   ),
   optional: true,
+  shape: ({ envelope, record }) => envelope(record(commentResource)),
 };
 
 /** v3 §2.2 (issue 12 §1). Keys in the order v3 shows them; `mime` is always null (v3 shows it null). */
@@ -52,7 +57,10 @@ export const noteResource = v3Resource({
     deal: nameRef('deal'),
     person: read('person', 'plain', '{ id: databaseId first_name: firstName last_name: lastName }'),
     // v3 §2.2: list entries carry `mime`, null in every example; read from nothing that costs.
-    mime: read('databaseId', () => null),
+    mime: shaped(
+      read('databaseId', () => null),
+      { type: 'null' },
+    ),
     comments,
   },
   errorFields: {

@@ -1,4 +1,4 @@
-import { boolean, customFields, dateTime, enumOf, id, ids, nameRef, read, readOnly, recordId, text, userRef } from './field-table';
+import { boolean, companyRef, customFields, dateTime, enumOf, id, ids, nameRef, read, readOnly, recordId, shaped, text, userRef } from './field-table';
 import { v3Resource } from './resource-spec';
 
 /**
@@ -29,7 +29,7 @@ export const personResource = v3Resource({
     company_name: text('companyName'),
     // The convenience object is shown whatever the viewer may see of the company itself (v3):
     // built from the id and name, not from Person.company (null for a company the viewer cannot see).
-    company: read('companyId', (id: number | null, _fmt, row) => (id == null ? null : { id, name: row.company_name ?? null })),
+    company: companyRef(),
     user_id: id('ownerId'),
     user: userRef('owner'),
     // v3 §2.4 `type`; DECISIONS (Wording): "the service" stands for Contact.
@@ -76,7 +76,10 @@ export const personResource = v3Resource({
     // (decimal strings with the currency's places, DECISIONS: Responses; the 2024 service answered "0.0").
     deals: read('dealNames', 'plain', '{ id: databaseId name }'),
     // People are not shared with users here (their visibility is their owner's): always empty, read from nothing that costs.
-    shared_user_ids: read('databaseId', () => []),
+    shared_user_ids: shaped(
+      read('databaseId', () => []),
+      { type: 'array', items: { type: 'integer' }, maxItems: 0 },
+    ),
     created_by_user_id: read('createdByUserId'),
     total_pipeline: read('totalPipeline'),
     won_deals_total: read('wonDealsTotal'),

@@ -1,9 +1,9 @@
 import type { GraphQLSchema } from 'graphql';
 import { derivedFields } from './derived';
 import { formatterOf, selectionOf, writableOf, type FieldTable } from './field-table';
-import type { Formatter, WritableAttribute } from './value-types';
+import type { Formatter, InputDoc, WritableAttribute } from './value-types';
 
-export type { AttributeType, Formatter, WritableAttribute } from './value-types';
+export type { AttributeType, Formatter, InputDoc, WritableAttribute } from './value-types';
 
 /** The v3 face of one resource, as declared: its root key, GraphQL type and field table. */
 export interface V3ResourceDeclaration {
@@ -20,6 +20,8 @@ export interface V3ResourceDeclaration {
    * name). Runs after `writable` and may add GraphQL input fields.
    */
   readonly derive?: (input: Record<string, unknown>, attributes: Record<string, unknown>, timeZone: string) => void;
+  /** The attributes `derive` reads that the table does not make writable (document `url`), for the OpenAPI document. */
+  readonly alsoReads?: Readonly<Record<string, InputDoc>>;
   /**
    * Input fields the create input requires (non-null there). The agreement check holds the list
    * to the schema.

@@ -1,4 +1,4 @@
-import { dateTime, enumOf, read, readOnly, recordId } from './field-table';
+import { dateTime, enumOf, read, readOnly, recordId, shaped } from './field-table';
 import { v3Resource } from './resource-spec';
 
 /**
@@ -21,7 +21,10 @@ export const userResource = v3Resource({
     full_name: read('fullName'),
     email: read('email'),
     // No avatar is stored for users: null, read from nothing that costs.
-    avatar_thumb_url: read('databaseId', () => null),
+    avatar_thumb_url: shaped(
+      read('databaseId', () => null),
+      { type: 'null' },
+    ),
     time_zone: read('timeZone'),
     is_admin: read('isAdmin'),
     is_account_admin: read('isAdmin'),

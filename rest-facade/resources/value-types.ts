@@ -17,3 +17,11 @@ export interface WritableAttribute {
   /** Enum: v3 value to GraphQL enum value. */
   readonly values?: Readonly<Record<string, string>>;
 }
+
+/**
+ * A v3 attribute or parameter read outside a field table (by a resource's `derive` or a route's
+ * hook), as the OpenAPI document shows it: the type it is read as, like a writable attribute's.
+ */
+export interface InputDoc extends Omit<WritableAttribute, 'to'> {
+  readonly description?: string;
+}

@@ -1,5 +1,5 @@
 import { FacadeInputError } from '../errors/facade-error';
-import { boolean, dateTime, read, readOnly, recordId, text } from './field-table';
+import { boolean, dateTime, read, readOnly, recordId, shaped, text } from './field-table';
 import { v3Resource } from './resource-spec';
 
 /** DECISIONS (Webhooks): `event_model` values and the ChangeModel each names. */
@@ -45,17 +45,30 @@ export const webhookResource = v3Resource({
   errorFields: { models: 'event_model', actions: 'event_action', failureEmail: 'failure_email' },
   fields: {
     id: recordId(),
-    event_model: read('models', lower),
+    event_model: shaped(read('models', lower), {
+      type: ['string', 'null'],
+      description: 'The model, as `person`; comma-separated when an endpoint made over GraphQL has several; null when the list is empty.',
+    }),
     name: read('name'),
     is_activated: boolean('enabled'),
     created_at: readOnly(dateTime('createdAt')),
     updated_at: readOnly(dateTime('updatedAt')),
     account_id: read('accountId'),
     last_run_at: readOnly(dateTime('lastRunAt')),
-    event_action: read('actions', lower),
-    description: read('name', (name: string, _fmt: unknown, row: Record<string, unknown>) => `${name} => ${String(row.url)}`),
+    event_action: shaped(read('actions', lower), {
+      type: ['string', 'null'],
+      description: 'The action (`create`, `update`, `destroy`); comma-separated when several; null when the list is empty.',
+    }),
+    description: shaped(
+      read('name', (name: string, _fmt: unknown, row: Record<string, unknown>) => `${name} => ${String(row.url)}`),
+      { type: 'string', description: '`<name> => <url>`.' },
+    ),
     url: text('url'),
     failure_email: text('failureEmail'),
+  },
+  alsoReads: {
+    event_model: { type: 'enum', values: MODELS, description: 'The kind of record whose changes it receives.' },
+    event_action: { type: 'enum', values: ACTIONS, description: 'The action it receives (`delete` is read as `destroy`).' },
   },
   derive: (input, attributes) => {
     const models = listOf(attributes, 'event_model', MODELS);

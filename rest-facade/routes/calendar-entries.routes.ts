@@ -60,6 +60,11 @@ const answersICalendar: RouteHooks = {
     if (matchesETag(request.headers['if-none-match'], etag)) return { status: 304, headers: cache, raw: { contentType: ICALENDAR, bytes: '' } };
     return { status: 200, headers: { ...cache, 'Content-Disposition': 'inline; filename="calendar.ics"' }, raw: { contentType: ICALENDAR, bytes: ics } };
   },
+  doc: {
+    headers: { 'If-None-Match': { type: 'text', description: 'The ETag of a feed read before: a 304 when nothing changed.' } },
+    statuses: { 304: 'Not modified: the feed is the one the `If-None-Match` ETag names.' },
+    replyHeaders: { ETag: 'A hash of the feed, for If-None-Match.', 'Content-Disposition': 'inline; filename="calendar.ics"' },
+  },
 };
 
 export const CALENDAR_ENTRY_ROUTES: readonly RouteDeclaration[] = [

@@ -37,7 +37,25 @@ export const COMPANY_ROUTES: readonly RouteDeclaration[] = [
     sortTable: 'companies',
     searchId: true,
   },
-  { ...base, method: 'GET', path: '/companies/:id', op: 'ShowCompany', kind: 'show', result: 'company', hooks: { variables: associationVariables } },
+  {
+    ...base,
+    method: 'GET',
+    path: '/companies/:id',
+    op: 'ShowCompany',
+    kind: 'show',
+    result: 'company',
+    hooks: {
+      variables: associationVariables,
+      doc: {
+        query: {
+          associations: {
+            type: 'text',
+            description: 'Associations to include, comma-separated: `people` adds the company’s `people`; other names are ignored.',
+          },
+        },
+      },
+    },
+  },
   {
     ...base,
     method: 'POST',

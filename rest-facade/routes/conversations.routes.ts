@@ -58,7 +58,10 @@ export const CONVERSATION_ROUTES: readonly RouteDeclaration[] = [
     path: '/conversations/:id',
     kind: 'update',
     result: 'updateConversation.conversation',
-    hooks: { variables: sentenceInput },
+    hooks: {
+      variables: sentenceInput,
+      doc: { body: { sentence: { type: 'text', max: SENTENCE_MAX, description: 'The new sentence (v3 §4.8); absent: unchanged; blank: a 422.' } } },
+    },
   },
   {
     ...base,

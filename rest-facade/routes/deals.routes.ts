@@ -2,6 +2,7 @@ import { DEAL_CONDITIONS, DEAL_QUERY_FILTERS, DEAL_SORT } from '../../src/module
 import { dealResource } from '../resources/deal';
 import { personResource } from '../resources/person';
 import { toBoolean } from '../request/coerce';
+import { CUSTOM_LABEL_PATTERN, DECIMAL_STRING } from '../openapi/json-schema';
 import { formatNumeric } from '../response/numeric';
 import type { FlagSpec, HookRequest, RouteHooks, RouteDeclaration, SortSpec } from './route-spec';
 
@@ -30,6 +31,19 @@ const TOTALS: RouteHooks = {
     const { customFields = [], ...money } = totals;
     const custom = customFields.map((t) => [t.label, numeric.has(t.label) ? formatNumeric(t.value) : t.value]);
     return { ...reply, body: { ...(reply.body as object), totals: { ...money, ...Object.fromEntries(custom) } } };
+  },
+  doc: {
+    query: { totals: { type: 'boolean', description: 'Adds `totals` to the envelope: sums over every matching deal, not only the page (v3 §4.5).' } },
+    envelope: {
+      totals: {
+        type: 'object',
+        description:
+          'With `totals=true`: value, bonus, commission and each numeric or currency custom field, summed over every matching deal, as decimal strings.',
+        properties: { value: DECIMAL_STRING, bonus: DECIMAL_STRING, commission: DECIMAL_STRING },
+        patternProperties: { [CUSTOM_LABEL_PATTERN]: { type: ['string', 'null'] } },
+        additionalProperties: false,
+      },
+    },
   },
 };
 

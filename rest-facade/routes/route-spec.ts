@@ -1,6 +1,7 @@
+import type { JsonSchema } from '../openapi/json-schema';
 import type { V3Reply } from '../response/reply';
 import type { Conditions, ConditionTable } from '../request/conditions';
-import type { V3Resource } from '../resources/resource-spec';
+import type { InputDoc, V3Resource } from '../resources/resource-spec';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /**
@@ -114,4 +115,27 @@ export interface HookRequest {
 export interface RouteHooks {
   readonly variables?: (variables: Record<string, unknown>, request: HookRequest) => Record<string, unknown>;
   readonly reply?: (reply: V3Reply, payload: unknown, request: HookRequest, data: Readonly<Record<string, unknown>>) => V3Reply;
+  /** What the hooks read and answer beyond the route's declaration, for the OpenAPI document (rest-facade/openapi/). */
+  readonly doc?: HookDoc;
+}
+
+/**
+ * The part of a route's interface its hooks make: the OpenAPI document cannot read it from code, so
+ * the hook says it beside the code that does it.
+ */
+export interface HookDoc {
+  /** Query parameters a hook reads (`totals`, `associations`). */
+  readonly query?: Readonly<Record<string, InputDoc>>;
+  /** Conditions a hook reads, as `conditions[...]` and as plain parameters (`search_type`). */
+  readonly conditions?: ConditionTable;
+  /** Record attributes a hook reads from the body (under the root key) beyond the resource's writable ones. */
+  readonly body?: Readonly<Record<string, InputDoc>>;
+  /** Request headers a hook reads (`If-None-Match`). */
+  readonly headers?: Readonly<Record<string, InputDoc>>;
+  /** Keys the reply hook adds beside a list's `entries` and `pagination` (`totals`). */
+  readonly envelope?: Readonly<Record<string, JsonSchema>>;
+  /** Statuses the reply hook answers besides the route's own, with what they mean (304). */
+  readonly statuses?: Readonly<Record<number, string>>;
+  /** Headers the reply hook sets on a success, with what they mean (`ETag`). */
+  readonly replyHeaders?: Readonly<Record<string, string>>;
 }

@@ -26,6 +26,14 @@ const base = { resource: savedSearchResource, errorShape: 'array', method: 'GET'
  * user's private one, another account's) or a missing one is a 404 with an empty body.
  */
 export const SEARCH_ROUTES: readonly RouteDeclaration[] = [
-  { ...base, path: '/searches', op: 'ListSearches', kind: 'list', result: 'searches', paging: { default: 100, max: 100 }, hooks: { variables: searchType } },
+  {
+    ...base,
+    path: '/searches',
+    op: 'ListSearches',
+    kind: 'list',
+    result: 'searches',
+    paging: { default: 100, max: 100 },
+    hooks: { variables: searchType, doc: { conditions: SEARCH_TYPE } },
+  },
   { ...base, path: '/searches/:id', kind: 'show', result: 'search' },
 ];
