@@ -146,7 +146,7 @@ describe('the v3 OpenAPI document', () => {
     expect(deal.required).toEqual(Object.keys(deal.properties));
     // What GraphQL deprecates is deprecated here (v3 §9: value_in_cents, in favour of value).
     const deprecated = (schema: any) => Object.keys(schema.properties).filter((k) => schema.properties[k].deprecated);
-    expect(deprecated(deal)).toEqual(deprecated({ properties: (doc.components.schemas.DealInput as any).properties }));
+    expect(deprecated(deal)).toContain('value_in_cents');
     const person = doc.components.schemas.Person as any;
     expect(person.properties.type.enum).toEqual(expect.arrayContaining(['Contact', 'Lead']));
     const list = resolve(op('/deals.json', 'get').responses['200']).content['application/json'].schema;
