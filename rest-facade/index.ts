@@ -62,11 +62,6 @@ function completeResources(schema: GraphQLSchema): void {
   if (unmapped.length > 0) throw new Error(`The v3 facade cannot derive these fields; list them in their resource's table: ${unmapped.join(', ')}`);
 }
 
-/** The route table over the schema's operations, once the field tables, operations and schema are found to agree. */
-function compileFacade(schema: GraphQLSchema): RouteTable {
-  return checkedFacade(schema).table;
-}
-
 /** The facade's operations (parsed) and route table, checked against the schema. */
 function checkedFacade(schema: GraphQLSchema): { operations: DocumentNode; table: RouteTable } {
   const operations = parse(operationsSource(schema), { noLocation: true });
@@ -149,13 +144,16 @@ export function createV3RecordReader<C extends FacadeContext>(deps: Pick<FacadeD
   };
 }
 
-/** Each GraphQL type's v3 show route: the first GET route of kind `show`, with an `:id`, whose result is a Query field of that type. */
+/**
+ * Each GraphQL type's v3 show route: the first GET route of kind `show`, with an `:id`, whose
+ * result is a Query field of that type. Read off the route declarations: the facade's check and
+ * compiled table belong to the router, which the reader's caller has already built or does not need.
+ */
 export function v3ShowRoutes(schema: GraphQLSchema): Map<string, RouteSpec> {
   const queryFields = schema.getQueryType()?.getFields() ?? {};
   const shows = new Map<string, RouteSpec>();
-  for (const compiled of compileFacade(schema)) {
-    const route = compiled.route;
-    if (route.method !== 'GET' || route.kind !== 'show' || route.result.includes('.') || !compiled.names.includes('id')) continue;
+  for (const route of v3Routes(schema)) {
+    if (route.method !== 'GET' || route.kind !== 'show' || route.result.includes('.') || !route.path.split('/').includes(':id')) continue;
     const field = queryFields[route.result];
     const typeName = field ? getNamedType(field.type).name : null;
     if (typeName && !shows.has(typeName)) shows.set(typeName, route);
