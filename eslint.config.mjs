@@ -19,6 +19,15 @@ export default tseslint.config(
       // Sanitisers strip control characters on purpose.
       'no-control-regex': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // The build is CommonJS: a local named `exports` or `require` hides the module's own (a sweep
+      // failed on every run in the built worker while the tests, compiled by swc, passed).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'VariableDeclarator[id.name=/^(exports|require)$/]',
+          message: "exports and require are the CommonJS module's own names in the build",
+        },
+      ],
     },
   },
 );

@@ -7,20 +7,13 @@ import { allowedCpus, NODE_FLAGS, startChild, tasksetAvailable, type Child } fro
 import { PIPELINING, type LoadRequest, type LoadResult, type LoadSpec } from './load-child';
 import { roundOrder, spread, type Spread } from './rounds';
 import type { ServerReady, ServerStart, ServerUsage } from './server-child';
+import { positive } from './env';
 
 /**
  * `npm run bench` (bench/README.md). This process only orchestrates: the app, the raw baseline and
  * the load generator are child processes pinned to CPUs of their own; app and baseline take turns
  * in short interleaved rounds, and each round yields one app/baseline ratio.
  */
-
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return n;
-}
 
 /** The operation and the fragments it uses (transitively), from the facade's own .graphql files. */
 function operationDocument(source: string, name: string): string {
@@ -205,6 +198,11 @@ async function main(): Promise<void> {
     if (!deepCursor) throw new Error(`could not read a deep cursor: ${JSON.stringify(deepEdge.body).slice(0, 300)}`);
     const cursorBody = (after: string | null) => JSON.stringify({ query: CURSOR_PAGE, operationName: 'CursorPage', variables: { after } });
 
+    // The conditional show (issue 26 §2): each sample person's show with the ETag it answered, so
+    // every request is a 304 (the read runs, the body is hashed and not sent).
+    const etags = await Promise.all(showPaths.map(async (path) => (await fetch(app.url + path)).headers.get('etag') ?? ''));
+    if (etags.some((t) => t === '')) throw new Error('a v3 show answered no ETag');
+    const conditional = showPaths.map((path, i): LoadRequest => ({ method: 'GET', path, headers: { 'if-none-match': etags[i] } }));
     const allGroups: Group[] = [
       {
         name: 'list',
@@ -225,6 +223,17 @@ async function main(): Promise<void> {
         arms: [
           { name: 'rest_show', server: appChild, url: app.url, requests: showPaths.map(get), probe: () => fetchJson(app.url + showPaths[0]) },
           { name: 'raw_show', server: rawChild, url: raw.url, requests: showPaths.map(get), probe: () => fetchJson(raw.url + showPaths[0]) },
+          {
+            name: 'rest_show_304',
+            server: appChild,
+            url: app.url,
+            requests: conditional,
+            probe: async () => {
+              const res = await fetch(app.url + showPaths[0], { headers: { 'if-none-match': etags[0] } });
+              if (res.status !== 304) throw new Error(`the conditional show answered ${res.status}, not 304`);
+              return { status: res.status, body: undefined };
+            },
+          },
           {
             name: 'graphql_show',
             server: appChild,
@@ -366,6 +375,7 @@ async function main(): Promise<void> {
       show: [
         ['rest_show', 'raw_show'],
         ['graphql_show', 'raw_show'],
+        ['rest_show_304', 'rest_show'],
       ],
       keyset: [['cursor_deep', 'cursor_first']],
       deals: [
@@ -450,7 +460,10 @@ async function main(): Promise<void> {
     say(
       `load average at end: ${loadAtEnd}; total ${((Date.now() - started) / 1000).toFixed(0)} s${profileDir ? `; profiles of round ${profileRound + 1} in ${profileDir} (profiled rounds run slower)` : ''}`,
     );
-    const failed = [...results].filter(([, rs]) => rs.some((r) => r.non2xx + r.errors > 0)).map(([n]) => n);
+    // The conditional show's answers are all 304 (not 2xx): it fails on any that is not.
+    const failed = [...results]
+      .filter(([name, rs]) => rs.some((r) => r.errors > 0 || (name === 'rest_show_304' ? r.non2xx !== r.total : r.non2xx > 0)))
+      .map(([n]) => n);
     if (failed.length) say(`warning: non-2xx answers or errors in ${failed.join(', ')}`);
 
     const medianRps = (name: string) => (results.has(name) ? Math.round(spread(results.get(name)!.map((r) => r.rps)).median) : 0);
@@ -459,13 +472,14 @@ async function main(): Promise<void> {
     const gqlListRatio = ratioOf('graphql_list/raw_list');
     const gqlShowRatio = ratioOf('graphql_show/raw_show');
     const keyset = ratioOf('cursor_deep/cursor_first');
+    const conditionalShow = ratioOf('rest_show_304/rest_show');
     const dealsRatio = ratioOf('rest_deals/best');
     const dealsGql = ratioOf('graphql_deals/best');
     const cpuOf = (pair: string) => (cpuRatios.has(pair) ? fixed(spread(cpuRatios.get(pair)!).median) : 'n/a');
     say(
       `bench: rest_list_rps=${medianRps('rest_list')} raw_list_rps=${medianRps('raw_list')} ratio=${fixed(list?.median ?? NaN)} ratio_range=${range(list)} ` +
         `show_ratio=${fixed(show?.median ?? NaN)} show_ratio_range=${range(show)} sql_per_list=${sql.get('rest_list')?.length ?? 0} ` +
-        `rest_show_rps=${medianRps('rest_show')} raw_show_rps=${medianRps('raw_show')} graphql_list_ratio=${fixed(gqlListRatio?.median ?? NaN)} ` +
+        `rest_show_rps=${medianRps('rest_show')} raw_show_rps=${medianRps('raw_show')} conditional_show_rps=${medianRps('rest_show_304')} conditional_show_ratio=${fixed(conditionalShow?.median ?? NaN)} graphql_list_ratio=${fixed(gqlListRatio?.median ?? NaN)} ` +
         `graphql_show_ratio=${fixed(gqlShowRatio?.median ?? NaN)} keyset_deep_ratio=${fixed(keyset?.median ?? NaN)} ` +
         `list_cpu_ratio=${cpuOf('rest_list/raw_list')} show_cpu_ratio=${cpuOf('rest_show/raw_show')} ` +
         `deals_rest_rps=${medianRps('rest_deals')} deals_raw_rps=${medianRps('raw_deals')} deals_onesql_rps=${medianRps('sql_deals')} ` +
@@ -489,8 +503,24 @@ function largeDeals(argv: readonly string[]): number | null {
   return n;
 }
 
-const deals = largeDeals(process.argv.slice(2));
-(deals === null ? main() : import('./large').then((m) => m.runLarge(deals))).catch((error) => {
+const argv = process.argv.slice(2);
+const deals = largeDeals(argv);
+/** `--webhooks`: webhook delivery lag and write overhead (bench/webhooks.ts) instead of the interleaved rounds. */
+const webhooks = argv.includes('--webhooks');
+/** `--upsert`: people written one at a time against batches of 100 (bench/upsert.ts) instead of the interleaved rounds. */
+const upsert = argv.includes('--upsert');
+/** `--import`: a million people imported as one job, then exported (bench/import.ts) instead of the interleaved rounds. */
+const bulk = argv.includes('--import');
+(webhooks
+  ? import('./webhooks').then((m) => m.runWebhooks())
+  : upsert
+    ? import('./upsert').then((m) => m.runUpsert())
+    : bulk
+      ? import('./import').then((m) => m.runImport())
+      : deals === null
+        ? main()
+        : import('./large').then((m) => m.runLarge(deals))
+).catch((error) => {
   process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

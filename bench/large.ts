@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import { allowedCpus, startChild, tasksetAvailable, type Child } from './child-process';
 import { DEAL_WORDS } from './seed-deals';
 import type { ServerReady, ServerStart } from './server-child';
+import { positive } from './env';
 
 /**
  * `npm run bench -- --deals 1000000` (bench/README.md, "Large account"): one account with that
@@ -44,14 +45,6 @@ interface Explained {
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const ms = (n: number | null) => (n === null ? 'n/a' : n < 10 ? n.toFixed(2) : n.toFixed(1));
-
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return n;
-}
 
 async function explain(client: Client, statement: string): Promise<Explained> {
   const { rows } = await client.query(`explain (analyze, buffers, format json) ${statement}`);

@@ -28,7 +28,7 @@ export interface BenchData {
 }
 
 /** The name carries the seed's version: a changed recipe seeds a new account instead of reusing an old one. */
-const ACCOUNT_NAME = 'Bench CRM (bench/seed.ts v1)';
+export const ACCOUNT_NAME = 'Bench CRM (bench/seed.ts v1)';
 
 const FIRST = [
   'Ada',

@@ -13,10 +13,13 @@ import type { BenchData, BenchSize } from './seed';
  */
 
 export interface ServerStart {
-  readonly role: 'app' | 'raw';
+  /** `worker`: the jobs alone (as `npm run worker`), beside an app started with `runWorker: false`. */
+  readonly role: 'app' | 'raw' | 'worker';
   readonly databaseUrl: string;
-  /** app only: the data to make sure of before serving. */
+  /** app only: the data to make sure of before serving; none seeded without it (bench/import.ts makes its own). */
   readonly size?: BenchSize;
+  /** app only: whether it runs the job worker too (RUN_WORKER; default true). */
+  readonly runWorker?: boolean;
 }
 
 /** CPU time this process used and responses it finished, since it started. */
@@ -47,7 +50,7 @@ function countResponses(): void {
 }
 let profiler: Session | null = null;
 
-async function start({ role, databaseUrl, size }: ServerStart): Promise<ServerReady> {
+async function start({ role, databaseUrl, size, runWorker = true }: ServerStart): Promise<ServerReady> {
   // Before anything that could open a connection: every statement must pass the counter.
   const pgCopies = installStatementCounter();
   countResponses();
@@ -62,10 +65,13 @@ async function start({ role, databaseUrl, size }: ServerStart): Promise<ServerRe
   const { startServer } = await import('../src/server');
   const { ensureSeeded } = await import('./seed');
   const limit = '1000000000';
+  // BENCH_APP_LOG_LEVEL=info shows the app's request and job lines (debugging the bench, not measuring).
+  const logLevel = process.env.BENCH_APP_LOG_LEVEL || 'error';
   const config = loadConfig({
     ...process.env,
+    RUN_WORKER: String(runWorker || role === 'worker'),
     // Request lines are logged at info: off, errors still show.
-    LOG_LEVEL: 'error',
+    LOG_LEVEL: logLevel,
     RATE_LIMIT_PER_SECOND: limit,
     RATE_LIMIT_BURST: limit,
     APP_RATE_LIMIT_PER_SECOND: limit,
@@ -74,10 +80,22 @@ async function start({ role, databaseUrl, size }: ServerStart): Promise<ServerRe
     // as for the rate limits, the bench measures throughput, not the limits.
     GRAPHQL_MAX_COST: limit,
   });
-  setLogLevel('error');
+  setLogLevel(logLevel as Parameters<typeof setLogLevel>[0]);
+  if (role === 'worker') {
+    const { openOrm } = await import('../src/app/orm');
+    const { startJobs } = await import('../src/jobs');
+    const { createDocumentStorage } = await import('../src/modules/documents/storage');
+    const orm = await openOrm({ clientUrl: databaseUrl, statementTimeoutMs: config.statementTimeoutMs });
+    const jobs = await startJobs(config, databaseUrl, orm, 'worker', createDocumentStorage(config));
+    close = async () => {
+      await jobs.close(config.shutdownGraceMs);
+      await orm.close(true);
+    };
+    return { url: '', pgCopies };
+  }
   const server = await startServer(config, databaseUrl, { port: 0, host: '127.0.0.1' });
   close = () => server.close();
-  const data = await ensureSeeded(server.orm, databaseUrl, size!);
+  const data = size ? await ensureSeeded(server.orm, databaseUrl, size) : undefined;
   return { url: server.url, pgCopies, data };
 }
 

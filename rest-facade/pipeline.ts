@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { toGlobalId } from '../src/graphql/node';
 import { FacadeInputError } from './errors/facade-error';
 import { replyForErrors, replyForUserErrors, validationReply, type CoreError, type UserError, type V3Reply } from './errors/map-errors';
 import { parseAttrs } from './request/attrs';
+import { ifMatchTags } from './request/if-match';
 import { readBody } from './request/body';
 import { toBoolean, toId } from './request/coerce';
 import { conditionFilter, conditionTable, customLabelAt } from './request/conditions';
@@ -43,6 +46,56 @@ export interface FacadeDeps<C extends FacadeContext> {
    */
   peekRate(ctx: C | null): Promise<RateHeaders>;
   readonly maxBodyBytes: number;
+  /** Idempotency-Key on writes (issue 26 §1), kept by the host; without it the header is ignored. */
+  readonly idempotency?: FacadeIdempotency;
+}
+
+/** A stored answer: what a retry with the same Idempotency-Key gets again. */
+export interface IdempotentAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
+}
+
+/** Where the host keeps idempotency keys (src/http/idempotency.ts): scoped there to the caller's key. */
+export interface FacadeIdempotency {
+  /** The request's Idempotency-Key: null without one; `error` says what is wrong with it (a 400). */
+  keyOf(req: Request): { key: string } | { error: string } | null;
+  /** Takes the key for this request (`new`, then `finish` or `abandon`), or says what it holds. */
+  begin(
+    req: Request,
+    scope: string,
+    key: string,
+    /** What the request asked (requestParts): compared with the first request's, as the host fingerprints it. */
+    parts: readonly string[],
+  ): Promise<{ kind: 'new'; id: string } | { kind: 'replay'; answer: IdempotentAnswer } | { kind: 'mismatch' } | { kind: 'running' }>;
+  finish(id: string, answer: IdempotentAnswer): Promise<void>;
+  abandon(id: string): Promise<void>;
+}
+
+/** The methods an Idempotency-Key applies to: the writes. */
+const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The hand operation that reads a versioned record's version (operations/common.graphql). */
+const VERSION_OPERATION = 'RecordVersion';
+
+/** What a v3 write asked: its method, path, query (without the credentials) and body; the host hashes them. */
+function requestParts(req: Request, body: unknown): string[] {
+  const q = (req.originalUrl ?? req.url).indexOf('?');
+  const query = new URLSearchParams(q < 0 ? '' : (req.originalUrl ?? req.url).slice(q + 1));
+  query.delete('api_key');
+  query.delete('app_key');
+  return [req.method, req.path, query.toString(), JSON.stringify(body)];
+}
+
+/** A reply as bytes (what `send` writes): for storing it. */
+function answerOf(reply: V3Reply): IdempotentAnswer {
+  if (reply.raw) return { status: reply.status, contentType: reply.raw.contentType, body: Buffer.from(reply.raw.bytes) };
+  return {
+    status: reply.status,
+    contentType: 'application/json; charset=utf-8',
+    body: Buffer.from(reply.body === undefined ? '' : JSON.stringify(reply.body)),
+  };
 }
 
 export interface RateHeaders {
@@ -234,6 +287,8 @@ interface RouteRequest {
   readonly url: string;
   readonly headers: HookRequest['headers'];
   readBody(): Promise<Params>;
+  /** The version an update or delete expects, from a matching If-Match (conditional-writes below). */
+  readonly expectedVersion?: number;
 }
 
 async function handle<C extends FacadeContext>(
@@ -251,6 +306,7 @@ async function handle<C extends FacadeContext>(
   const built = buildVariables(deps.schema, route, sort, params, query, body, ctx.viewer.timeZone);
   if (built === 'not-found') return notFound(route);
   if (search) built.searchId = search.id;
+  if (req.expectedVersion !== undefined) built.expectedVersion = req.expectedVersion;
   const hookRequest: HookRequest = { query, body, params: idParams(params), headers: req.headers };
   const variables = route.hooks?.variables ? route.hooks.variables(built, hookRequest) : built;
   const attrs = parseAttrs(query.attrs);
@@ -291,6 +347,22 @@ function send(res: Response, reply: V3Reply): void {
   else res.end(JSON.stringify(reply.body));
 }
 
+/** What a retry with a key already taken gets: the first answer again, a 422 for another request, a 409 while the first runs. */
+function sendClaimed(res: Response, route: RouteSpec, claim: { kind: 'replay'; answer: IdempotentAnswer } | { kind: 'mismatch' } | { kind: 'running' }): void {
+  if (claim.kind === 'replay') {
+    res.status(claim.answer.status);
+    res.setHeader('Idempotent-Replayed', 'true');
+    res.setHeader('Content-Type', claim.answer.contentType);
+    res.end(claim.answer.body);
+    return;
+  }
+  if (claim.kind === 'mismatch') {
+    send(res, validationReply(route.errorShape, [{ field: 'Idempotency-Key', message: 'was already used with another request' }]));
+    return;
+  }
+  send(res, { status: 409, headers: { 'Retry-After': '1' }, body: { error: 'A request with this Idempotency-Key is still running: retry after it' } });
+}
+
 function setRateHeaders(res: Response, rate: RateHeaders): void {
   res.setHeader('X-Ratelimit-Limit', String(rate.limit));
   res.setHeader('X-Ratelimit-Remaining', String(rate.remaining));
@@ -315,6 +387,8 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
   return async (req: Request, res: Response): Promise<void> => {
     const requestId = String(res.getHeader('X-Request-Id') ?? '');
     const match = matchRoute(table, req.method, req.path);
+    // The route template the request took, for the host's metrics and log line (`/api/v3/deals/:id`): never the path, which holds ids.
+    if (match) res.locals.route = req.baseUrl + match.route.path;
     let ctx: C | null = null;
     try {
       ctx = await deps.authenticate(req, requestId);
@@ -343,12 +417,37 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
       send(res, { status: 404, body: { error: `No route matches ${req.method} /api/v3${req.path}` } });
       return;
     }
+    const idempotency = deps.idempotency && IDEMPOTENT_METHODS.has(req.method) ? deps.idempotency : null;
+    const keyed = idempotency?.keyOf(req) ?? null;
+    if (keyed && 'error' in keyed) {
+      await applyRateHeaders(deps, res, ctx);
+      send(res, { status: 400, body: { error: keyed.error } });
+      return;
+    }
+    let claimed: string | null = null;
     let reply: V3Reply;
     try {
-      const request: RouteRequest = { url: req.originalUrl ?? req.url, headers: req.headers, readBody: () => readBody(req) };
-      reply = await handle(deps, match.route, match.sort, match.params, request, ctx);
+      let body: Promise<Params> | null = null;
+      const request: RouteRequest = { url: req.originalUrl ?? req.url, headers: req.headers, readBody: () => (body ??= readBody(req)) };
+      if (keyed && idempotency) {
+        const route = match.route;
+        const read = route.kind === 'create' || route.kind === 'update' ? await request.readBody() : {};
+        const claim = await idempotency.begin(req, `${req.method} ${req.baseUrl}${req.path}`, keyed.key, requestParts(req, read));
+        if (claim.kind !== 'new') {
+          await applyRateHeaders(deps, res, ctx);
+          sendClaimed(res, route, claim);
+          return;
+        }
+        claimed = claim.id;
+      }
+      const precondition = await ifMatch(deps, table, req, match.route, match.params, ctx);
+      reply =
+        'refused' in precondition
+          ? precondition.refused
+          : await handle(deps, match.route, match.sort, match.params, { ...request, expectedVersion: precondition.expectedVersion }, ctx);
     } catch (error) {
       if (!(error instanceof FacadeInputError)) {
+        if (claimed) await idempotency!.abandon(claimed);
         await applyRateHeaders(deps, res, ctx); // the app's error handler answers the 500
         throw error;
       }
@@ -357,9 +456,103 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
           ? validationReply(match.route.errorShape, [{ field: error.field, message: error.message }])
           : { status: error.status, body: { error: `${error.field} ${error.message}` } };
     }
+    // Stored before the client has it: a retry sent on its receipt finds it.
+    if (claimed) await idempotency!.finish(claimed, answerOf(reply));
     await applyRateHeaders(deps, res, ctx);
-    send(res, reply);
+    // A route that tags its answers itself (the iCalendar feed) is left to do so.
+    if (req.method === 'GET' && reply.status === 200 && !Object.keys(reply.headers ?? {}).some((name) => name.toLowerCase() === 'etag'))
+      sendRepresentation(req, res, reply, match.route.kind === 'show' || match.route.kind === 'singleton' || reply.raw !== undefined);
+    else send(res, reply);
   };
+}
+
+/**
+ * A read's 200 with its ETag (issue 26 §2): the SHA-256 of the bytes sent, so it changes with
+ * anything in the answer, convenience objects included. Strong on a record (and a download), weak
+ * on a list (its bytes are a page's, whose order and paging may be equal in meaning and differ).
+ * `If-None-Match` naming it (or `*`) answers 304 with no body (RFC 9110 §13.1.2, weak comparison).
+ */
+function sendRepresentation(req: Request, res: Response, reply: V3Reply, strong: boolean): void {
+  const answer = answerOf(reply);
+  const tag = tagOf(answer);
+  const etag = strong ? tag : `W/${tag}`;
+  res.setHeader('ETag', etag);
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  const wanted = req.headers['if-none-match'];
+  if (wanted !== undefined && noneMatchHits(wanted, tag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(reply.status);
+  res.setHeader('Content-Type', answer.contentType);
+  res.end(answer.body);
+}
+
+/** The entity tag of an answer: the SHA-256 of its bytes. */
+function tagOf(answer: IdempotentAnswer): string {
+  return `"${createHash('sha256').update(answer.body).digest('base64url')}"`;
+}
+
+/**
+ * `If-Match` on a v3 update or delete (issue 26 §2; RFC 9110 §13.1.1). The record's current
+ * representation is its show route's answer for this viewer: its strong ETag must be one of the
+ * tags given (strong comparison: a weak tag never matches), or the header `*` (any current
+ * representation). Otherwise 412, with the current ETag. A record that is missing or hidden answers
+ * 404, as the write itself would. For a versioned record (GraphQL `Versioned`) the version is read
+ * before the representation and handed to the write as `expectedVersion`: the core compares it
+ * under the row's lock, so a write between this check and the write's own is a 412 too, never a
+ * lost update (two writers racing with one ETag: one wins, the other gets 412). The write of a
+ * record with no version (admin lists, users, saved searches) is checked here only. Without the
+ * header, an account that requires preconditions gets a 428 from the core (versioned records).
+ */
+async function ifMatch<C extends FacadeContext>(
+  deps: Pick<FacadeDeps<C>, 'schema' | 'run'>,
+  table: RouteTable,
+  req: Request,
+  route: RouteSpec,
+  params: Record<string, string>,
+  ctx: C,
+): Promise<{ expectedVersion?: number } | { refused: V3Reply }> {
+  const header = req.headers['if-match'];
+  if (header === undefined || (route.kind !== 'update' && route.kind !== 'delete')) return {};
+  const tags = ifMatchTags(header);
+  if (tags === null) return { refused: { status: 400, body: { error: 'If-Match must be * or a list of entity tags ("..."), as an ETag header gives them' } } };
+  // A malformed id: the write answers it (404) as it would without the header.
+  if (!/^[1-9]\d{0,9}$/.test(params.id ?? '')) return {};
+  const id = Number(params.id);
+  const show = matchRoute(table, 'GET', req.path);
+  if (!show || show.route.kind !== 'show')
+    return {
+      refused: { status: 412, body: { error: 'If-Match: this resource has no representation to compare with (only a record shown by a GET has an ETag)' } },
+    };
+  const versioned =
+    isObjectType(deps.schema.getType(route.resource.type)) && 'version' in (deps.schema.getType(route.resource.type) as GraphQLObjectType).getFields();
+  let version: number | undefined;
+  if (versioned) {
+    const read = await deps.run(VERSION_OPERATION, { id: toGlobalId(route.resource.type, id) }, ctx);
+    const found = (read.data?.node as { version?: number } | null | undefined)?.version;
+    if (typeof found !== 'number') return { refused: notFound(route) };
+    version = found;
+  }
+  const current = await showReply(deps, show.route, show.params, ctx);
+  if (current.status === 404) return { refused: notFound(route) };
+  if (current.status !== 200) return { refused: current };
+  const tag = tagOf(answerOf(current));
+  if (tags !== '*' && !tags.includes(tag))
+    return {
+      refused: {
+        status: 412,
+        headers: { ETag: tag },
+        body: { error: 'The record changed since the ETag given in If-Match (its current ETag is in the ETag header): read it again, then retry' },
+      },
+    };
+  return version === undefined ? {} : { expectedVersion: version };
+}
+
+/** Whether an If-None-Match value (`*`, or entity tags separated by commas) names `tag`, weakly: `W/` ignored. */
+function noneMatchHits(header: string, tag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((given) => given.trim().replace(/^W\//, '') === tag);
 }
 
 /**
@@ -370,7 +563,16 @@ export function createPipeline<C extends FacadeContext>(deps: FacadeDeps<C>, tab
  * operation takes as optional.
  */
 export async function readShow<C extends FacadeContext>(deps: Pick<FacadeDeps<C>, 'schema' | 'run'>, route: RouteSpec, id: number, ctx: C): Promise<unknown> {
-  const request: RouteRequest = { url: '', headers: {}, readBody: async () => ({}) };
-  const reply = await handle(deps, route, null, { id: String(id) }, request, ctx);
+  const reply = await showReply(deps, route, { id: String(id) }, ctx);
   return reply.status === 200 && !reply.raw ? (reply.body ?? null) : null;
+}
+
+/** A show route's reply for `ctx`, run in-process with no query, body or headers. */
+function showReply<C extends FacadeContext>(
+  deps: Pick<FacadeDeps<C>, 'schema' | 'run'>,
+  route: RouteSpec,
+  params: Record<string, string>,
+  ctx: C,
+): Promise<V3Reply> {
+  return handle(deps, route, null, params, { url: '', headers: {}, readBody: async () => ({}) }, ctx);
 }

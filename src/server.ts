@@ -12,6 +12,7 @@ import { applyRateLimit, createRateLimiter, MemoryBuckets, RedisBuckets, type Ra
 import { createSchema } from './app/schema';
 import { logger } from './common/logger';
 import { createApp } from './http/app';
+import { observeServer } from './http/metrics';
 import { startJobs, type Jobs } from './jobs';
 import { systemClock, type Clock } from './common/clock';
 import { createDocumentStorage, setDocumentStorage } from './modules/documents/storage';
@@ -44,6 +45,8 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   let ready = false;
   let limiter: RateLimiter | null = null;
   let jobs: Jobs | null = null;
+  // The pool, the job table and pending webhooks, read by /metrics until this server closes.
+  const unobserve = observeServer(orm, config);
   try {
     await migrate(orm);
     const documentStorage = createDocumentStorage(config);
@@ -92,12 +95,14 @@ export async function startServer(config: Config, databaseUrl: string, options: 
         await jobs?.close(config.shutdownGraceMs);
         await apollo.stop();
         await limiter?.close();
+        unobserve();
         await orm.close(true);
       },
     };
   } catch (error) {
     await jobs?.close(0).catch(() => undefined);
     await limiter?.close().catch(() => undefined);
+    unobserve();
     await orm.close(true);
     throw error;
   }

@@ -46,6 +46,13 @@ export function replyForUserErrors(errors: readonly UserError[], shape: ErrorSha
   if (errors.some((e) => e.code === 'NOT_FOUND' && e.field?.length === 1 && e.field[0] === 'id')) {
     return shape === 'error-object' ? { status: 404, body: { error: 'Not found' } } : { status: 404 };
   }
+  // Conditional writes (issue 26 §2): the version If-Match named is no longer the record's (412),
+  // or the account requires one and the request had no If-Match (428, RFC 6585).
+  const stale = errors.find((e) => e.code === 'STALE');
+  if (stale) return { status: 412, body: { error: `The record changed since the ETag given in If-Match: read it again, then retry` } };
+  const required = errors.find((e) => e.code === 'PRECONDITION_REQUIRED');
+  if (required)
+    return { status: 428, body: { error: 'This account requires an If-Match header (the ETag of the record as you read it) on updates and deletes' } };
   const problems = errors.map((e) => ({
     field: e.field && e.field.length > 1 ? v3FieldName(resource, e.field.slice(1).join('.')) : 'base',
     message: e.message,

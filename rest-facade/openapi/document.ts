@@ -181,6 +181,17 @@ function successResponse(route: RouteSpec, record: JsonSchema): Response {
   const doc = route.hooks?.doc;
   const headers = {
     ...COMMON_HEADERS,
+    ...(route.method === 'GET' && !Object.keys(doc?.replyHeaders ?? {}).some((name) => name.toLowerCase() === 'etag')
+      ? {
+          ETag: {
+            description:
+              route.kind === 'show' || route.kind === 'singleton' || route.produces
+                ? 'Strong: the SHA-256 of this answer’s bytes (an addition to v3, issue 26 §2). Sent back as `If-None-Match`, it answers 304 while the record reads the same.'
+                : 'Weak (`W/"…"`): the SHA-256 of this page’s bytes (an addition to v3, issue 26 §2). Sent back as `If-None-Match`, it answers 304 while the page reads the same.',
+            schema: { type: 'string' as const },
+          },
+        }
+      : {}),
     ...Object.fromEntries(Object.entries(doc?.replyHeaders ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
   };
   if (route.produces) {
@@ -302,6 +313,8 @@ function operationOf(
   const module = context.modules.get(`${route.method} ${route.path}`) ?? 'Admin lists';
   const responses: Record<string, ResponseOrRef> = { '200': successResponse(route, refTo(recordName(route.resource))) };
   for (const [status, meaning] of Object.entries(route.hooks?.doc?.statuses ?? {})) responses[status] = { description: meaning, headers: COMMON_HEADERS };
+  if (route.method === 'GET')
+    responses['304'] = { description: 'Not modified: `If-None-Match` named this answer’s ETag (or `*`). No body.', headers: COMMON_HEADERS };
   Object.assign(responses, errorResponses(route));
   const body = requestBody(schema, route, context.inputs);
   return {
@@ -346,7 +359,7 @@ operation says which (\`x-crm-origin\`: \`spec\`, \`decisions\` or \`addition\`,
 routes beyond the spec are also listed under the two "Beyond the spec" tags.
 
 - **Paths** end in \`.json\` as clients call them; each is also answered without it, with a trailing slash and with doubled slashes.
-- **Keys**: \`api_key\` in the query (the contract), or \`Authorization: Bearer <key>\`, or \`X-Api-Key\`; a registered \`app_key\` raises the rate limit.
+- **Keys**: \`api_key\` in the query (the contract), or \`Authorization: Bearer <key>\`, or \`X-Api-Key\`; a registered \`app_key\` raises the rate limit; a scoped key (\`crm_sk_…\`, docs/api-keys.md) is refused what its scopes do not allow with 403 \`{"error": "This API key lacks the scope deals:write"}\`, on every route.
 - **Rate limit**: a token bucket per key (5 a second, up to 10 back to back; twice that with an \`app_key\`), shared with GraphQL; every response carries \`X-Ratelimit-Limit\`, \`X-Ratelimit-Remaining\` and \`X-Ratelimit-Reset\`; a 429 says \`Retry-After\`.
 - **Bodies**: form parameters \`root[attr]=value\` (\`root[ids][]=1\` for lists, urlencoded or multipart) or JSON \`{"root": {...}}\`; unknown and read-only attributes are ignored, so a record read may be sent back whole. Input datetimes take ISO 8601, \`YYYY-MM-DD [HH:MM[:SS]]\` or the v3 form, in the user's zone without an offset.
 - **Responses**: records as the field tables show them, datetimes \`YYYY/MM/DD HH:MM:SS +hhmm\` in the user's time zone, dates \`YYYY/MM/DD\`, money as decimal strings; lists in the envelope \`{entries, pagination}\`; \`attrs=a,b\` keeps only those keys.

@@ -1,3 +1,5 @@
+import { IF_MATCH_PATTERN } from '../request/if-match';
+import { IDEMPOTENT } from './responses';
 import { getNamedType, isInputObjectType, type DocumentNode, type GraphQLInputField, type GraphQLSchema } from 'graphql';
 import { INT32_MAX, INT32_MIN, MAX_ID_LIST } from '../request/coerce';
 import {
@@ -337,6 +339,31 @@ export function parametersOf(schema: GraphQLSchema, operations: DocumentNode, ro
   }
   for (const [name, input] of Object.entries(doc?.query ?? {})) parameters.push(hookParameter(name, input, 'query'));
   for (const [name, input] of Object.entries(doc?.headers ?? {})) parameters.push(hookParameter(name, input, 'header'));
+  // Unless the route answers conditional requests itself (the iCalendar feed).
+  if (route.method === 'GET' && !parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'if-none-match'))
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      description: 'ETags of answers already held (an addition to v3, issue 26 §2): when one is this answer’s, the answer is 304 with no body.',
+      schema: { type: 'string', maxLength: 8192 },
+    });
+  if (route.kind === 'update' || route.kind === 'delete')
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      description:
+        'An addition to v3 (issue 26 §2): the strong ETag of the record as you read it (its show’s `ETag`), or `*`. When the record’s current ETag is none of them, the answer is 412 and nothing is written; two writers with one ETag: one wins. Required when the account requires preconditions (428 without).',
+      schema: { type: 'string', maxLength: 8192, pattern: IF_MATCH_PATTERN },
+      example: '"q1w2e3r4t5y6"',
+    });
+  if (IDEMPOTENT.has(route.method))
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      description:
+        'An addition to v3 (issue 26 §1): a retry with the same key and request gets the first answer again (`Idempotent-Replayed: true`) and writes nothing; the same key with another request is a 422; while the first runs, a 409. Keys are the caller’s, kept 24 hours.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    });
   if (json && !(route.kind === 'delete' && route.deleteBody !== 'record')) {
     parameters.push({
       name: 'attrs',

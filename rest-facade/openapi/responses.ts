@@ -132,7 +132,7 @@ export const RESPONSES: Readonly<Record<string, Response>> = {
     content: json(refTo('Error'), { error: 'body is not valid JSON' }),
   },
   Unauthorized: {
-    description: 'No `api_key` (nor `Authorization: Bearer`, `X-Api-Key`), an unknown one, or an unknown `app_key`.',
+    description: 'No `api_key` (nor `Authorization: Bearer`, `X-Api-Key`), an unknown one (a revoked or expired scoped key too), or an unknown `app_key`.',
     headers: COMMON_HEADERS,
     content: json(refTo('Error'), { error: 'Unknown api_key' }),
   },
@@ -175,6 +175,27 @@ export const RESPONSES: Readonly<Record<string, Response>> = {
     headers: COMMON_HEADERS,
     content: json(refTo('Error'), { error: "Text can't be blank" }),
   },
+  IdempotencyKeyInUse: {
+    description: 'A request with this `Idempotency-Key` is still running (an addition to v3, issue 26 §1): retry after it, when its answer is replayed.',
+    headers: { 'Retry-After': headerRef('Retry-After'), ...COMMON_HEADERS },
+    content: json(refTo('Error'), { error: 'A request with this Idempotency-Key is still running: retry after it' }),
+  },
+  PreconditionFailed: {
+    description:
+      'An addition to v3 (issue 26 §2): `If-Match` named no ETag the record has now (it changed since it was read, or the tag was weak), or the resource has no show to compare with. Nothing was written; the `ETag` header carries the current one.',
+    headers: { ETag: { description: 'The record’s current ETag.', schema: { type: 'string' } }, ...COMMON_HEADERS },
+    content: json(refTo('Error'), {
+      error: 'The record changed since the ETag given in If-Match (its current ETag is in the ETag header): read it again, then retry',
+    }),
+  },
+  PreconditionRequired: {
+    description:
+      'An addition to v3 (issue 26 §2; RFC 6585): the account requires `If-Match` on updates and deletes of its records (GraphQL `updateAccountSettings`), and none came. Nothing was written.',
+    headers: COMMON_HEADERS,
+    content: json(refTo('Error'), {
+      error: 'This account requires an If-Match header (the ETag of the record as you read it) on updates and deletes',
+    }),
+  },
   TooManyRequests: {
     description:
       'The caller’s token bucket is empty (DECISIONS: 5 a second, up to 10 back to back; twice that with an `app_key`), or too many failed keys came from this address.',
@@ -214,6 +235,9 @@ function takesInput(route: RouteSpec): boolean {
   );
 }
 
+/** The methods an `Idempotency-Key` applies to (rest-facade/pipeline.ts). */
+export const IDEMPOTENT: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /** Every answer but the success, by status. */
 export function errorResponses(route: RouteSpec): Record<string, ResponseOrRef> {
   const out: Record<string, ResponseOrRef> = {};
@@ -230,8 +254,14 @@ export function errorResponses(route: RouteSpec): Record<string, ResponseOrRef> 
   if (route.path.startsWith('/admin/')) out['403'] = ref('Forbidden');
   if (hasRecordPath || route.searchId) out['404'] = errorObject ? ref('NotFoundError') : ref('NotFound');
   if (route.kind === 'feed') out['410'] = ref('Gone');
+  if (IDEMPOTENT.has(route.method)) out['409'] = ref('IdempotencyKeyInUse');
+  if (route.kind === 'update' || route.kind === 'delete') {
+    out['412'] = ref('PreconditionFailed');
+    out['428'] = ref('PreconditionRequired');
+  }
   out['413'] = ref('PayloadTooLarge');
-  if (takesInput(route) && !errorObject) out['422'] = validation(route.errorShape);
+  // A write also answers 422 when its Idempotency-Key was used with another request.
+  if ((takesInput(route) || IDEMPOTENT.has(route.method)) && !errorObject) out['422'] = validation(route.errorShape);
   out['429'] = ref('TooManyRequests');
   out['500'] = ref('InternalError');
   out['503'] = ref('ServiceUnavailable');

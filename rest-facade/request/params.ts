@@ -155,6 +155,16 @@ function keyTooLong(key: string, limits: ParamLimits): FacadeInputError {
   return new FacadeInputError(key.slice(0, limits.maxKeyLength), `is longer than ${limits.maxKeyLength} characters`, 413);
 }
 
+/*
+ * Not `qs` (issue 25 §5; docs/v3-facade.md, "Bracket parameters", shows each case): with any of its
+ * options (depth, arrayLimit, parameterLimit, allowDots: false, duplicates: 'last', strictDepth,
+ * throwOnLimitExceeded) it merges `a[][b]=1&a[][c]=2&a[][b]=3` into `[{b: '3', c: '2'}]` where Rack
+ * starts a new element (`[{b: '1', c: '2'}, {b: '3'}]`), flattens `a[][]`, merges a name used as a
+ * value and a container instead of refusing it (400), compacts `a[0]&a[2]` into a list, reads
+ * `c[d]e` and `[x]` as brackets, drops `toString[a]` (or, with allowPrototypes, keeps
+ * `b[constructor]`), and its limit errors name no parameter.
+ */
+
 /**
  * Rails/Rack-style keys to nested objects and lists (v3 §1.3: `root[attr]=v`, `root[attr][]=v`;
  * DECISIONS: nested `root[custom_fields][custom_label_3][]=1`). Plain objects are built, but a

@@ -67,6 +67,8 @@ function fillable(route: RouteDeclaration): Set<string> {
     if (route.searchId) names.add('searchId');
   }
   if (route.kind === 'create' || route.kind === 'update') names.add('input');
+  // A versioned record's update and delete: the version a matching If-Match names.
+  if (route.kind === 'update' || route.kind === 'delete') names.add('expectedVersion');
   return names;
 }
 

@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MIGRATIONS } from '../../migrations';
 import { ENTITIES } from './entities';
 import { checkReadableEntities } from '../db/list-query';
+import { RecordVersions } from '../db/record-versions';
 import { checkFieldTables } from '../kit/fields';
 
 export interface OrmOptions {
@@ -18,6 +19,8 @@ export function ormConfig(options: OrmOptions): Options {
     clientUrl: options.clientUrl,
     entities: ENTITIES,
     extensions: [Migrator],
+    // Versioned records read their new version back after a flush (src/db/record-versions.ts).
+    subscribers: [new RecordVersions()],
     // One unit of work per request or job: the global EntityManager must never be used.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -39,8 +42,24 @@ export function ormConfig(options: OrmOptions): Options {
     // Tables no entity declares, which no schema diff may drop: the job queue's belongs to Agenda's
     // backend (migrations/20261129000002-jobs.ts, read and written by @agendajs/postgres-backend);
     // the change records are written by triggers and read by SQL (migrations/20261203000001-record-changes.ts);
-    // webhook deliveries, their attempts and the dispatcher's cursor are kept by jobs in SQL (20261203000003).
-    schemaGenerator: { skipTables: ['agenda_jobs', 'record_changes', 'record_changes_pruned', 'webhook_deliveries', 'webhook_attempts', 'webhook_dispatch'] },
+    // webhook deliveries, their attempts and the dispatcher's cursor are kept by jobs in SQL (20261203000003); idempotency keys by src/db/idempotency-keys.ts (20261205000001).
+    schemaGenerator: {
+      skipTables: [
+        'agenda_jobs',
+        'record_changes',
+        'record_changes_pruned',
+        'webhook_deliveries',
+        'webhook_attempts',
+        'webhook_dispatch',
+        'idempotency_keys',
+        'exports',
+        // bulk imports' tables, kept by the import job in SQL (20261207000001)
+        'imports',
+        'import_uploads',
+        'import_rows',
+        'import_errors',
+      ],
+    },
   };
 }
 

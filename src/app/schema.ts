@@ -8,6 +8,7 @@ import { unboundedLists } from '../graphql/cost';
 import { describeFields } from '../graphql/field-docs';
 import { leanFieldResolvers } from '../graphql/lean-resolvers';
 import { NodeResolver, nodeTypeName } from '../graphql/node';
+import { undeclaredScopes } from '../graphql/scopes';
 
 /** Every resolver of the schema: the API's own, then each module's (src/modules/index.ts). */
 export const RESOLVERS = [NodeResolver, ...MODULES.flatMap((m) => m.resolvers)] as const;
@@ -25,6 +26,12 @@ export function createSchema(): GraphQLSchema {
   const unsearched = unregisteredSearchTypes();
   if (unsearched.length > 0)
     throw new Error(`Saved-search types no list runs (declare \`search: savedSearches({ type })\` on its record resource): ${unsearched.join(', ')}`);
+  // Every root field and record type states the scope of API keys it needs (graphql/scopes.ts).
+  const unscoped = undeclaredScopes(schema);
+  if (unscoped.length > 0)
+    throw new Error(
+      `Fields and records without the scope API keys need (@Scope(...) on the resolver, \`scopes\` of a record resource, declareRecordType): ${unscoped.join(', ')}`,
+    );
   return schema;
 }
 

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, ValidationFailed } from '../common/errors';
+import { DomainError, NotFoundError, ValidationFailed } from '../common/errors';
 import { logger, setLogLevel } from '../common/logger';
+import type { ImportCommandOptions } from './import-command';
 import { OUTBOX_LIST_DEFAULT, OUTBOX_LIST_MAX, OutboxStatus } from '../modules/outbox/outbox-status';
+import { EXPORT_RESOURCES } from './export-command';
 
 /** How docs/cli.md runs it; help and error lines name commands this way. */
 const RUN = 'npm run --silent crm --';
@@ -19,11 +21,17 @@ const loadCore = async () => ({
   ...(await import('../modules/accounts/account.service')),
   ...(await import('../modules/users/user.entity')),
   ...(await import('../modules/outbox/outbox.service')),
+  ...(await import('../modules/api-keys/api-key.service')),
+  // Every module, so that each declares its scopes (keys:create checks them).
+  ...(await import('../modules')),
 });
 type Core = Awaited<ReturnType<typeof loadCore>>;
 
 /** What a data command does once the command line is parsed: one JSON object, printed as one line. */
 type Task = (em: EntityManager, core: Core) => Promise<Record<string, unknown>>;
+
+/** A command that talks to a running service over HTTP instead of opening the database (`import`). */
+let clientCommand: ((dataDir: string) => Promise<number>) | null = null;
 
 // Values are checked while parsing, before the database is opened: a missing or malformed one is
 // a usage error (exit 2). The messages say what the hand-written parser said before commander.
@@ -49,6 +57,46 @@ const limit: Parser<number> = (flag) => (value) => {
     throw new InvalidArgumentError(`${flag} must be an integer from 1 to ${OUTBOX_LIST_MAX}`);
   return Number(value);
 };
+
+/** `--scopes`: a comma-separated list (checked against the known scopes by the service). */
+const scopeList: Parser<string[]> = (flag) => (value) => {
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (scopes.length === 0) throw new InvalidArgumentError(`${flag} is required`);
+  return scopes;
+};
+
+/** `--expires`: an ISO 8601 date and time (with its offset, or UTC). */
+const instant: Parser<Date> = (flag) => (value) => {
+  const at = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? new Date(value) : new Date(NaN);
+  if (Number.isNaN(at.getTime())) throw new InvalidArgumentError(`${flag} must be an ISO 8601 date and time, e.g. 2027-01-31T00:00:00Z`);
+  return at;
+};
+
+/** An API key as the key commands print it: never its secret nor its hash. */
+const keyLine = (k: {
+  id: number;
+  user: { id: number };
+  name: string;
+  prefix: string;
+  scopes: string[];
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  createdAt: Date;
+}) => ({
+  id: k.id,
+  user_id: k.user.id,
+  name: k.name,
+  prefix: k.prefix,
+  scopes: k.scopes,
+  expires_at: k.expiresAt?.toISOString() ?? null,
+  last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  revoked_at: k.revokedAt?.toISOString() ?? null,
+  created_at: k.createdAt.toISOString(),
+});
 
 /** `a, b or c` */
 const words = (values: readonly string[]): string =>
@@ -189,6 +237,50 @@ function buildProgram(setTask: (task: Task) => void): Command {
     .action((o: { user: number }) => setTask(async (em, { AccountAdmin }) => ({ api_key: await new AccountAdmin(em).resetKey(o.user) })));
 
   program
+    .command('keys:create')
+    .description('Create a scoped API key of a user: it acts as them with at most the scopes given (docs/api-keys.md). Prints its secret, once.')
+    .summary('Create a scoped API key of a user; prints its secret once')
+    .addOption(required('--account <id>', "the account's id", id))
+    .addOption(required('--user <id>', 'the id of the user it acts as (a user of the account)', id))
+    .addOption(required('--name <name>', 'what the key is for (at most 100 characters)', text))
+    .addOption(required('--scopes <list>', 'comma-separated scopes, e.g. deals:read,people:write (admin: administrators only)', scopeList))
+    .addOption(option('--expires <datetime>', 'when it stops working, ISO 8601 (default: never)', instant))
+    .addHelpText('after', '\nPrints the key {"id", "user_id", "name", "prefix", "scopes", ..., "secret"}. The secret is shown only now.')
+    .action((o: { account: number; user: number; name: string; scopes: string[]; expires?: Date }) =>
+      setTask(async (em, { createApiKey, User }) => {
+        const user = await em.findOne(User, { id: o.user, account: o.account });
+        if (!user) throw new NotFoundError('User', o.user);
+        const maker = { accountId: o.account, userId: user.id, isAdmin: user.isAdmin, scopes: null };
+        const key = await em.transactional((tx) =>
+          createApiKey(tx as EntityManager, maker, { name: o.name, scopes: o.scopes, expiresAt: o.expires ?? null }, new Date()),
+        );
+        return { ...keyLine(key), secret: key.revealedSecret };
+      }),
+    );
+
+  program
+    .command('keys:list')
+    .description("List an account's scoped API keys (of one user with --user), newest first; never their secrets.")
+    .summary("List an account's scoped API keys")
+    .addOption(required('--account <id>', "the account's id", id))
+    .addOption(option('--user <id>', "only this user's keys", id))
+    .addHelpText('after', '\nPrints {"keys": [...]}, at most 200.')
+    .action((o: { account: number; user?: number }) =>
+      setTask(async (em, { listApiKeys }) => ({ keys: (await listApiKeys(em, o.account, o.user ?? null, 200)).map(keyLine) })),
+    );
+
+  program
+    .command('keys:revoke')
+    .description('Revoke a scoped API key: it stops working at once.')
+    .summary('Revoke a scoped API key')
+    .addOption(required('--account <id>', "the account's id", id))
+    .addOption(required('--id <id>', "the key's id (keys:list)", id))
+    .addHelpText('after', '\nPrints the key as keys:list does, with its revoked_at.')
+    .action((o: { account: number; id: number }) =>
+      setTask(async (em, { revokeApiKey }) => keyLine(await em.transactional((tx) => revokeApiKey(tx as EntityManager, o.account, null, o.id, new Date())))),
+    );
+
+  program
     .command('apps:create')
     .description('Register an API app; its app_key raises the rate limit of the requests that send it.')
     .summary('Register an API app; prints its app key')
@@ -208,6 +300,49 @@ function buildProgram(setTask: (task: Task) => void): Command {
     .action((o: { account: number; status?: OutboxStatus; limit: number }) =>
       setTask(async (em, { listOutbox }) => ({ messages: await listOutbox(em, o.account, { status: o.status ?? null, limit: o.limit }) })),
     );
+
+  program
+    .command('export')
+    // Issue 27 §2: a client of a running server (its GraphQL), not of the database.
+    .description(
+      'Export a list to a CSV or JSONL file through a running server, as the user of --key: starts the export, shows its progress on stderr, then downloads the file to --out (or prints its link).',
+    )
+    .summary('Export a list (people, deals, ...) to a file')
+    .addOption(required('--resource <name>', `the list: ${words(EXPORT_RESOURCES)}`, oneOf(EXPORT_RESOURCES)))
+    .addOption(option('--format <format>', 'csv or jsonl', oneOf(['csv', 'jsonl'] as const)).default('csv'))
+    .addOption(option('--filter <json>', 'the list\'s GraphQL filter as JSON, e.g. \'{"workCity": {"eq": "Berlin"}}\'', jsonObject))
+    .addOption(option('--out <file>', 'where to write the file; without it the link is printed', text))
+    .addOption(option('--url <server>', 'the server (default: CRM_URL, else the one npm start runs)', text))
+    .addOption(option('--key <key>', 'the API key of the user whose records are exported (default: CRM_API_KEY)', text))
+    .addHelpText('after', '\nPrints {"export", "rows", "changes_cursor", "expires_at", "file" | "download_url"} (docs/exports.md).')
+    .action((o: { resource: string; format: 'csv' | 'jsonl'; filter?: Record<string, unknown>; out?: string; url?: string; key?: string }) => {
+      clientTask = async () => (await import('./export-command')).runExportCommand(o);
+    });
+
+  program
+    .command('import')
+    // Issue 27 §1: a client of a running service (docs/imports.md), not of the database.
+    .description(
+      'Import a CSV or JSONL file into a running service: uploads it, starts the import, shows its progress (a bar on a terminal) and prints the final counts. Exit 1 when the import did not end DONE.',
+    )
+    .summary('Import a CSV or JSONL file of people or companies')
+    .addOption(required('--file <path>', 'the file (.jsonl or .ndjson: JSONL, else CSV)', (_flag) => (value) => value))
+    .addOption(required('--resource <name>', 'people, companies or deals', oneOf(['people', 'companies', 'deals'] as const)))
+    .addOption(required('--mode <mode>', 'create, update or upsert', oneOf(['create', 'update', 'upsert'] as const)))
+    .addOption(option('--map <pairs>', 'file column=v3 field, comma-separated ("First Name=first_name,E-mail=email")', (_flag) => (value) => value))
+    .addOption(option('--match-by <key>', 'EMAIL (people) or NAME (companies)', (_flag) => (value) => value))
+    .addOption(option('--external-id <field>', 'match by this custom field (custom_label_N) instead', (_flag) => (value) => value))
+    .addOption(new Option('--dry-run', 'validate and count, write nothing'))
+    .addOption(option('--url <url>', 'the service (default: CRM_URL, else the npm start of this folder)', (_flag) => (value) => value))
+    .addOption(option('--key <key>', 'an API key (default: CRM_API_KEY)', (_flag) => (value) => value))
+    .action((o: ImportCommandOptions) => {
+      clientCommand = async (dataDir) => {
+        const { runImportCommand } = await import('./import-command');
+        const { ok, line } = await runImportCommand(o, dataDir);
+        write(line);
+        return ok ? EXIT.ok : EXIT.failure;
+      };
+    });
 
   program
     .command('help')
@@ -241,6 +376,21 @@ function usageError(error: CommanderError, program: Command, args: readonly stri
 
 const write = (line: Record<string, unknown>) => process.stdout.write(JSON.stringify(line) + '\n');
 
+/** A command that talks to a running server instead of the database (`export`). */
+let clientTask: (() => Promise<Record<string, unknown>>) | null = null;
+
+/** `--filter`: a JSON object. */
+const jsonObject: Parser<Record<string, unknown>> = (flag) => (value) => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError(`${flag} must be a JSON object`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError(`${flag} must be a JSON object`);
+  return parsed as Record<string, unknown>;
+};
+
 /** Errors of reaching PostgreSQL at all (node's socket codes, and the server refusing the login or database). */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', '28P01', '28000', '3D000']);
 
@@ -263,6 +413,28 @@ async function main(args: readonly string[]): Promise<number> {
     const { code, line } = usageError(error, program, args);
     if (line) write(line);
     return code;
+  }
+  const client = clientTask as (() => Promise<Record<string, unknown>>) | null;
+  if (client) {
+    const { ExportCommandError } = await import('./export-command');
+    try {
+      write(await client());
+      return EXIT.ok;
+    } catch (error) {
+      if (!(error instanceof ExportCommandError)) throw error;
+      write(error.fields ? { error: error.message, fields: error.fields } : { error: error.message });
+      return EXIT.failure;
+    }
+  }
+  const command = clientCommand as ((dataDir: string) => Promise<number>) | null;
+  if (command) {
+    const { loadConfig } = await import('../config/config');
+    try {
+      return await command(loadConfig().dataDir);
+    } catch (error) {
+      write({ error: error instanceof Error ? error.message : String(error) });
+      return EXIT.failure;
+    }
   }
   const run = task as Task | null;
   if (!run) return EXIT.ok;

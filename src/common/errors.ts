@@ -3,13 +3,23 @@
  * (GraphQL: extensions.code; v3 facade: status and body shape per route). Anything else is masked.
  */
 export type ErrorCode =
-  'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_FAILED' | 'BAD_USER_INPUT' | 'RATE_LIMITED' | 'TIMEOUT' | 'CONFLICT' | 'GONE';
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'VALIDATION_FAILED'
+  | 'BAD_USER_INPUT'
+  | 'RATE_LIMITED'
+  | 'TIMEOUT'
+  | 'CONFLICT'
+  | 'GONE'
+  | 'STALE'
+  | 'PRECONDITION_REQUIRED';
 
 /**
  * Why a field was refused, stable for clients (GraphQL `UserErrorCode`): a form can branch on the
  * code and show the message.
  */
-export type IssueCode = 'BLANK' | 'TOO_LONG' | 'INVALID' | 'NOT_FOUND' | 'OUT_OF_RANGE' | 'TAKEN' | 'DUPLICATE';
+export type IssueCode = 'BLANK' | 'TOO_LONG' | 'INVALID' | 'NOT_FOUND' | 'OUT_OF_RANGE' | 'TAKEN' | 'DUPLICATE' | 'AMBIGUOUS_MATCH';
 
 export interface FieldIssue {
   /** The GraphQL input field (camelCase, dotted below the top), or `base` for the record as a whole. */
@@ -39,6 +49,20 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/**
+ * A scoped API key (issue 26 §3) lacks the scope an operation needs: FORBIDDEN naming the scope
+ * (GraphQL `extensions.scope`; v3 a 403 with the message).
+ */
+export class ScopeMissingError extends DomainError {
+  readonly code = 'FORBIDDEN' as const;
+  constructor(readonly scope: string) {
+    super(`This API key lacks the scope ${scope}`);
+  }
+  override extensions() {
+    return { scope: this.scope };
+  }
+}
+
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND' as const;
   constructor(
@@ -49,6 +73,29 @@ export class NotFoundError extends DomainError {
   }
   override extensions() {
     return { resource: this.resource };
+  }
+}
+
+/** An update or delete named a version of the record (`expectedVersion`, v3 If-Match) that is no longer its version. */
+export class StaleError extends DomainError {
+  readonly code = 'STALE' as const;
+  constructor(
+    readonly resource: string,
+    readonly expected: number,
+    readonly current: number,
+  ) {
+    super(`${resource} changed since version ${expected} (it is at version ${current} now): read it again, then retry`);
+  }
+  override extensions() {
+    return { resource: this.resource, currentVersion: this.current };
+  }
+}
+
+/** The account requires updates and deletes to name the version they change, and this one did not. */
+export class PreconditionRequiredError extends DomainError {
+  readonly code = 'PRECONDITION_REQUIRED' as const;
+  constructor(readonly resource: string) {
+    super(`This account requires the version of the ${resource} you change: give expectedVersion (v3: an If-Match header with its ETag)`);
   }
 }
 

@@ -56,6 +56,26 @@ export interface Config {
      */
     readonly allowedHosts: readonly string[];
   };
+  /** Bulk exports (issue 27 §2). */
+  readonly exports: {
+    /** Most rows one export writes (`EXPORT_MAX_ROWS`, 5,000,000): more fail with a clear message. */
+    readonly maxRows: number;
+    /** How long an export's download link works (`EXPORT_LINK_TTL_HOURS`, 24); the sweep then removes the file. */
+    readonly linkTtlHours: number;
+  };
+  /** Bulk imports (issue 27): bounds of one file (each a clear error, docs/imports.md). */
+  readonly imports: {
+    /** Largest uploaded or fetched file, bytes (`IMPORT_MAX_BYTES`, 1 GiB). */
+    readonly maxBytes: number;
+    /** Data rows one file may hold (`IMPORT_MAX_ROWS`, 2,000,000). */
+    readonly maxRows: number;
+    /** Columns one file may have (`IMPORT_MAX_COLUMNS`, 500). */
+    readonly maxColumns: number;
+    /** Characters one cell may hold (`IMPORT_MAX_CELL_CHARS`, 100,000). */
+    readonly maxCellChars: number;
+    /** Rows staged (COPY) per transaction and applied per transaction (`IMPORT_BATCH_ROWS`, 10,000). */
+    readonly batchRows: number;
+  };
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
   /**
    * Limits replacing those declared on expensive fields with `@RateLimit` (src/graphql/field-rate-limit.ts),
@@ -71,6 +91,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** `CHANGES_RETENTION_DAYS` (30): how long recorded changes are kept for the change feed and webhooks; the sweep prunes older ones. */
   readonly changesRetentionDays: number;
+  /** How long an Idempotency-Key's answer is kept for retries (`IDEMPOTENCY_KEY_TTL_HOURS`, 24). */
+  readonly idempotencyKeyTtlHours: number;
   /** The most one /graphql operation may cost, in v3 requests (see src/graphql/cost.ts). */
   readonly graphqlMaxCost: number;
   /**
@@ -79,6 +101,11 @@ export interface Config {
    */
   readonly corsOrigins: '*' | readonly string[];
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /**
+   * `METRICS_TOKEN`: the bearer token `/metrics` asks for. Set: required in every environment.
+   * Unset: /metrics is open in development and answers 404 in production (docs/operations.md).
+   */
+  readonly metricsToken: string | undefined;
   readonly development: boolean;
   /** Where the project lives: embedded data goes under it. */
   readonly projectRoot: string;
@@ -179,6 +206,16 @@ function fieldRateLimits(env: Env): Readonly<Record<string, FieldRateLimit>> {
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
+/** `METRICS_TOKEN`: at least 32 characters of a bearer token's alphabet (RFC 6750 token68), e.g. `openssl rand -hex 32`. */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32 || raw.length > 512 || !/^[A-Za-z0-9._~+/-]+=*$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be 32 to 512 characters of letters, digits and -._~+/ (e.g. the output of `openssl rand -hex 32`)');
+  }
+  return raw;
+}
+
 /**
  * `CORS_ORIGINS`: `*`, or comma-separated origins (`https://app.example.com,http://localhost:5173`).
  * Unset: any origin in development, none in production.
@@ -234,6 +271,17 @@ export function loadConfig(env: Env = process.env): Config {
       fetchTimeoutMs: positiveNumber(env, 'DOCUMENT_FETCH_TIMEOUT_MS', 30_000),
       allowedHosts: hostList(env, 'DOCUMENT_FETCH_ALLOWED_HOSTS'),
     },
+    exports: {
+      maxRows: Math.floor(positiveNumber(env, 'EXPORT_MAX_ROWS', 5_000_000)),
+      linkTtlHours: positiveNumber(env, 'EXPORT_LINK_TTL_HOURS', 24),
+    },
+    imports: {
+      maxBytes: Math.ceil(positiveNumber(env, 'IMPORT_MAX_BYTES', 1024 * 1024 * 1024)),
+      maxRows: Math.ceil(positiveNumber(env, 'IMPORT_MAX_ROWS', 2_000_000)),
+      maxColumns: Math.ceil(positiveNumber(env, 'IMPORT_MAX_COLUMNS', 500)),
+      maxCellChars: Math.ceil(positiveNumber(env, 'IMPORT_MAX_CELL_CHARS', 100_000)),
+      batchRows: Math.ceil(positiveNumber(env, 'IMPORT_BATCH_ROWS', 10_000)),
+    },
     rateLimit: {
       user: { perSecond: positiveNumber(env, 'RATE_LIMIT_PER_SECOND', 5), burst: positiveNumber(env, 'RATE_LIMIT_BURST', 10) },
       app: { perSecond: positiveNumber(env, 'APP_RATE_LIMIT_PER_SECOND', 10), burst: positiveNumber(env, 'APP_RATE_LIMIT_BURST', 20) },
@@ -244,9 +292,11 @@ export function loadConfig(env: Env = process.env): Config {
     statementTimeoutMs: Math.ceil(positiveNumber(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000)),
     shutdownGraceMs: positiveNumber(env, 'SHUTDOWN_GRACE_MS', 10_000),
     changesRetentionDays: positiveNumber(env, 'CHANGES_RETENTION_DAYS', 30),
+    idempotencyKeyTtlHours: positiveNumber(env, 'IDEMPOTENCY_KEY_TTL_HOURS', 24),
     graphqlMaxCost: positiveNumber(env, 'GRAPHQL_MAX_COST', 50),
     corsOrigins: corsOrigins(env, env.NODE_ENV !== 'production'),
     logLevel,
+    metricsToken: metricsToken(env),
     development: env.NODE_ENV !== 'production',
     projectRoot,
   };

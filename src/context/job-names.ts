@@ -15,11 +15,15 @@ export interface JobPayloads {
   'dispatch-webhooks': Record<string, never>;
   /** Send one endpoint's due deliveries, in order. */
   'deliver-webhooks': { readonly endpointId: number };
+  /** Write one export's file from a snapshot (queued or a dead worker's → done, failed or cancelled). */
+  'run-export': { readonly exportId: number };
+  /** Run (or resume) one bulk import: stage its file, then apply it (src/modules/imports/import.run.ts). */
+  'run-import': { readonly importId: number };
 }
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_NAMES: readonly JobName[] = ['deliver-mail', 'fetch-document', 'sweep', 'dispatch-webhooks', 'deliver-webhooks'];
+export const JOB_NAMES: readonly JobName[] = ['deliver-mail', 'fetch-document', 'sweep', 'dispatch-webhooks', 'deliver-webhooks', 'run-export', 'run-import'];
 
 /**
  * The one queued job a record may have: enqueueing again while one waits updates that job instead
@@ -30,6 +34,8 @@ export function jobKey<N extends JobName>(name: N, data: JobPayloads[N]): string
   if ('outboxMessageId' in data) return `mail:${data.outboxMessageId}`;
   if ('documentId' in data) return `document:${data.documentId}`;
   if ('endpointId' in data) return `webhook:${data.endpointId}`;
+  if ('exportId' in data) return `export:${data.exportId}`;
+  if ('importId' in data) return `import:${data.importId}`;
   // One dispatch waits at most: the changes' notifications while one waits are the same work.
   if (name === 'dispatch-webhooks') return 'webhooks:dispatch';
   return null;

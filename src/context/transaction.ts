@@ -86,3 +86,52 @@ export async function mutation<T>(ctx: TransactionContext, work: (em: EntityMana
   }
   return result;
 }
+
+/** Savepoint names of the open mutations: one counter per context, so nested savepoints never share a name. */
+const savepoints = new WeakMap<TransactionContext, number>();
+
+/**
+ * Runs `work` inside the current mutation as a unit of its own: a savepoint before it, released
+ * when it succeeds; on any error the database goes back to the savepoint, the after-commit tasks
+ * `work` queued are dropped, the unit of work is cleared (entities the failed work persisted or
+ * changed are not flushed later) and the error is rethrown; the rest of the transaction stands.
+ * The work's entities are flushed before the savepoint is released. Either way the unit of work is
+ * cleared afterwards: what the next unit reads comes from the database, as it now stands.
+ * `keep(result)` false: the work is undone as a failure would be, without an error (a write that
+ * changed nothing, so that it leaves no trace), and its result is returned.
+ */
+export async function withinSavepoint<T>(
+  ctx: TransactionContext,
+  work: (em: EntityManager) => Promise<T>,
+  keep: (result: T) => Promise<boolean> | boolean = () => true,
+): Promise<T> {
+  const tasks = open.get(ctx);
+  if (!tasks) throw new Error('withinSavepoint() called outside a mutation');
+  const em = ctx.em;
+  const depth = (savepoints.get(ctx) ?? 0) + 1;
+  savepoints.set(ctx, depth);
+  const name = `unit_${depth}`;
+  const queued = tasks.length;
+  const undo = async () => {
+    await em.execute(`rollback to savepoint ${name}`);
+    tasks.length = queued;
+  };
+  try {
+    await em.execute(`savepoint ${name}`);
+    let result: T;
+    try {
+      result = await work(em);
+      await em.flush();
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    if (await keep(result)) await em.execute(`release savepoint ${name}`);
+    else await undo();
+    return result;
+  } finally {
+    em.clear();
+    ctx.loaders.clear();
+    savepoints.set(ctx, depth - 1);
+  }
+}

@@ -27,6 +27,15 @@ export interface Viewer {
   /** The account's zone: users without a zone of their own are in it. */
   readonly accountTimeZone: string;
   readonly currency: CurrencyInfo;
+  /** The account requires updates and deletes of versioned records to name the version they change (Account.requirePreconditions). */
+  readonly requirePreconditions: boolean;
   /** Set when a registered application's app_key came with the request (higher rate tier). */
   readonly appId: number | null;
+  /**
+   * The scopes of the scoped API key the request came with (src/graphql/scopes.ts), or null for
+   * a full key (the user's own api_key, a job): null may do whatever the user may.
+   */
+  readonly scopes: readonly string[] | null;
+  /** The scoped API key's id (null for a full key): a webhook endpoint it makes keeps its scopes. */
+  readonly apiKeyId: number | null;
 }

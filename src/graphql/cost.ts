@@ -71,6 +71,16 @@ export interface RowCost {
   readonly rows: number;
 }
 
+/**
+ * A mutation that writes as many records as one of its list arguments holds (`upsertPeople(inputs:)`),
+ * declared with `@Extensions({ writeCost: { argument, perUnit } })`: it costs one unit per
+ * `perUnit` items of the argument (at least 1), writes weighing more than reads.
+ */
+export interface WriteCost {
+  readonly argument: string;
+  readonly perUnit: number;
+}
+
 /*
  * Filter work. A filter is run against every row its list reads (a whole account's people, not a
  * page of them), so its cost is the work it asks of each row, walked from the argument's value and
@@ -160,6 +170,7 @@ type Variables = Readonly<Record<string, unknown>>;
 
 const listSizeOf = (field: AnyField): ListSize | undefined => (field.extensions as { listSize?: ListSize } | undefined)?.listSize;
 const rowCostOf = (field: AnyField): RowCost | undefined => (field.extensions as { rowCost?: RowCost } | undefined)?.rowCost;
+const writeCostOf = (field: AnyField): WriteCost | undefined => (field.extensions as { writeCost?: WriteCost } | undefined)?.writeCost;
 
 /**
  * A connection: a paged list of records (`first`/`last`/`perPage`), resolved as one page. It is an
@@ -173,7 +184,8 @@ const isConnection = (field: AnyField): boolean => field.args.some((a) => a.name
  * and its coerced variables alone, before anything runs. The rule it holds: the records an
  * operation can return through connections and `nodes(ids:)` are at most `cost × ROWS_PER_UNIT`.
  * - Each root field costs 1 (every alias counts; a mutation field too), or the records it returns
- *   itself over ROWS_PER_UNIT when more (`nodes(ids:)` with its ids).
+ *   itself over ROWS_PER_UNIT when more (`nodes(ids:)` with its ids), or what its writes cost
+ *   when it declares a WriteCost and that is more.
  * - Each connection or `nodes(ids:)` below a root field costs ceil(N × size / ROWS_PER_UNIT), N
  *   being how many times it is resolved: the product of the lengths of every list above it
  *   (connection pages by their page size, `nodes(ids:)` by its ids, other lists by their bound).
@@ -204,7 +216,10 @@ export function operationCost(
       const field = root.getFields()[name];
       if (!field) continue; // __typename
       const own = walker.rowSource(field, nodes[0]);
-      total += Math.max(1, own === null ? 1 : Math.ceil(own / ROWS_PER_UNIT)) + walker.filters(field, nodes[0]) + walker.below(field, nodes, 1, own);
+      total +=
+        Math.max(1, own === null ? 1 : Math.ceil(own / ROWS_PER_UNIT), walker.writes(field, nodes[0])) +
+        walker.filters(field, nodes[0]) +
+        walker.below(field, nodes, 1, own);
     }
   }
   return total;
@@ -277,6 +292,14 @@ class CostWalker {
     let work = 0;
     for (const arg of filterArgs) work += filterWork(arg.type, values[arg.name]);
     return filterCost(work);
+  }
+
+  /** The units a mutation declaring a WriteCost pays for its writes (0 for other fields). */
+  writes(field: AnyField, node: FieldNode): number {
+    const declared = writeCostOf(field);
+    if (!declared) return 0;
+    const value = this.args(field, node)[declared.argument];
+    return Math.ceil((Array.isArray(value) ? value.length : 1) / declared.perUnit);
   }
 
   /**

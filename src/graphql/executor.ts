@@ -27,6 +27,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../context/context';
 import { formatAny, formatError } from './errors';
+import { checkScopes, requiredScopes, type Requirement } from './scopes';
 
 export interface OperationResult {
   readonly data: Record<string, unknown> | null;
@@ -107,7 +108,7 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
   const document = parse(source, { noLocation: true });
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`Invalid operations: ${problems.map((p) => p.message).join('; ')}`);
-  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults }>();
+  const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults; scopes: Requirement }>();
   const jit = forJit(schema, document);
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) continue;
@@ -116,7 +117,8 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
     const inputs = variableInputs(schema, definition.variableDefinitions ?? []);
     const cyclicTypes = reachesCycle(schema);
     const cyclic = inputs.filter(([, type]) => cyclicTypes.has(getNamedType(type).name));
-    compiled.set(definition.name.value, { query, inputs, cyclic, defaults: variableDefaults(definition.variableDefinitions ?? []) });
+    const scopes = requiredScopes(schema, document, definition.name.value);
+    compiled.set(definition.name.value, { query, inputs, cyclic, defaults: variableDefaults(definition.variableDefinitions ?? []), scopes });
   }
   const run: OperationRunner = async (name, variables, ctx) => {
     const operation = compiled.get(name);
@@ -124,6 +126,8 @@ export function compileOperations(schema: GraphQLSchema, source: string): { run:
     fillAbsentVariables(operation.defaults, variables);
     fillVariableDefaults(operation.inputs, variables);
     try {
+      // A scoped API key runs only what its scopes allow (scopes.ts): refused whole, before anything runs.
+      checkScopes(ctx.viewer.scopes, operation.scopes);
       coerceCyclic(operation.cyclic, variables);
       const result = await operation.query.query(undefined, ctx, variables);
       return {
@@ -256,7 +260,10 @@ function usesConditions(document: DocumentNode): boolean {
  */
 export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
   // `query: null`: run on graphql-js.
-  const compiled = new Map<string, { query: CompiledQuery | null; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults }>();
+  const compiled = new Map<
+    string,
+    { query: CompiledQuery | null; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults; scopes: Requirement }
+  >();
   const executor: GatewayExecutor = async (request) => {
     // Apollo calls the executor even when no operation could be chosen; the guard plugin refuses those first.
     if (!request.operation)
@@ -268,17 +275,29 @@ export function createJitGateway(schema: GraphQLSchema): GatewayInterface {
     } else {
       const introspection = request.operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && s.name.value.startsWith('__'));
       if (introspection || usesConditions(request.document)) {
-        plan = { query: null, inputs: [], cyclic: [], defaults: [] };
+        plan = { query: null, inputs: [], cyclic: [], defaults: [], scopes: requiredScopes(schema, request.document, request.operationName) };
       } else {
         const jit = forJit(schema, request.document);
         const made = compileQuery(schema, jit.document, request.operationName ?? undefined);
         if (!isCompiledQuery(made)) return { errors: (made.errors ?? []).map((e) => asGraphQLError(e as GraphQLError)) };
         const definitions = request.operation.variableDefinitions ?? [];
-        plan = { query: made, inputs: variableInputs(schema, definitions), cyclic: jit.cyclic, defaults: variableDefaults(definitions) };
+        plan = {
+          query: made,
+          inputs: variableInputs(schema, definitions),
+          cyclic: jit.cyclic,
+          defaults: variableDefaults(definitions),
+          scopes: requiredScopes(schema, request.document, request.operationName),
+        };
       }
       if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
     }
     compiled.set(key, plan);
+    // A scoped API key runs only what its scopes allow (scopes.ts): refused whole, before anything runs.
+    try {
+      checkScopes((request.context as Partial<RequestContext>).viewer?.scopes, plan.scopes);
+    } catch (error) {
+      return { errors: [new GraphQLError((error as Error).message, { originalError: error as Error })] };
+    }
     if (!plan.query) {
       return execute({
         schema,

@@ -5,6 +5,7 @@ import { getFieldIdentity, getGraphQLRateLimiter, type Identity, type Store } fr
 import type { Redis } from 'ioredis';
 import { Extensions } from 'type-graphql';
 import { RateLimitedError } from '../common/errors';
+import { rateLimitRefusals } from '../common/metrics';
 import { ConfigError, parseWindow, type FieldRateLimit } from '../config/config';
 import type { RequestContext } from '../context/context';
 
@@ -181,7 +182,10 @@ export function applyFieldRateLimits(schema: GraphQLSchema, store: WindowStore, 
         const message = await limiter({ parent: source, args, context: ctx, info }, options);
         return message === undefined ? undefined : new RateLimitedError(await retryAfter(store, identity, limit.max, ms), message);
       });
-      if (refused) throw refused;
+      if (refused) {
+        rateLimitRefusals.inc({ limit: 'field' });
+        throw refused;
+      }
       return resolve(source, args, ctx, info);
     };
   }

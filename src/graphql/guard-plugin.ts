@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, getVariableValues, type DocumentNode } from 'graphql';
 import { isStatementTimeout, type DomainError, type RateLimitedError } from '../common/errors';
+import { graphqlCostRefusals } from '../common/metrics';
 import type { RequestContext } from '../context/context';
 import { fragmentsOf, operationCost } from './cost';
 import { logMasked } from './errors';
@@ -63,6 +64,7 @@ export function guardPlugin({ limiter, maxCost }: GuardOptions): ApolloServerPlu
             const known = Number.isFinite(requested);
             ctx.rate = { ...(await limiter.peek(ctx)), cost: { requested: known ? requested : max + 1, charged: paid } };
             const costs = known ? `Operation costs ${requested}, more than` : 'Operation costs more than';
+            graphqlCostRefusals.inc();
             throw badRequest(`${costs} the maximum of ${max} per operation: ask for smaller pages or split it (see extensions.cost)`, 'COST_LIMIT_EXCEEDED');
           }
           if (requested <= paid) return;

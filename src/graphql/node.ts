@@ -3,6 +3,7 @@ import type { ListSize } from './cost';
 import { BadInputError } from '../common/errors';
 import type { RequestContext } from '../context/context';
 import { isValidId } from './ids';
+import { mayReadType, Scope, SCOPE_OPEN } from './scopes';
 
 /**
  * Relay object identification: every record type implements `Node`, with an opaque global `id`
@@ -107,11 +108,12 @@ export async function resolveNodes(ctx: RequestContext, ids: readonly string[]):
 @Resolver()
 export class NodeResolver {
   @Query(() => Node, { nullable: true, description: 'Any record by its global id; null when it does not exist or the viewer may not see it.' })
+  @Scope(SCOPE_OPEN)
   async node(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => ID, { description: "A global id, as read from a record's `id`." }) id: string,
   ): Promise<object | null> {
-    return (await resolveNodes(ctx, [id]))[0];
+    return readable(ctx, await resolveNodes(ctx, [id]))[0];
   }
 
   @Query(() => [Node], {
@@ -120,11 +122,22 @@ export class NodeResolver {
   })
   // As long as its ids: what is selected under it is charged once per id (cost.ts).
   @Extensions({ listSize: { argument: 'ids', max: MAX_NODES } satisfies ListSize })
+  @Scope(SCOPE_OPEN)
   async nodes(
     @Ctx() ctx: RequestContext,
     @Arg('ids', () => [ID], { description: `Global ids, at most ${MAX_NODES}.` }) ids: string[],
   ): Promise<Array<object | null>> {
     if (ids.length > MAX_NODES) throw new BadInputError('ids', `at most ${MAX_NODES} ids per call, got ${ids.length}`);
-    return resolveNodes(ctx, ids);
+    return readable(ctx, await resolveNodes(ctx, ids));
   }
+}
+
+/**
+ * A scoped API key's node lookups answer null for records of a type it may not read, as for
+ * those it may not see: an empty fragment on another type must not tell it that the record exists.
+ */
+function readable(ctx: RequestContext, found: Array<object | null>): Array<object | null> {
+  const scopes = ctx.viewer.scopes;
+  if (scopes === null) return found;
+  return found.map((record) => (record && mayReadType(scopes, nodeTypeName(record) ?? '') ? record : null));
 }

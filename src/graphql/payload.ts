@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
-import { NotFoundError, ValidationFailed, type FieldIssue, type IssueCode } from '../common/errors';
+import { NotFoundError, PreconditionRequiredError, StaleError, ValidationFailed, type FieldIssue, type IssueCode } from '../common/errors';
 import { toGlobalId } from './node';
 
 export enum UserErrorCode {
@@ -10,6 +10,9 @@ export enum UserErrorCode {
   OUT_OF_RANGE = 'OUT_OF_RANGE',
   TAKEN = 'TAKEN',
   DUPLICATE = 'DUPLICATE',
+  STALE = 'STALE',
+  PRECONDITION_REQUIRED = 'PRECONDITION_REQUIRED',
+  AMBIGUOUS_MATCH = 'AMBIGUOUS_MATCH',
 }
 registerEnumType(UserErrorCode, {
   name: 'UserErrorCode',
@@ -22,6 +25,11 @@ registerEnumType(UserErrorCode, {
     OUT_OF_RANGE: { description: 'A number or date outside what the field accepts (dates: years 1 to 9999).' },
     TAKEN: { description: 'Must be unique, and another record already has this value.' },
     DUPLICATE: { description: 'The record duplicates an existing one (see the duplicate check options).' },
+    STALE: { description: 'The record changed since the version given as `expectedVersion`: read it again (its `version`), then retry.' },
+    PRECONDITION_REQUIRED: {
+      description: 'The account requires `expectedVersion` on updates and deletes of this record (Account.requirePreconditions), and none was given.',
+    },
+    AMBIGUOUS_MATCH: { description: 'An upsert input matches more than one record the viewer may see: nothing is written for it.' },
   },
 });
 
@@ -52,7 +60,8 @@ const toUserError = (issue: FieldIssue, argumentOf: ArgumentOf): UserError => ({
 /**
  * Runs a mutation's work and answers its payload: the result, or the validation problems as
  * `userErrors` (data, not errors). A missing or hidden record named by `id` is a NOT_FOUND user
- * error on `id`. Anything else (authentication, rate limit, permission, internal) stays a
+ * error on `id`; a version that is not the record's (or none, where the account requires one) a
+ * STALE (PRECONDITION_REQUIRED) user error on `expectedVersion`. Anything else (authentication, rate limit, permission, internal) stays a
  * top-level error. The work runs in its own transaction, so a refused input changed nothing.
  */
 export async function payloadOf<T>(work: () => Promise<T>, argumentOf: ArgumentOf = () => 'input'): Promise<{ result: T | null; userErrors: UserError[] }> {
@@ -61,6 +70,9 @@ export async function payloadOf<T>(work: () => Promise<T>, argumentOf: ArgumentO
   } catch (error) {
     if (error instanceof ValidationFailed) return { result: null, userErrors: error.issues.map((i) => toUserError(i, argumentOf)) };
     if (error instanceof NotFoundError) return { result: null, userErrors: [{ field: ['id'], code: UserErrorCode.NOT_FOUND, message: error.message }] };
+    if (error instanceof StaleError) return { result: null, userErrors: [{ field: ['expectedVersion'], code: UserErrorCode.STALE, message: error.message }] };
+    if (error instanceof PreconditionRequiredError)
+      return { result: null, userErrors: [{ field: ['expectedVersion'], code: UserErrorCode.PRECONDITION_REQUIRED, message: error.message }] };
     throw error;
   }
 }

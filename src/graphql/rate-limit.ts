@@ -1,6 +1,7 @@
 import { GraphQLObjectType, defaultFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../common/errors';
+import { rateLimitRefusals } from '../common/metrics';
 import type { RateLimitTier } from '../config/config';
 import type { RateState, RequestContext } from '../context/context';
 
@@ -139,7 +140,10 @@ export function createRateLimiter(backend: BucketBackend, tiers: { user: RateLim
       // Each charge's own outcome, so concurrent requests (even sharing an X-Request-Id) report their own.
       const { allowed, tokens } = await backend.take(bucketOf(ctx), tier, cost);
       ctx.rate = { ...state(tier, tokens, allowed, cost), cost: { requested: cost, charged: allowed ? cost : 0 } };
-      if (!allowed) throw new RateLimitedError(ctx.rate.retryAfter ?? 1);
+      if (!allowed) {
+        rateLimitRefusals.inc({ limit: 'requests' });
+        throw new RateLimitedError(ctx.rate.retryAfter ?? 1);
+      }
     },
     async admit(ctx) {
       ctx.rateCharge = this.charge(ctx, 1);

@@ -16,11 +16,18 @@ import { createJitGateway, type OperationRunner } from '../graphql/executor';
 import type { RateLimiter } from '../graphql/rate-limit';
 import { authenticate, type AuthFailureLimiter } from './auth';
 import { cors } from './cors';
+import { docsRouter } from './docs-page';
 import { explorerRouter } from './explorer/explorer';
-import { requestIdOf } from './request-id';
+import { frontPageRouter } from './front-page';
+import { fingerprintOf, graphqlIdempotency, idempotencyKeyOf, ownerOf } from './idempotency';
+import { metricsHandler } from './metrics';
+import { bindLocals, graphqlObserver, labelRoute, noteViewer, observeRequests } from './request-log';
 import type { JobQueue } from '../context/job-queue';
 import type { Clock } from '../common/clock';
 import { documentLinkRouter } from '../modules/documents/document.public-link';
+import { exportDownloadRouter } from '../modules/exports';
+import { failedRowsRouter, importUploadRouter } from '../modules/imports/import.upload';
+import { IdempotencyStore } from '../db/idempotency-keys';
 import type { DocumentStorage } from '../modules/documents/storage';
 
 export interface AppDeps {
@@ -97,22 +104,9 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
   app.disable('x-powered-by');
   app.set('trust proxy', false);
 
-  app.use((req, res, next) => {
-    const requestId = requestIdOf(req);
-    res.setHeader('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    // The access log names the path only: the query string may carry api_key (v3 §5.1).
-    res.on('finish', () => {
-      logger.info('request', {
-        requestId,
-        method: req.method,
-        path: fullPathOf(req),
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - started) / 1e6,
-      });
-    });
-    next();
-  });
+  // X-Request-Id, the latency histogram and the request's log line (pino-http): the route template,
+  // never the query string, which may carry api_key (v3 §5.1).
+  app.use(observeRequests());
 
   // DECISIONS: Paths and requests: doubled slashes are accepted (`//api/v3//companies.json`);
   // collapsed before routing so the /api/v3 mount matches. The query string is left as sent.
@@ -136,11 +130,27 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     }
   });
 
+  // Prometheus metrics: open in development, behind METRICS_TOKEN elsewhere (src/http/metrics.ts).
+  app.get('/metrics', metricsHandler(config));
+
+  // For people: the front page (`/`, JSON unless the client prefers HTML) and the v3 API's docs page
+  // (`/docs`, Redoc served from node_modules). No key asked; links use PUBLIC_URL when set.
+  const publicOrigin = (req: express.Request) => config.publicUrl ?? requestOrigin(req, config.port);
+  app.use(frontPageRouter({ config, origin: publicOrigin }));
+  app.use(docsRouter({ config, orm, origin: publicOrigin }));
+
   // Documents' public links: no API key (the unguessable token is the credential), no CORS.
   app.use(documentLinkRouter({ orm, storage: deps.documentStorage }));
+  // Exports' download links (issue 27 §2): no API key either, the token is the credential.
+  app.use(exportDownloadRouter({ orm, storage: deps.documentStorage }));
+
+  // Bulk import uploads (issue 27): streamed to storage, authenticated as /graphql is.
+  app.use(importUploadRouter({ orm, storage: deps.documentStorage, maxBytes: config.imports.maxBytes, authFailures: deps.authFailures }));
+  app.use(failedRowsRouter({ orm, storage: deps.documentStorage, maxColumns: config.imports.maxColumns, authFailures: deps.authFailures }));
 
   const contextFor = async (req: express.Request, requestId: string): Promise<RequestContext> => {
     const viewer = await authenticate(orm, req, deps.authFailures);
+    noteViewer(req, viewer);
     return createContext(orm, viewer, requestId, {
       channel: req.originalUrl.startsWith('/api/v3') ? 'v3' : 'graphql',
       jobs: deps.jobs,
@@ -149,6 +159,8 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
     });
   };
 
+  // Idempotency-Key on v3 writes and GraphQL mutations (issue 26 §1), scoped to the caller's key.
+  const idempotencyKeys = new IdempotencyStore(orm, config.idempotencyKeyTtlHours);
   app.use(
     '/api/v3',
     createV3Router<RequestContext>({
@@ -158,6 +170,13 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
       admit: (ctx) => deps.limiter.admit(ctx),
       peekRate: (ctx) => deps.limiter.peek(ctx),
       maxBodyBytes: config.maxBodyBytes,
+      idempotency: {
+        keyOf: idempotencyKeyOf,
+        // Only an authenticated request gets here: it came with a key.
+        begin: (req, scope, key, parts) => idempotencyKeys.begin(ownerOf(req) ?? '', scope, key, fingerprintOf(parts)),
+        finish: (id, answer) => idempotencyKeys.finish(id, answer),
+        abandon: (id) => idempotencyKeys.abandon(id),
+      },
     }),
   );
 
@@ -176,19 +195,24 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
       guardPlugin({ limiter: deps.limiter, maxCost: config.graphqlMaxCost }),
       // Responses are per-user and never HTTP-cached; the plugin would also wrap every field resolver.
       ApolloServerPluginCacheControlDisabled(),
+      // Operations by name (a bounded set) for /metrics, and the name on the request's log line.
+      graphqlObserver(),
     ],
   });
   await apollo.start();
   app.use(explorerRouter({ config, orm }));
   app.use(
     '/graphql',
+    labelRoute('/graphql'),
     express.json({ limit: config.maxBodyBytes }),
     documentGuard,
+    graphqlIdempotency(idempotencyKeys),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         const requestId = String(res.getHeader('X-Request-Id'));
         try {
           const ctx = await contextFor(req, requestId);
+          bindLocals(ctx, res);
           await deps.limiter.admit(ctx);
           return ctx;
         } catch (error) {

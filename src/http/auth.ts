@@ -3,9 +3,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { RateLimitedError, UnauthenticatedError } from '../common/errors';
 import { hashKey, plausibleKey } from '../common/keys';
 import { logger } from '../common/logger';
+import { rateLimitRefusals } from '../common/metrics';
 import type { RateLimitTier } from '../config/config';
 import type { BucketBackend } from '../graphql/rate-limit';
-import { viewerFor } from '../modules/users/user.viewer';
+import { isScopedKey } from '../modules/api-keys/api-key.service';
+import { viewerFor, viewerForScopedKey } from '../modules/users/user.viewer';
 import type { Viewer } from '../context/viewer';
 
 function firstString(value: unknown): string | undefined {
@@ -67,6 +69,7 @@ export class AuthFailureLimiter {
     try {
       const { allowed, tokens } = await this.backend.take(`authfail:${clientBucketOf(req.socket.remoteAddress)}`, this.tier);
       if (allowed) return failure;
+      rateLimitRefusals.inc({ limit: 'auth_failures' });
       return new RateLimitedError(Math.max(1, Math.ceil((1 - tokens) / this.tier.perSecond)), 'Too many failed authentications from this address');
     } catch (error) {
       // The 401 is right whatever the limiter's store says; an unreachable Redis must not turn it into a 500.
@@ -91,13 +94,34 @@ export async function authenticate(orm: MikroORM, req: Request, failures?: AuthF
   }
 }
 
+/** How stale a scoped key's last-used time may get: it is written at most once a minute per key, not on every request. */
+const LAST_USED_GRAIN_MS = 60_000;
+
+async function scopedViewer(em: MikroORM['em'], key: string): Promise<Viewer | null> {
+  const found = await viewerForScopedKey(em, hashKey(key));
+  if (!found) return null;
+  if (found.lastUsedAt === null || Date.now() - found.lastUsedAt.getTime() >= LAST_USED_GRAIN_MS) {
+    // Conditional, so that concurrent requests of one key write it once.
+    await em
+      .getConnection()
+      .execute(
+        `update "api_keys" set "last_used_at" = now() where "id" = ? and ("last_used_at" is null or "last_used_at" <= now() - interval '1 minute')`,
+        [found.viewer.apiKeyId],
+        'run',
+      );
+  }
+  return found.viewer;
+}
+
 async function lookUpViewer(orm: MikroORM, req: Request): Promise<Viewer> {
   const { apiKey, appKey } = credentialsOf(req);
   if (!plausibleKey(apiKey)) throw new UnauthenticatedError('Unknown api_key');
   // The app key is checked only once the user key is known: an unknown api_key answers as such.
   // Raw statements only: the global EntityManager's connection, no unit of work to fork.
   const em = orm.em;
-  const viewer = await viewerFor(em, { apiKeyHash: hashKey(apiKey) });
+  // A scoped key (its prefix says so) is looked up among the scoped keys, a user's own key among the users.
+  const viewer = isScopedKey(apiKey) ? await scopedViewer(em, apiKey) : await viewerFor(em, { apiKeyHash: hashKey(apiKey) });
+  // Unknown, revoked and expired keys answer alike.
   if (!viewer) throw new UnauthenticatedError('Unknown api_key');
   if (appKey === undefined) return viewer;
   const apps = plausibleKey(appKey)

@@ -4,6 +4,8 @@ import { logger } from '../common/logger';
 import type { Config } from '../config/config';
 import type { DocumentStorage } from '../modules/documents/storage';
 import { DEFAULT_DELIVERY_POLICY, mailTransportFromConfig } from '../modules/outbox';
+import { documentFetchOptions } from '../modules/documents/document.fetch-job';
+import { createDeliverer, createDispatcher, type Deliverer, type Dispatcher } from '../modules/webhooks';
 import { AgendaQueue } from './agenda-queue';
 import { connectJobBackend, jobStoreOf } from './backend';
 import { JOB_HANDLERS } from './handlers';
@@ -47,11 +49,21 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
   const transport = config.runWorker ? mailTransportFromConfig(config) : null;
   let worker: RunningWorker | null = null;
   let listener: { close(): Promise<void> } | null = null;
+  let dispatcher: Dispatcher | null = null;
+  let deliverer: Deliverer | null = null;
   try {
     await agenda.ready;
     if (config.runWorker) {
       // A claimed row's lease is the job's lock: a killed worker's row and job come free together.
       const leaseSeconds = Math.ceil(config.jobs.lockLifetimeMs / 1000);
+      const failed = (what: string) => (error: unknown) =>
+        logger.warn(`${what} failed (the sweep runs it again)`, { error: error instanceof Error ? error.message : String(error) });
+      // Webhooks in this process as changes come: dispatch, then each endpoint's deliveries.
+      deliverer = createDeliverer({ orm, queue, fetch: documentFetchOptions(config), leaseSeconds }, failed('a webhook delivery run'));
+      dispatcher = createDispatcher(
+        { orm, queue, records: lazyRecordReader(), origin: config.publicUrl, deliver: deliverer.wake },
+        failed('a webhook dispatch'),
+      );
       const deps: JobDeps = {
         orm,
         config,
@@ -60,10 +72,10 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
         leaseSeconds,
         storage,
         queue,
-        records: lazyRecordReader(),
+        dispatcher,
       };
       worker = await startWorker(agenda, deps, JOB_HANDLERS, config.jobs);
-      listener = await listenForChanges(databaseUrl, queue);
+      listener = await listenForChanges(databaseUrl, dispatcher.wake);
     } else {
       // Without a worker nothing connects the notification channel, and Agenda only publishes the
       // NOTIFY that wakes workers elsewhere when it is connected.
@@ -71,6 +83,8 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
     }
   } catch (error) {
     await listener?.close();
+    await dispatcher?.close();
+    await deliverer?.close(0);
     transport?.close();
     await backend.disconnect().catch(() => undefined);
     throw error;
@@ -84,8 +98,10 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
     close(graceMs) {
       closing ??= (async () => {
         await listener?.close();
-        if (worker) await worker.stop(graceMs);
-        else await backend.notificationChannel?.disconnect();
+        await dispatcher?.close();
+        // Both within the one grace period.
+        await Promise.all([deliverer?.close(graceMs), worker?.stop(graceMs)]);
+        if (!worker) await backend.notificationChannel?.disconnect();
         transport?.close();
         await backend.disconnect();
       })();

@@ -1,4 +1,4 @@
-import type { RecordReader } from '../modules/webhooks';
+import type { Dispatcher } from '../modules/webhooks';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config/config';
 import type { DocumentStorage } from '../modules/documents/storage';
@@ -17,8 +17,8 @@ export interface JobDeps {
   readonly leaseSeconds: number;
   readonly storage: DocumentStorage;
   readonly queue: JobQueue;
-  /** The records webhook deliveries carry, as their owners read them over v3 (record-reader.ts). */
-  readonly records: RecordReader;
+  /** This worker's webhook dispatcher (one pass at a time; its deliveries carry records read as their owners read them over v3, record-reader.ts). */
+  readonly dispatcher: Dispatcher;
 }
 
 /** One run of one job. */

@@ -1,5 +1,6 @@
 import { type Agenda, backoffStrategies, type Job } from 'agenda';
 import { logger } from '../common/logger';
+import { jobDuration, jobsFailed, jobsRunning } from '../common/metrics';
 import { JOB_NAMES, type JobName, type JobPayloads } from '../context/job-names';
 import type { JobDeps, JobHandlers } from './job-run';
 import { RUNNING_KEY } from './agenda-queue';
@@ -34,14 +35,20 @@ export async function startWorker(agenda: Agenda, deps: JobDeps, handlers: JobHa
         running.add(controller);
         const jobId = String(job.attrs._id);
         const started = Date.now();
+        const timing = performance.now();
+        jobsRunning.inc({ job: name });
         try {
           await releaseKey(job);
           const outcome = await handlers[name](deps, job.attrs.data, { jobId, signal: controller.signal });
+          jobDuration.observe({ job: name, outcome: 'ok' }, (performance.now() - timing) / 1000);
           logger.info('job done', { job: name, jobId, ms: Date.now() - started, ...outcome });
         } catch (error) {
+          jobsFailed.inc({ job: name });
+          jobDuration.observe({ job: name, outcome: 'failed' }, (performance.now() - timing) / 1000);
           logger.error('job failed', { job: name, jobId, ms: Date.now() - started, error: error instanceof Error ? error.message : String(error) });
           throw error;
         } finally {
+          jobsRunning.dec({ job: name });
           running.delete(controller);
         }
       },

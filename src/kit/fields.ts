@@ -114,6 +114,12 @@ export interface FieldDef {
   readonly inputDoc?: string;
   readonly createDoc?: string;
   readonly updateDoc?: string;
+  /**
+   * Why the field's inputs are deprecated: `@deprecated(reason:)` on the create and update inputs
+   * (the object type's field says it where it is declared). GraphQL deprecates only an optional
+   * input field, so a `required` field cannot be.
+   */
+  readonly inputDeprecation?: string;
   /** Filterable: operators by kind (text StringFilter, refs IdFilter, ...). */
   readonly filter?: true | FilterDef;
   /** Sortable: `ci`/`cs` for text, `true` otherwise, or the details. */
@@ -305,6 +311,9 @@ export function checkFieldTables(entityOf: (entity: EntityClass<object>) => Enti
  */
 export function defineResource<const T extends FieldTable>(names: Names, table: T): Resource<T> {
   const entries = Object.entries(table) as Array<[string, FieldDef]>;
+  for (const [name, def] of entries)
+    if (def.inputDeprecation && def.required)
+      throw new Error(`${names.type}.${name}: a required input field cannot be deprecated (GraphQL deprecates optional ones only)`);
   DECLARED.push({ names, table });
   const docs: Record<string, string> = {};
   for (const [name, def] of entries) if (def.doc && def.property !== null) docs[`${names.type}.${name}`] = def.doc;
@@ -312,7 +321,11 @@ export function defineResource<const T extends FieldTable>(names: Names, table: 
   // Inputs: one abstract class of the writable fields, the required ones non-null on create.
   const inputField = (cls: ClassType, name: string, def: FieldDef, nullable: boolean, doc: string | undefined) => {
     const type = def.inputType ?? (def.kind === 'enum' ? () => def.enum as object : SCALARS[def.kind]);
-    Field(type as () => unknown as never, { nullable, ...(doc ? { description: doc } : {}) })(cls.prototype, name);
+    Field(type as () => unknown as never, {
+      nullable,
+      ...(doc ? { description: doc } : {}),
+      ...(def.inputDeprecation ? { deprecationReason: def.inputDeprecation } : {}),
+    })(cls.prototype, name);
     // The v3 facade shows a field no v3 table lists under this name (rest-facade/resources/derived.ts).
     if (def.v3) Extensions({ v3: def.v3 })(cls.prototype, name);
   };

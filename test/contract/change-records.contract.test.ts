@@ -1,8 +1,8 @@
-import { getNamedType, isInputObjectType, isNonNullType, isObjectType } from 'graphql';
+import { getNamedType, isObjectType } from 'graphql';
 import { ChangeModel } from '../../src/modules/changes/change.types';
 import { createSchema } from '../../src/app/schema';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
-import { FIXTURES, sampleRoute } from '../support/fixtures';
+import { FIXTURES, sampleRoute, updateInputFor } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { SERVED_ROUTES } from '../support/v3-routes';
 
@@ -27,21 +27,6 @@ const mutations = Object.keys(schema.getMutationType()!.getFields())
   .map((name) => /^(create|update|delete)([A-Z]\w*)$/.exec(name))
   .filter((m): m is RegExpExecArray => m !== null && MODELS.has(snake(m[2])))
   .map((m) => ({ name: m[0], verb: m[1] as keyof typeof ACTION, type: m[2], model: snake(m[2]) }));
-
-/** Text fields an update may set to anything, in the order tried: the first the update input has is changed. */
-const PLAIN_TEXT = ['name', 'title', 'content', 'comment', 'text', 'summary', 'description', 'sentence', 'lastName'];
-
-function updateInputFor(mutation: string): Record<string, string> {
-  const field = schema.getMutationType()!.getFields()[mutation];
-  const input = field.args.find((a) => a.name === 'input');
-  const type = input && getNamedType(input.type);
-  if (!type || !isInputObjectType(type)) return {};
-  const name = PLAIN_TEXT.find((n) => type.getFields()[n] && !isNonNullType(type.getFields()[n].type));
-  if (name) return { [name]: `Changed ${Date.now()}` };
-  // No text to change (a notification's update takes its read time): the first time it takes.
-  const time = Object.values(type.getFields()).find((f) => getNamedType(f.type).name.startsWith('DateTime'));
-  return time ? { [time.name]: new Date().toISOString() } : {};
-}
 
 describe('every write records exactly its change', () => {
   let server: TestServer;
@@ -102,7 +87,7 @@ describe('every write records exactly its change', () => {
           key,
           `mutation${args.includes('$input') ? `($input: ${mutation.type}UpdateInput!)` : ''} { ${mutation.name}${args} ${selection} }`,
           {
-            input: updateInputFor(mutation.name),
+            input: updateInputFor(schema, mutation.name),
           },
         );
         expect(res.body.errors).toBeUndefined();

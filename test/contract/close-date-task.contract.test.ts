@@ -76,12 +76,25 @@ describe("a deal's expected close date is a calendar task (v3)", () => {
     ]);
     expect(categories.map((r) => r.category_id)).toEqual([after[0].id, after[0].id]);
 
+    // Accounts start with a Milestone (issue 25 §5): renamed in another case, it is still the one used.
     const other = await server.createAccount();
-    const named = await server.v3(other.admin.apiKey).post('/admin/event_categories.json', { event_category: { name: 'MILESTONE' } });
+    const [seeded] = (await server.v3(other.admin.apiKey).get('/admin/event_categories.json')).body.entries.filter(
+      (c: { name: string }) => c.name === 'Milestone',
+    );
+    const named = await server.v3(other.admin.apiKey).put(`/admin/event_categories/${seeded.id}.json`, { event_category: { name: 'MILESTONE' } });
     expect(named.status).toBe(200);
     const deal = await createDeal({ name: 'Other account', expected_close_date: '2027-02-01' }, other.admin.apiKey);
     const task = await server.v3(other.admin.apiKey).get(`/calendar_entries/${deal.expected_close_date_event_id}.json`);
     expect(task.body.category).toEqual({ id: named.body.id, name: 'MILESTONE' });
+
+    // Deleted by an admin, it is made again at the end of the list when a deal needs it.
+    const third = server.v3((await server.createAccount()).admin.apiKey);
+    const start = (await third.get('/admin/event_categories.json')).body.entries as Array<{ id: number; name: string; position: number }>;
+    expect((await third.del(`/admin/event_categories/${start.find((c) => c.name === 'Milestone')!.id}.json`)).status).toBe(200);
+    const made = (await third.post('/deals.json', { deal: { name: 'Third', expected_close_date: '2027-03-01' } })).body;
+    const again = (await third.get(`/calendar_entries/${made.expected_close_date_event_id}.json`)).body.category;
+    const listed = (await third.get('/admin/event_categories.json')).body.entries as Array<{ id: number; name: string; position: number }>;
+    expect(listed.at(-1)).toMatchObject({ id: again.id, name: 'Milestone', position: Math.max(...start.map((c) => c.position)) });
   });
 
   it('moving the date moves the task; clearing it deletes the task; setting it again makes a new one', async () => {
@@ -164,10 +177,14 @@ describe("a deal's expected close date is a calendar task (v3)", () => {
 
   it("is one transaction with the deal's write: a refused write makes no task and no category", async () => {
     const fresh = await server.createAccount();
+    // Accounts start with a Milestone (issue 25 §5): without it, the write would have to make one.
+    await server.sql(`delete from list_items where account_id = ? and kind = 'event_category' and name = 'Milestone'`, [fresh.accountId]);
+    const categories = () => server.sql(`select id from list_items where account_id = ? and kind = 'event_category' order by id`, [fresh.accountId]);
+    const before = await categories();
     const refused = await server.v3(fresh.admin.apiKey).post('/deals.json', { deal: { name: 'Refused', expected_close_date: '2027-01-05', probability: 140 } });
     expect(refused.status).toBe(422);
     expect(await server.sql('select id from calendar_entries where account_id = ?', [fresh.accountId])).toEqual([]);
-    expect(await server.sql(`select id from list_items where account_id = ? and kind = 'event_category'`, [fresh.accountId])).toEqual([]);
+    expect(await categories()).toEqual(before);
 
     const deal = (await server.v3(fresh.admin.apiKey).post('/deals.json', { deal: { name: 'Kept', expected_close_date: '2027-01-05' } })).body;
     const refusedMove = await server.v3(fresh.admin.apiKey).put(`/deals/${deal.id}.json`, { deal: { expected_close_date: '2027-02-05', probability: 140 } });

@@ -266,9 +266,33 @@ describe('every connection, every selection shape, every paging', () => {
     }
   }
 
-  /** Records of a node type made outside the API (users are created by account admins): how to seed one. */
-  const outsideTheApi: Record<string, () => Promise<number>> = {
+  /** Records of a node type made outside the API (users are created by account admins): how to seed one, and the parent links it takes. */
+  const outsideTheApi: Record<string, (extra: Record<string, unknown>) => Promise<number>> = {
     User: async () => (await account.addUser({ email: `shape-${++serial}@shapes.test` })).id,
+    // Exports are started by startExport, which queues work: stored as it would be, left queued (no worker runs here).
+    Export: async () =>
+      (
+        await server.sql<{ id: number }>(
+          `insert into exports (account_id, user_id, resource, format, filter) values (?, ?, 'people', 'csv', 'null') returning id`,
+          [account.accountId, account.admin.id],
+        )
+      )[0].id,
+    // Imports are started by startImport on an uploaded file: stored as it would be, left queued (no worker runs here).
+    Import: async () =>
+      (
+        await server.sql<{ id: number }>(
+          `insert into imports (account_id, user_id, resource, mode, format, created_at) values (?, ?, 'people', 'create', 'csv', now()) returning id`,
+          [account.accountId, account.admin.id],
+        )
+      )[0].id,
+    // An import's row errors are written by its job while it reads the file: stored as it would, in row order.
+    ImportRowError: async (extra) =>
+      (
+        await server.sql<{ id: number }>(
+          `insert into import_errors (import_id, row_number, "column", code, message) values (?, ?, 'email', 'INVALID', 'is not an email') returning id::int as id`,
+          [extra.importId, ++serial],
+        )
+      )[0].id,
     // Outbox rows are written by the changes that owe mail (read-only over GraphQL): stored as a change would.
     OutboxMessage: async () =>
       (
@@ -352,10 +376,11 @@ describe('every connection, every selection shape, every paging', () => {
     );
     if (!mutation) {
       const make = outsideTheApi[nodeType];
-      if (!make || Object.keys(extra).length > 0)
+      const takes: Record<string, readonly string[]> = { ImportRowError: ['importId'] };
+      if (!make || Object.keys(extra).some((k) => !(takes[nodeType] ?? []).includes(k)))
         throw new Error(`connection-shapes: ${nodeType} has no create mutation to seed it with${Object.keys(extra).length ? ` ${JSON.stringify(extra)}` : ''}`);
       const ids: number[] = [];
-      for (let i = 0; i < SEEDED; i++) ids.push(await make());
+      for (let i = 0; i < SEEDED; i++) ids.push(await make(extra));
       return { ids, perList: SEEDED };
     }
     const payload = getNamedType(mutation.type) as GraphQLObjectType;

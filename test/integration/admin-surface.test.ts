@@ -195,6 +195,52 @@ describe('the admin surface (DECISIONS: Admin surface)', () => {
     });
   });
 
+  describe("a new account's calendar lists (issue 25 §5)", () => {
+    it('starts with event categories and calendar entry priorities, listed over v3 and GraphQL', async () => {
+      const fresh = await server.createAccount();
+      const key = fresh.admin.apiKey;
+      const reader = (await fresh.addUser({ isAdmin: false })).apiKey;
+      const categories = await server.v3(reader).get('/admin/event_categories.json');
+      expect(categories.status).toBe(200);
+      expect(categories.body.entries.map((e: { name: string; position: number }) => [e.name, e.position])).toEqual([
+        ['Call', 0],
+        ['Email', 1],
+        ['Meeting', 2],
+        ['Follow-up', 3],
+        ['Milestone', 4],
+      ]);
+      const priorities = await server.v3(reader).get('/admin/calendar_entry_priorities.json');
+      expect(priorities.status).toBe(200);
+      expect(priorities.body.entries.map((e: { name: string; hex_color: string; position: number }) => [e.name, e.hex_color, e.position])).toEqual([
+        ['High', '#ef4444', 0],
+        ['Medium', '#f59e0b', 1],
+        ['Low', '#6b7280', 2],
+      ]);
+
+      const listed = (
+        await gql(
+          reader,
+          '{ eventCategories(first: 200) { nodes { databaseId name position } } calendarEntryPriorities(first: 200) { nodes { name hexColor position } } }',
+        )
+      ).data;
+      expect(listed.eventCategories.nodes).toEqual(
+        categories.body.entries.map((e: { id: number; name: string; position: number }) => ({ databaseId: e.id, name: e.name, position: e.position })),
+      );
+      expect(listed.calendarEntryPriorities.nodes).toEqual([
+        { name: 'High', hexColor: '#ef4444', position: 0 },
+        { name: 'Medium', hexColor: '#f59e0b', position: 1 },
+        { name: 'Low', hexColor: '#6b7280', position: 2 },
+      ]);
+
+      // A deal's expected close date task goes in the Milestone the account starts with: none is added.
+      const deal = await server.v3(key).post('/deals.json', { deal: { name: 'Dated', expected_close_date: '2027-05-29' } });
+      const task = await server.v3(key).get(`/calendar_entries/${deal.body.expected_close_date_event_id}.json`);
+      const milestone = categories.body.entries.find((e: { name: string }) => e.name === 'Milestone');
+      expect(task.body.category).toEqual({ id: milestone.id, name: 'Milestone' });
+      expect((await server.v3(key).get('/admin/event_categories.json')).body.entries).toHaveLength(5);
+    });
+  });
+
   describe('fields of their own', () => {
     it('lead statuses: hex_color is kept as given, at most 32 characters', async () => {
       const res = await server.v3(admin).post('/admin/lead_statuses.json', { lead_status: { name: unique('status'), hex_color: 'x'.repeat(33) } });

@@ -62,6 +62,21 @@ describe('deals', () => {
     expect((await update(admin, made.deal.databaseId, { value: '1e400' })).userErrors[0].field).toEqual(['input', 'value']);
   });
 
+  it('valueInCents is deprecated on the create and update inputs too (issue 25 §5), and still writes', async () => {
+    for (const input of ['DealCreateInput', 'DealUpdateInput']) {
+      const { __type: type } = await gql(
+        admin,
+        `query($t: String!) { __type(name: $t) { shown: inputFields { name } all: inputFields(includeDeprecated: true) { name isDeprecated deprecationReason } } }`,
+        { t: input },
+      );
+      expect(type.all).toContainEqual({ name: 'valueInCents', isDeprecated: true, deprecationReason: 'Use value.' });
+      expect(type.all.filter((f: { isDeprecated: boolean }) => f.isDeprecated).map((f: { name: string }) => f.name)).toEqual(['valueInCents']);
+      expect(type.shown.map((f: { name: string }) => f.name)).not.toContain('valueInCents');
+    }
+    const made = await create(admin, { name: 'In cents', valueInCents: 1234 });
+    expect(made).toMatchObject({ deal: { value: '12.34', valueInCents: 1234 }, userErrors: [] });
+  });
+
   it('probability 0 or 100 closes a deal, 1 to 99 reopens it; a stage change sets the probability', async () => {
     const all = await stages();
     const won = all.find((s) => s.percent === 100)!;

@@ -64,6 +64,12 @@ describe('the field kit', () => {
     expect(() => unsortable.orderKeys(orm.em.fork(), null)).toThrow(/default order names email/);
   });
 
+  it('refuses to deprecate a required input field (GraphQL deprecates optional ones only)', () => {
+    expect(() =>
+      defineResource(names('KitProbeF'), { name: { kind: 'text', write: 'auto', required: true, sort: 'ci', inputDeprecation: 'Use title.' } }),
+    ).toThrow('KitProbeF.name: a required input field cannot be deprecated');
+  });
+
   it('copies the auto fields only, create-only ones on create, with the column checks', () => {
     const em = orm.em.fork();
     const probe = defineResource(names('KitProbeE'), {

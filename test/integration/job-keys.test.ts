@@ -37,6 +37,8 @@ describe('job keys', () => {
       'fetch-document': idle,
       sweep: idle,
       'dispatch-webhooks': idle,
+      'run-export': idle,
+      'run-import': idle,
       'deliver-webhooks': async (_deps: JobDeps, data: { endpointId: number }) => {
         runs.push({ endpointId: data.endpointId, at: Date.now() });
         if (gate) await gate;

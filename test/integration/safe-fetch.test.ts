@@ -3,7 +3,7 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import type { AddressInfo } from 'node:net';
 import { FetchRefused, type FetchRefusedCode } from '../../src/modules/documents/fetch/fetch-refused';
 import { isPublicAddress, nonPublicRange } from '../../src/modules/documents/fetch/public-address';
-import { safeFetch, type SafeFetchOptions } from '../../src/modules/documents/fetch/safe-fetch';
+import { safeFetch, safePost, type SafeFetchOptions } from '../../src/modules/documents/fetch/safe-fetch';
 
 /**
  * The document fetcher against real HTTP servers this test starts on loopback. The default policy
@@ -453,5 +453,64 @@ describe('nonPublicRange', () => {
   it.each(accepted)('%s is public', (address) => {
     expect(nonPublicRange(address)).toBeNull();
     expect(isPublicAddress(address)).toBe(true);
+  });
+});
+
+describe('safePost with kept connections (webhook deliveries)', () => {
+  let server: Server;
+  let base: string;
+  /** Sockets the server accepted, and requests it answered. */
+  let sockets = 0;
+  let answered = 0;
+  /** Drop, unanswered, a request that comes on a connection which already carried one. */
+  let dropReused = false;
+  const served = new WeakSet<object>();
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (dropReused && served.has(req.socket)) {
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      req.resume();
+      req.on('end', () => {
+        answered++;
+        res.end('ok');
+      });
+    });
+    server.on('connection', () => sockets++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const post = (path: string, options: SafeFetchOptions = {}) =>
+    safePost(`${base}${path}`, '{}', { 'Content-Type': 'application/json' }, { ...fast, keepAlive: true, ...options });
+
+  it('sends POSTs in a row over one connection', async () => {
+    const before = sockets;
+    for (let i = 0; i < 5; i++) expect((await post('/hook')).status).toBe(200);
+    expect(sockets - before).toBe(1);
+  });
+
+  it('sends again on a new connection when the receiver dropped the kept one under the request', async () => {
+    expect((await post('/hook')).status).toBe(200);
+    // The receiver drops a kept connection as the next request comes on it (its keep-alive ran
+    // out at that moment): nothing reached it, so the POST goes again on a new connection.
+    dropReused = true;
+    const before = answered;
+    try {
+      expect((await post('/hook')).status).toBe(200);
+    } finally {
+      dropReused = false;
+    }
+    expect(answered - before).toBe(1);
+  });
+
+  it('checks the address before every POST, a kept connection or not', async () => {
+    expect((await post('/hook')).status).toBe(200);
+    // The same host and port, no longer allowed: refused, though a socket to it is kept.
+    await expect(post('/hook', { allowAddress: () => false })).rejects.toMatchObject({ code: 'address_not_public' });
   });
 });

@@ -32,8 +32,8 @@ async function catalog(orm: MikroORM): Promise<Record<string, string[]>> {
   const conn = orm.em.getConnection();
   const rows = async (sql: string) => (await conn.execute<Array<{ line: string }>>(sql)).map((r) => r.line).sort();
   // The migrations' own table, the job queue's (Agenda's backend declares it, not an entity) and the
-  // change records' and webhook deliveries' (written by triggers and jobs in SQL: no entity; migrations 20261203000001, -3).
-  const ours = `not in ('mikro_orm_migrations', 'agenda_jobs', 'record_changes', 'record_changes_pruned', 'webhook_deliveries', 'webhook_attempts', 'webhook_dispatch')`;
+  // change records' and webhook deliveries' (written by triggers and jobs in SQL: no entity; migrations 20261203000001, -3), and the idempotency keys' (src/db/idempotency-keys.ts, migration 20261205000001), the exports' (src/modules/exports, migration 20261207000002) and the imports' (src/modules/imports, migration 20261207000001).
+  const ours = `not in ('mikro_orm_migrations', 'agenda_jobs', 'record_changes', 'record_changes_pruned', 'webhook_deliveries', 'webhook_attempts', 'webhook_dispatch', 'idempotency_keys', 'exports', 'imports', 'import_uploads', 'import_rows', 'import_errors')`;
   return {
     columns:
       await rows(`select table_name || '.' || column_name || ' ' || format_type(a.atttypid, a.atttypmod) || case when c.is_nullable = 'NO' then ' not null' else '' end || coalesce(' default ' || c.column_default, '') as line

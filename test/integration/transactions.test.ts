@@ -1,5 +1,5 @@
 import { createContext, type RequestContext } from '../../src/context/context';
-import { mutation } from '../../src/context/transaction';
+import { mutation, withinSavepoint } from '../../src/context/transaction';
 import { PersonService } from '../../src/modules/people/person.service';
 import type { PersonInput } from '../../src/modules/people/person.inputs';
 import { recordMail } from '../../src/modules/outbox/outbox.service';
@@ -145,5 +145,28 @@ describe('mutations: one transaction, after-commit tasks', () => {
     expect(res.status).toBe(422);
     expect(await peopleNamed('HttpInvalid')).toEqual([]);
     expect(await server.sql(`select id from companies where account_id = ? and name = 'Http Rolled Co'`, [account.accountId])).toEqual([]);
+  });
+  it('a savepoint inside a mutation: a failing unit leaves no row, no outbox entry and no task; the rest of the mutation commits', async () => {
+    const ctx = await contextOf(account.admin.id);
+    let ran = 0;
+    let doomedId = 0;
+    const kept = await mutation(ctx, async () => {
+      const failure = withinSavepoint(ctx, async (em) => {
+        // Written and flushed (the assignment mail flushes the person for its id), then the database refuses a later statement.
+        const person = await new PersonService(ctx).create(input({ lastName: 'SavepointDoomed', ownerId: other.id }));
+        doomedId = person.id;
+        ctx.afterCommit(() => void ran++);
+        await em.flush();
+        await em.execute('update people set owner_id = ? where id = ?', [2147483647, person.id]);
+      });
+      await expect(failure).rejects.toThrow(/foreign key/);
+      // The transaction goes on after the rollback to the savepoint, and nothing of the failed unit is flushed by this write.
+      return withinSavepoint(ctx, () => new PersonService(ctx).create(input({ lastName: 'SavepointKept' })));
+    });
+    expect(doomedId).toBeGreaterThan(0);
+    expect(await peopleNamed('SavepointDoomed')).toEqual([]);
+    expect(await outboxOf(doomedId)).toEqual([]);
+    expect(ran).toBe(0);
+    expect(await peopleNamed('SavepointKept')).toEqual([{ id: kept.id }]);
   });
 });

@@ -38,15 +38,21 @@ describe('webhook deliveries', () => {
   const received: Received[] = [];
   /** Statuses the receiver answers next, in turn (then 200). */
   const answers: number[] = [];
+  /** Run (and awaited) before the receiver answers a delivery to this path. */
+  const beforeAnswering = new Map<string, (got: Received) => Promise<void>>();
 
   beforeAll(async () => {
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.statusCode = answers.shift() ?? 200;
-        res.end('ok');
+        const got = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        received.push(got);
+        const hook = beforeAnswering.get(req.url ?? '');
+        void (hook ? hook(got) : Promise.resolve()).finally(() => {
+          res.statusCode = answers.shift() ?? 200;
+          res.end('ok');
+        });
       });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
@@ -169,6 +175,32 @@ describe('webhook deliveries', () => {
     expect(endpointNow.body.data.webhookEndpoint).toEqual({ enabled: false, disabledReason: 'the URL answered 410 Gone' });
   });
 
+  it('a redelivery asked for while the delivery is in flight is sent after it, not lost under its success', async () => {
+    const { databaseId } = await endpoint(account.admin.apiKey, '/inflight', { actions: ['CREATE'] });
+    let asked = false;
+    beforeAnswering.set('/inflight', async (got) => {
+      if (asked) return;
+      asked = true;
+      const id = Number(String(got.headers['webhook-id']).replace('msg_', ''));
+      const again = await server.graphql(account.admin.apiKey, `mutation { redeliverWebhookDelivery(endpointId: ${databaseId}, id: ${id}) { queued } }`);
+      expect(again.body.data.redeliverWebhookDelivery.queued).toBe(1);
+    });
+    const before = received.length;
+    await server.v3(account.admin.apiKey).post('/deals.json', { deal: { name: 'In flight' } });
+    const both = await until(() => {
+      const mine = received.slice(before).filter((r) => r.body.includes('"In flight"'));
+      return mine.length >= 2 ? mine : undefined;
+    });
+    expect(both[1].headers['webhook-id']).toBe(both[0].headers['webhook-id']);
+    const rows = await until(async () => {
+      const got = await server.sql<{ status: string; attempts: number }>(`select status, attempts from webhook_deliveries where endpoint_id = ?`, [databaseId]);
+      return got.length === 1 && got[0].status === 'delivered' ? got : undefined;
+    });
+    expect(rows).toEqual([{ status: 'delivered', attempts: 1 }]);
+    beforeAnswering.delete('/inflight');
+    await server.graphql(account.admin.apiKey, `mutation { deleteWebhookEndpoint(id: ${databaseId}) { deletedDatabaseId } }`);
+  });
+
   it('an endpoint receives only the changes its owner may see', async () => {
     const owner = await account.addUser({ isAdmin: true, visibility: Visibility.OWN });
     const other = await account.addUser({ isAdmin: false, visibility: Visibility.OWN });
@@ -215,6 +247,7 @@ describe('webhook deliveries', () => {
       }>;
       return rows.length === 2 && rows.every((r) => r.status === 'DELIVERED') ? rows : undefined;
     });
+
     expect(log.map((r) => [r.eventType, r.status, r.attempts.length])).toEqual([
       ['deal.created', 'DELIVERED', 1],
       ['webhook.test', 'DELIVERED', 1],

@@ -1,3 +1,4 @@
+import { getNamedType, isInputObjectType, isNonNullType, type GraphQLSchema } from 'graphql';
 import type { RouteSpec } from '../../rest-facade/routes/route-spec';
 import { ADMIN_LISTS, memberOf, type AdminListDeclaration } from '../../src/modules/lists/admin-lists';
 import type { TestServer } from './test-server';
@@ -478,4 +479,20 @@ export function routePath(route: Pick<RouteSpec, 'path'>, id: number | string): 
     return `/api/v3${route.path.replace(':associationId', String(noteId)).replace(':noteId', String(noteId)).replace(/:id\b/, String(id))}.json`;
   }
   return `/api/v3${route.path.replace(/:[a-zA-Z]+/g, String(id))}.json`;
+}
+
+/** Text fields an update may set to anything, in the order tried: the first the update input has is changed. */
+const PLAIN_TEXT = ['name', 'title', 'content', 'comment', 'text', 'summary', 'description', 'sentence', 'lastName'];
+
+/** An input for the update mutation `mutation` (`updateDeal`) that changes one field of any record. */
+export function updateInputFor(schema: GraphQLSchema, mutation: string): Record<string, string> {
+  const field = schema.getMutationType()!.getFields()[mutation];
+  const input = field.args.find((a) => a.name === 'input');
+  const type = input && getNamedType(input.type);
+  if (!type || !isInputObjectType(type)) return {};
+  const name = PLAIN_TEXT.find((n) => type.getFields()[n] && !isNonNullType(type.getFields()[n].type));
+  if (name) return { [name]: `Changed ${Date.now()} ${++serial}` };
+  // No text to change (a notification's update takes its read time): the first time it takes.
+  const time = Object.values(type.getFields()).find((f) => getNamedType(f.type).name.startsWith('DateTime'));
+  return time ? { [time.name]: new Date(Date.now() - ++serial * 1000).toISOString() } : {};
 }

@@ -59,11 +59,12 @@ describe('v3 operations derived from the schema', () => {
         /^query CompanyPeople\(\$id: Int!, \$filter: PersonFilter, .*\) \{ parent: company\(id: \$id\) \{ databaseId \} people\(filter: \$filter, /,
       ),
       'query ShowLeadStatus($id: Int!) { listItem(id: $id, kind: LEAD_STATUS) { ...LeadStatusV3 } }',
-      'mutation DeleteCalendarEntry($id: Int!) { deleteCalendarEntry(id: $id) { deletedDatabaseId affectedDatabaseIds userErrors { ...UserErrorV3 } } }',
+      // A versioned record's delete: the version a matching If-Match names.
+      'mutation DeleteCalendarEntry($expectedVersion: Int, $id: Int!) { deleteCalendarEntry(expectedVersion: $expectedVersion, id: $id) { deletedDatabaseId affectedDatabaseIds userErrors { ...UserErrorV3 } } }',
       // No conditions, no sort: neither filter nor orderBy.
       'query ListUsers($page: Int, $perPage: Int) { users(page: $page, perPage: $perPage) { nodes { ...UserV3 } totalCount } }',
       expect.stringMatching(
-        /^mutation UpdateCompany\(\$id: Int!, \$input: CompanyUpdateInput!, \$options: CompanyUpdateOptions\) \{ updateCompany\(.*\) \{ company \{ \.\.\.CompanyV3 \} userErrors \{ \.\.\.UserErrorV3 \} \} \}$/,
+        /^mutation UpdateCompany\(\$expectedVersion: Int, \$id: Int!, \$input: CompanyUpdateInput!, \$options: CompanyUpdateOptions\) \{ updateCompany\(.*\) \{ company \{ \.\.\.CompanyV3 \} userErrors \{ \.\.\.UserErrorV3 \} \} \}$/,
       ),
     ]);
   });

@@ -93,8 +93,8 @@ describe('the v3 OpenAPI document', () => {
     expect(new RegExp(param(deals, 'sort').schema.items.pattern).test('people.last_name')).toBe(false);
     expect(param(deals, 'attrs').schema.items.enum).toEqual(expect.arrayContaining(['id', 'name', 'value', 'custom_fields']));
     // The feed reads a cursor and per_page, no pages; a list answering one page takes no paging.
-    expect(op('/changes.json', 'get').parameters.map((p) => p.name)).toEqual(['since', 'per_page', 'attrs']);
-    expect(op('/admin/webhooks.json', 'get').parameters.map((p) => p.name)).toEqual(['attrs']);
+    expect(op('/changes.json', 'get').parameters.map((p) => p.name)).toEqual(['since', 'per_page', 'If-None-Match', 'attrs']);
+    expect(op('/admin/webhooks.json', 'get').parameters.map((p) => p.name)).toEqual(['If-None-Match', 'attrs']);
     // Path ids, and flags in the query.
     expect(param(op('/deals/{id}.json', 'get'), 'id')).toMatchObject({ in: 'path', required: true, schema: { type: 'integer', minimum: 1 } });
     expect(op('/people.json', 'post').parameters.map((p) => p.name)).toEqual(

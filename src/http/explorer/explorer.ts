@@ -110,8 +110,12 @@ export interface ExplorerDeps {
   readonly orm: MikroORM;
 }
 
-/** The demo key's header, for a developer on this machine, while the key still authenticates. */
-async function demoHeaders(deps: ExplorerDeps, req: Request): Promise<Record<string, string> | null> {
+/**
+ * The demo account's key, for a developer on this machine (development, a loopback request), while
+ * the key still authenticates; else null. A page that shows it must be sent with `no-store`.
+ * The explorers put it in their headers, the docs page (http/docs) in its example request.
+ */
+export async function localDemoKey(deps: ExplorerDeps, req: Request): Promise<string | null> {
   if (!deps.config.development || !fromLoopback(req)) return null;
   const key = readDemoKey(deps.config);
   if (!key) return null;
@@ -119,7 +123,13 @@ async function demoHeaders(deps: ExplorerDeps, req: Request): Promise<Record<str
     .fork()
     .getConnection()
     .execute<Array<{ id: number }>>('select id from "users" where api_key_hash = ? limit 1', [hashKey(key)], 'all');
-  return rows.length > 0 ? { Authorization: `Bearer ${key}` } : null;
+  return rows.length > 0 ? key : null;
+}
+
+/** The demo key's header, for a developer on this machine, while the key still authenticates. */
+async function demoHeaders(deps: ExplorerDeps, req: Request): Promise<Record<string, string> | null> {
+  const key = await localDemoKey(deps, req);
+  return key ? { Authorization: `Bearer ${key}` } : null;
 }
 
 /** Whether a GET of /graphql is a person opening it in a browser (not a GraphQL GET request). */

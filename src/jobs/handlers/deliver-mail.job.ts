@@ -1,3 +1,4 @@
+import { mailDeliveries } from '../../common/metrics';
 import { deliverOutboxMessage } from '../../modules/outbox';
 import type { JobHandler } from '../job-run';
 
@@ -9,5 +10,7 @@ import type { JobHandler } from '../job-run';
 export const deliverMail: JobHandler<'deliver-mail'> = async (deps, data) => {
   if (!deps.transport) return { status: 'skipped', reason: 'no SMTP_URL: the mail stays in the outbox' };
   const result = await deliverOutboxMessage(deps.orm.em.fork(), deps.transport, data.outboxMessageId, deps.deliveryPolicy);
+  // What this attempt did (a skipped row was delivered or claimed elsewhere: no attempt).
+  if (result.status !== 'skipped') mailDeliveries.inc({ outcome: result.status });
   return { ...result };
 };

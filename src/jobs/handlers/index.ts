@@ -1,6 +1,8 @@
 import type { JobHandlers } from '../job-run';
 import { deliverMail } from './deliver-mail.job';
 import { fetchDocumentJob } from './fetch-document.job';
+import { runExportJob } from './run-export.job';
+import { runImportJob } from './run-import.job';
 import { sweep } from './sweep.job';
 import { deliverWebhooksJob, dispatchWebhooksJob } from './webhooks.job';
 
@@ -11,4 +13,6 @@ export const JOB_HANDLERS: JobHandlers = {
   sweep,
   'dispatch-webhooks': dispatchWebhooksJob,
   'deliver-webhooks': deliverWebhooksJob,
+  'run-export': runExportJob,
+  'run-import': runImportJob,
 };

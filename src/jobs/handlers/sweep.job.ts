@@ -1,5 +1,8 @@
 import { dueDocumentIds } from '../../modules/documents/document.fetch-job';
+import { dueExportIds, removeExpiredExports } from '../../modules/exports';
+import { dueImportIds, pruneExpiredUploads } from '../../modules/imports/import.service';
 import { pruneChanges } from '../../modules/changes';
+import { IdempotencyStore } from '../../db/idempotency-keys';
 import { dueOutboxMessageIds } from '../../modules/outbox';
 import { dueWebhookEndpointIds, pruneDeliveries } from '../../modules/webhooks';
 import type { JobHandler } from '../job-run';
@@ -31,6 +34,22 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     await deps.queue.enqueue('fetch-document', { documentId });
     enqueued += 1;
   }
+  // Exports queued without a job, or held by a worker that died (its lease ran out): started again.
+  // (Not named `exports`: in the CommonJS build that name is the module's own object.)
+  const dueExports = await dueExportIds(em, SWEEP_BATCH);
+  for (const exportId of dueExports) {
+    if (run.signal.aborted) return { status: 'cut short', enqueued };
+    await deps.queue.enqueue('run-export', { exportId });
+    enqueued += 1;
+  }
+  // Imports queued or running whose worker's lease ran out (a killed worker): resumed from their checkpoint.
+  for (const importId of await dueImportIds(em, SWEEP_BATCH)) {
+    if (run.signal.aborted) return { status: 'cut short', enqueued };
+    await deps.queue.enqueue('run-import', { importId });
+    enqueued += 1;
+  }
+  // Uploads never imported, past their 24 hours: their files and rows.
+  const uploads = await pruneExpiredUploads(em, deps.storage, SWEEP_BATCH);
   // Webhooks: the changes not dispatched yet (a lost notification), and endpoints whose next delivery is due (a retry's time came).
   await deps.queue.enqueue('dispatch-webhooks', {});
   const endpoints = await dueWebhookEndpointIds(deps.orm, SWEEP_BATCH);
@@ -45,9 +64,21 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     if (run.signal.aborted) return { status: 'cut short', enqueued, pruned };
     const removed =
       (await pruneChanges(em, deps.config.changesRetentionDays, PRUNE_BATCH)) +
-      (await pruneDeliveries(deps.orm, deps.config.changesRetentionDays, PRUNE_BATCH));
+      (await pruneDeliveries(deps.orm, deps.config.changesRetentionDays, PRUNE_BATCH)) +
+      (await new IdempotencyStore(deps.orm, deps.config.idempotencyKeyTtlHours).prune(PRUNE_BATCH));
     pruned += removed;
     if (removed < PRUNE_BATCH) break;
   }
-  return { status: 'swept', mail: mail.length, documents: documents.length, webhooks: endpoints.length, pruned };
+  // Export files past their link's expiry.
+  const expiredExports = await removeExpiredExports(em, deps.storage, SWEEP_BATCH);
+  return {
+    status: 'swept',
+    mail: mail.length,
+    documents: documents.length,
+    exports: dueExports.length,
+    expiredExports,
+    webhooks: endpoints.length,
+    pruned,
+    uploads,
+  };
 };

@@ -1,6 +1,7 @@
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { Versioned, VersionColumn } from '../../graphql/versioned';
 import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
 import { User } from '../users/user.entity';
@@ -14,16 +15,18 @@ import { User } from '../users/user.entity';
 @Index({ name: 'account_notifications_account_user_created', properties: ['account', 'user', 'createdAt'] })
 @Index({ name: 'account_notifications_account_created', properties: ['account', 'createdAt'] })
 @ObjectType('AccountNotification', {
-  implements: Node,
+  implements: [Node, Versioned],
   simpleResolvers: true,
   description:
     'A notification for one user of the account (v3 "account notification"): a text, read or not, seen or not. Its user and the account\'s administrators see it.',
 })
 export class AccountNotification {
-  [OptionalProps]?: 'readAt' | 'seen' | 'hidePopup' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'userId' | 'accountId';
+  [OptionalProps]?: 'version' | 'readAt' | 'seen' | 'hidePopup' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'userId' | 'accountId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {

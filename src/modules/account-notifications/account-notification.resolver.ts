@@ -10,6 +10,9 @@ import { AccountNotification } from './account-notification.entity';
 import { ACCOUNT_NOTIFICATION_FIELDS } from './account-notification.fields';
 import { AccountNotificationCreateInput, AccountNotificationUpdateInput } from './account-notification.inputs';
 import { ACCOUNT_NOTIFICATIONS, ACCOUNT_NOTIFICATIONS_PAGE_SIZE, AccountNotificationService } from './account-notification.service';
+import { withPrecondition } from '../../context/preconditions';
+import { EXPECTED_VERSION_DOC } from '../../graphql/versioned';
+import { Scope } from '../../graphql/scopes';
 
 /** v3 §4.9: a delete answers the deleted notification, so the payload carries it besides its ids. */
 @ObjectType('DeleteAccountNotificationPayload', { simpleResolvers: true, description: 'The result of deleteAccountNotification.' })
@@ -75,11 +78,15 @@ export const ACCOUNT_NOTIFICATION_RESOURCE = recordResource({
 @Resolver()
 export class AccountNotificationDeleteResolver {
   @Mutation(() => DeleteAccountNotificationPayload, { description: `Deletes a notification and answers it as it was. ${WHO}` })
+  @Scope('account_notifications:write')
   async deleteAccountNotification(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: ID_DOC }) id: number,
+    @Arg('expectedVersion', () => Int, { nullable: true, description: EXPECTED_VERSION_DOC }) expectedVersion?: number | null,
   ): Promise<DeleteAccountNotificationPayload> {
-    const { result, userErrors } = await payloadOf(() => new AccountNotificationService(ctx).delete(id));
+    const { result, userErrors } = await payloadOf(() =>
+      withPrecondition(ctx, { type: 'AccountNotification', id, version: expectedVersion }, () => new AccountNotificationService(ctx).delete(id)),
+    );
     return {
       deletedId: result === null ? null : toGlobalId('AccountNotification', id),
       deletedDatabaseId: result === null ? null : id,

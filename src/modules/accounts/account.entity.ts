@@ -10,7 +10,7 @@ import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/no
   description: 'The organisation using the CRM: every record belongs to one account, and nothing crosses accounts.',
 })
 export class Account {
-  [OptionalProps]?: 'currencyCode' | 'timeZone' | 'createdAt' | 'nodeId' | 'databaseId';
+  [OptionalProps]?: 'currencyCode' | 'timeZone' | 'requirePreconditions' | 'createdAt' | 'nodeId' | 'databaseId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
@@ -35,6 +35,13 @@ export class Account {
   @Field({ description: 'IANA time zone (e.g. Europe/Berlin) used for users who have none of their own.' })
   @Property({ type: 'string', length: 64 })
   timeZone: string = 'UTC';
+
+  @Field({
+    description:
+      'Whether updates and deletes of versioned records must say which version they change (`expectedVersion`; v3: If-Match): without one they are refused (PRECONDITION_REQUIRED; v3: 428). Off by default; administrators change it with `updateAccountSettings`.',
+  })
+  @Property({ type: 'boolean', default: false })
+  requirePreconditions: boolean = false;
 
   @Field({ description: 'When the account was created.' })
   @Property({ type: 'datetime' })

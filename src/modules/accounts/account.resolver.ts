@@ -1,9 +1,12 @@
-import { Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { NotFoundError } from '../../common/errors';
+import { Arg, Ctx, Field, FieldResolver, InputType, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { ForbiddenError, NotFoundError } from '../../common/errors';
 import { registerNode } from '../../graphql/node';
+import { recordPayload, RecordPayload } from '../../graphql/payload';
 import type { RequestContext } from '../../context/context';
+import { mutation } from '../../context/transaction';
 import { Account } from './account.entity';
 import { currencyOf } from './currency';
+import { declareRecordType, Scope, SCOPE_ADMIN, SCOPE_OPEN } from '../../graphql/scopes';
 
 @ObjectType('Currency', { simpleResolvers: true, description: 'The currency money amounts of the account are in.' })
 export class Currency {
@@ -13,6 +16,8 @@ export class Currency {
   @Field(() => Int, { description: 'Decimal places money is shown with.' }) decimals!: number;
 }
 
+// Any key may read its account (name, zone, currency).
+declareRecordType('Account', Account, SCOPE_OPEN);
 registerNode({
   name: 'Account',
   entity: Account,
@@ -23,13 +28,42 @@ registerNode({
   },
 });
 
+@InputType('AccountSettingsInput', { description: "The account's settings to change; those left out keep their value." })
+export class AccountSettingsInput {
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether updates and deletes of versioned records must give `expectedVersion` (v3: If-Match); see Account.requirePreconditions.',
+  })
+  requirePreconditions?: boolean | null;
+}
+
+@ObjectType('UpdateAccountSettingsPayload', { description: 'The result of updateAccountSettings.' })
+export class UpdateAccountSettingsPayload extends RecordPayload(Account, 'account', 'The account as changed') {}
+
 @Resolver(() => Account)
 export class AccountResolver {
   @Query(() => Account, { description: "The viewer's account." })
+  @Scope(SCOPE_OPEN)
   async account(@Ctx() ctx: RequestContext) {
     const account = await ctx.em.findOne(Account, { id: ctx.viewer.accountId });
     if (!account) throw new NotFoundError('Account');
     return account;
+  }
+
+  @Mutation(() => UpdateAccountSettingsPayload, { description: "Changes the account's settings. Administrators only (others get a FORBIDDEN error)." })
+  @Scope(SCOPE_ADMIN)
+  updateAccountSettings(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', () => AccountSettingsInput, { description: 'The settings to change.' }) input: AccountSettingsInput,
+  ) {
+    if (!ctx.viewer.isAdmin) throw new ForbiddenError("Only administrators may change the account's settings");
+    return recordPayload('account', () =>
+      mutation(ctx, async (em) => {
+        const account = await em.findOneOrFail(Account, { id: ctx.viewer.accountId });
+        if (input.requirePreconditions != null) account.requirePreconditions = input.requirePreconditions;
+        return account;
+      }),
+    );
   }
 
   @FieldResolver(() => Currency, { description: "The account's currency." })

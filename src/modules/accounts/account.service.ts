@@ -8,8 +8,14 @@ import { User, Visibility } from '../users/user.entity';
 import { Account } from './account.entity';
 import { CURRENCIES } from './currency';
 
-/** Sensible starting lists for a new account (issue 2 §7: admin lists). */
-const DEFAULT_LISTS: ReadonlyArray<{ kind: ListKind; name: string; hexColor?: string }> = [
+/**
+ * Sensible starting lists for a new account (issue 2 §7: admin lists; issue 25 §5: event categories
+ * and calendar entry priorities, so calendar clients do not find empty lists). Positions count
+ * from 0 in each list, in this order. "Milestone" is the event category the real service's
+ * accounts had and its expected close date tasks use (deal.close-date-task.ts). Migration
+ * 20261204000001 gives the same two calendar lists to accounts that had none.
+ */
+export const DEFAULT_LISTS: ReadonlyArray<{ kind: ListKind; name: string; hexColor?: string }> = [
   { kind: ListKind.LEAD_STATUS, name: 'New', hexColor: '#3b82f6' },
   { kind: ListKind.LEAD_STATUS, name: 'Contacted', hexColor: '#f59e0b' },
   { kind: ListKind.LEAD_STATUS, name: 'Qualified', hexColor: '#10b981' },
@@ -25,6 +31,14 @@ const DEFAULT_LISTS: ReadonlyArray<{ kind: ListKind; name: string; hexColor?: st
   { kind: ListKind.NOTE_CATEGORY, name: 'Email' },
   { kind: ListKind.NOTE_CATEGORY, name: 'Meeting' },
   { kind: ListKind.NOTE_CATEGORY, name: 'Note' },
+  { kind: ListKind.EVENT_CATEGORY, name: 'Call' },
+  { kind: ListKind.EVENT_CATEGORY, name: 'Email' },
+  { kind: ListKind.EVENT_CATEGORY, name: 'Meeting' },
+  { kind: ListKind.EVENT_CATEGORY, name: 'Follow-up' },
+  { kind: ListKind.EVENT_CATEGORY, name: 'Milestone' },
+  { kind: ListKind.CALENDAR_ENTRY_PRIORITY, name: 'High', hexColor: '#ef4444' },
+  { kind: ListKind.CALENDAR_ENTRY_PRIORITY, name: 'Medium', hexColor: '#f59e0b' },
+  { kind: ListKind.CALENDAR_ENTRY_PRIORITY, name: 'Low', hexColor: '#6b7280' },
 ];
 
 export interface NewUser {
@@ -74,9 +88,12 @@ export class AccountAdmin {
     return this.em.transactional(async (em) => {
       const account = em.create(Account, { name: input.name.trim(), currencyCode: currency, timeZone });
       em.persist(account);
-      DEFAULT_LISTS.forEach((item, position) =>
-        em.persist(em.create(ListItem, { account, kind: item.kind, name: item.name, hexColor: item.hexColor ?? null, position })),
-      );
+      const positions = new Map<ListKind, number>();
+      for (const item of DEFAULT_LISTS) {
+        const position = positions.get(item.kind) ?? 0;
+        positions.set(item.kind, position + 1);
+        em.persist(em.create(ListItem, { account, kind: item.kind, name: item.name, hexColor: item.hexColor ?? null, position }));
+      }
       seedDealStages(em, account);
       const { key, hash } = issueKey();
       const user = em.create(User, {

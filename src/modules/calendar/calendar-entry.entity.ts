@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { Versioned, VersionColumn } from '../../graphql/versioned';
 import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
 import { Company } from '../companies/company.entity';
@@ -68,12 +69,13 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 // A series' entries (recurrences_of, re-expansion, delete): the base's recurrences in order.
 @Index(sqlIndex('calendar_entries_series', '("base_entry_id", "id") where "base_entry_id" is not null'))
 @ObjectType('CalendarEntry', {
-  implements: Node,
+  implements: [Node, Versioned],
   simpleResolvers: true,
   description: 'A task or an event of the calendar (v3 "calendar entry"), possibly one occurrence of a recurring series.',
 })
 export class CalendarEntry {
   [OptionalProps]?:
+    | 'version'
     | 'owner'
     | 'name'
     | 'description'
@@ -113,6 +115,8 @@ export class CalendarEntry {
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {

@@ -22,6 +22,9 @@ import { CalendarAssociationType, CalendarEntry } from './calendar-entry.entity'
 import { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter, type CalendarEntryInput, type CalendarEntryOrder } from './calendar-entry.fields';
 import { calendarEntriesOf, CALENDAR_ENTRIES_PAGE_SIZE } from './calendar-entry.loaders';
 import { CALENDAR_ENTRY_RECORDS, CalendarEntryService, findVisibleEntries, visibleEntryIds } from './calendar-entry.service';
+import { withPrecondition } from '../../context/preconditions';
+import { EXPECTED_VERSION_DOC } from '../../graphql/versioned';
+import { Scope } from '../../graphql/scopes';
 
 @ObjectType('DeleteCalendarEntryPayload', {
   description: 'The result of deleteCalendarEntry: the entry asked for, and every entry the delete removed or deactivated.',
@@ -124,8 +127,15 @@ export class CalendarEntryDeleteResolver {
     description:
       'Deletes a calendar entry. An entry of a recurring series deactivates the whole series (base and occurrences); any other entry is removed. A missing, hidden or inactive entry is a NOT_FOUND user error.',
   })
-  async deleteCalendarEntry(@Ctx() ctx: RequestContext, @Arg('id', () => Int, ID_ARG) id: number): Promise<DeleteCalendarEntryPayload> {
-    const { result, userErrors } = await payloadOf(() => new CalendarEntryService(ctx).delete(id));
+  @Scope('calendar_entries:write')
+  async deleteCalendarEntry(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, ID_ARG) id: number,
+    @Arg('expectedVersion', () => Int, { nullable: true, description: EXPECTED_VERSION_DOC }) expectedVersion?: number | null,
+  ): Promise<DeleteCalendarEntryPayload> {
+    const { result, userErrors } = await payloadOf(() =>
+      withPrecondition(ctx, { type: 'CalendarEntry', id, version: expectedVersion }, () => new CalendarEntryService(ctx).delete(id)),
+    );
     return {
       deletedId: result ? toGlobalId('CalendarEntry', result.id) : null,
       deletedDatabaseId: result?.id ?? null,

@@ -9,7 +9,7 @@ import { type Where, withoutNul } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { dateProblem, instantProblem, NOT_A_DATE } from '../../common/dates';
-import { findVisible, fromOf, listConnection, scopeOf, setRelation } from '../common/resource';
+import { findForWrite, findVisible, fromOf, listConnection, scopeOf, setRelation } from '../common/resource';
 import { Company } from '../companies/company.entity';
 import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
@@ -109,13 +109,14 @@ export async function findVisibleEntries(ctx: RequestContext, ids: readonly numb
  */
 export async function loadEntryForWrite(ctx: RequestContext, id: number | null | undefined): Promise<CalendarEntry> {
   if (id == null || !isValidId(id)) throw new NotFoundError('CalendarEntry', id ?? 0);
-  const entry = await ctx.em.findOne(
-    CalendarEntry,
-    { id, account: ctx.viewer.accountId, active: true },
-    ctx.em.isInTransaction() ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-  );
-  if (!entry || !(await visibleEntryIds(ctx).load(id))) throw new NotFoundError('CalendarEntry', id);
-  return entry;
+  return findForWrite(ctx, 'CalendarEntry', CalendarEntry, id, async (options) => {
+    const entry = await ctx.em.findOne(
+      CalendarEntry,
+      { id, account: ctx.viewer.accountId, active: true },
+      ctx.em.isInTransaction() ? { lockMode: LockMode.PESSIMISTIC_WRITE, ...options } : options,
+    );
+    return entry && (await visibleEntryIds(ctx).load(id)) ? entry : null;
+  });
 }
 
 /** A rule field as stored: trimmed text, null for blank. */

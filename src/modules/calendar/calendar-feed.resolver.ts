@@ -6,6 +6,7 @@ import { SavedSearchType, withSavedSearch } from '../saved-searches/saved-search
 import { CalendarEntry } from './calendar-entry.entity';
 import { CALENDAR_ENTRY_FIELDS, type CalendarEntryFilter } from './calendar-entry.fields';
 import { CALENDAR_FEED_LIMIT, CalendarFeedService, type CalendarFeedData } from './calendar-feed.service';
+import { Scope } from '../../graphql/scopes';
 
 @ObjectType('CalendarFeed', {
   description:
@@ -47,6 +48,7 @@ export class CalendarFeedResolver {
   })
   // Reads up to CALENDAR_FEED_LIMIT rows of its own: charged like a page of that many (cost.ts RowCost).
   @Extensions({ rowCost: { rows: CALENDAR_FEED_LIMIT } satisfies RowCost })
+  @Scope('calendar_entries:read')
   async calendarFeed(
     @Ctx() ctx: RequestContext,
     @Arg('filter', () => CALENDAR_ENTRY_FIELDS.Filter, {

@@ -5,6 +5,7 @@ import { CalendarEntry } from './calendar-entry.entity';
 import { CALENDAR_ENTRY_FIELDS, SPAN_RANGE_DOC, type CalendarEntryFilter } from './calendar-entry.fields';
 import { CalendarOccurrenceService, OCCURRENCES_DEFAULT, OCCURRENCES_MAX, type OccurrenceOf } from './calendar-occurrence.service';
 import { RECURRENCE_LIMITS } from './recurrence';
+import { Scope } from '../../graphql/scopes';
 
 @ObjectType('CalendarOccurrence', {
   simpleResolvers: true,
@@ -41,6 +42,7 @@ export class CalendarOccurrenceResolver {
   })
   // Charged like a page of `first` records (cost.ts ListSize on an Int argument).
   @Extensions({ listSize: { argument: 'first', max: OCCURRENCES_MAX } satisfies ListSize })
+  @Scope('calendar_entries:read')
   occurrences(
     @Ctx() ctx: RequestContext,
     @Arg('from', () => Date, { description: `The start of the window (ISO 8601 with a zone), included. ${SPAN_RANGE_DOC}` }) from: Date,

@@ -2,6 +2,7 @@ import { BadInputError, GoneError } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { Visibility } from '../../context/viewer';
 import { findNodes } from '../../graphql/node';
+import { mayReadType } from '../../graphql/scopes';
 import { ChangeAction, ChangeModel, typeNameOf, type ChangeRow } from './change.types';
 
 /*
@@ -178,6 +179,13 @@ export async function readChanges(
   narrow('rc.model in (?)', filter.models);
   narrow('rc.action in (?)', filter.actions);
   narrow('rc.record_id in (?)', filter.recordIds);
+  // A scoped API key sees the changes of the kinds of record it may read, and no others (issue 26 §3).
+  const scopes = ctx.viewer.scopes;
+  if (scopes !== null) {
+    const readable = Object.values(ChangeModel).filter((model) => mayReadType(scopes, typeNameOf(model)));
+    if (readable.length === 0) where.push('false');
+    else narrow('rc.model in (?)', readable);
+  }
   const { rows: read, next, more } = await changeRows(ctx.em as never, cursor, first, where, params);
   const shown = new Set(
     await visibleTo(

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../context/context';
 import type { ListSize } from '../../graphql/cost';
 import { CHANGES_DEFAULT_PAGE, CHANGES_MAX_PAGE, CHANGES_MAX_RECORD_IDS, readChanges } from './change-feed';
 import { Change, ChangeAction, ChangeFeed, ChangeModel } from './change.types';
+import { Scope, SCOPE_OPEN } from '../../graphql/scopes';
 
 @Resolver()
 export class ChangeFeedResolver {
@@ -13,6 +14,7 @@ export class ChangeFeedResolver {
   })
   // Charged like a page of `first` records.
   @Extensions({ listSize: { argument: 'first', max: CHANGES_MAX_PAGE } satisfies ListSize })
+  @Scope(SCOPE_OPEN)
   async changes(
     @Ctx() ctx: RequestContext,
     @Arg('after', () => String, { nullable: true, description: 'A cursor (`endCursor`) to read on from; none: from the oldest change kept.' })

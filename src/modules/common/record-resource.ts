@@ -3,12 +3,15 @@ import { Arg, Args, createParameterDecorator, Ctx, Info, Int, Mutation, ObjectTy
 import { ForbiddenError, Issues } from '../../common/errors';
 import type { FieldRateLimit } from '../../config/config';
 import type { RequestContext } from '../../context/context';
+import { withPrecondition } from '../../context/preconditions';
 import { mutation } from '../../context/transaction';
 import { ConnectionArgs, ConnectionOf, connectionReads, pagingOf, type Connection, type ConnectionReads, type Paging } from '../../graphql/connection';
 import { RateLimit } from '../../graphql/field-rate-limit';
 import { registerNode } from '../../graphql/node';
+import { declareRecordType, Scope, SCOPE_ADMIN, SCOPE_OPEN } from '../../graphql/scopes';
 import { DeletePayload, deletePayload, RecordPayload, recordPayload, withOptions } from '../../graphql/payload';
 import { preloadPage, type RelationPreload } from '../../graphql/relations';
+import { EXPECTED_VERSION_DOC, isVersioned } from '../../graphql/versioned';
 import { blank } from '../../kit/assign';
 import type { FieldTable, FilterOf, InputOf, Resource } from '../../kit/fields';
 import { findManyVisible, findVisible, listConnection, loadForWrite, removeVisible, scopeOf, type Records } from './resource';
@@ -136,7 +139,19 @@ export interface RecordResourceDeclaration<E extends { id: number }, T extends F
    * FORBIDDEN error from the list and the lookup too, whatever the record (webhook endpoints).
    */
   readonly readers?: 'admins';
+  /**
+   * The scopes of scoped API keys (src/graphql/scopes.ts): `read` for the list, the lookup and
+   * every field of the record wherever it is selected, `write` for the mutations. Unless told,
+   * `<plural in snake_case>:read` and `:write` (`calendar_entries:read`); the account's settings
+   * (deal stages, templates, custom fields) give SETTINGS_SCOPES.
+   */
+  readonly scopes?: { readonly read: string; readonly write: string };
 }
+
+/** Settings every key may read, and write only with the `admin` scope. */
+export const SETTINGS_SCOPES = { read: SCOPE_OPEN, write: SCOPE_ADMIN } as const;
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export interface OptionsArgument {
   readonly type: ClassType;
@@ -278,6 +293,10 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
     offers.has(op) ? ObjectType(`${capitalised(mutationName)}Payload`, { description: `The result of ${mutationName}.` }) : () => undefined;
 
   registerNode({ name: type, entity, find: decl.nodes ?? ((ctx, ids) => findManyVisible(ctx, records, ids)) });
+  const scopes = decl.scopes ?? { read: `${snakeCase(plural)}:read`, write: `${snakeCase(plural)}:write` };
+  declareRecordType(type, entity, scopes.read);
+  const scoped = (op: RecordOperation): MethodDecorator =>
+    offers.has(op) ? Scope(op === 'list' || op === 'show' ? scopes.read : scopes.write) : () => undefined;
 
   const RecordConnection = connection?.type ?? connectionOf(entity, type, words);
 
@@ -291,11 +310,17 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
   class RecordDeletePayload extends DeletePayload {}
 
   const idDoc = docs.id ?? `The ${singular}'s databaseId.`;
+  // A versioned record's update and delete take the version they expect (context/preconditions.ts).
+  const versioned = isVersioned(entity);
+  const expected = (): ParamDecorator => given(versioned, () => Arg('expectedVersion', () => Int, { nullable: true, description: EXPECTED_VERSION_DOC }));
+  const conditional = <R>(ctx: RequestContext, id: number, version: number | null | undefined, work: () => Promise<R>): Promise<R> =>
+    versioned ? withPrecondition(ctx, { type, id, version }, work) : work();
 
   @Resolver()
   class RecordResolver {
     @when('list', () => Query(() => RecordConnection, { name: plural, description: docs.list ?? `${capitalised(words)} the viewer may see.` }))
     @limited('list')
+    @scoped('list')
     async list(
       @Ctx() ctx: RequestContext,
       @Args(() => ConnectionArgs) args: ConnectionArgs,
@@ -319,6 +344,7 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
       }),
     )
     @limited('show')
+    @scoped('show')
     show(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: idDoc }) id: number, @withinOn('show') scope?: never): Promise<E | null> {
       return steps.get(ctx, id, scope);
     }
@@ -330,6 +356,7 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
       }),
     )
     @limited('create')
+    @scoped('create')
     create(
       @Ctx() ctx: RequestContext,
       @Arg('input', () => inputs?.create ?? fields.CreateInput, { description: docs.input ?? `The new ${singular}.` }) input: InputOf<T>,
@@ -346,14 +373,16 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
       }),
     )
     @limited('update')
+    @scoped('update')
     update(
       @Ctx() ctx: RequestContext,
       @Arg('id', () => Int, { description: idDoc }) id: number,
       @Arg('input', () => inputs?.update ?? fields.UpdateInput, { description: docs.changes ?? 'The changes.' }) input: InputOf<T>,
       @given(options?.update, () => Arg('options', () => options!.update!.type, { nullable: true, description: options!.update!.description })) extra?: never,
       @withinOn('update') scope?: never,
+      @expected() expectedVersion?: number | null,
     ) {
-      return recordPayload(singular, () => steps.update(ctx, id, input, extra, scope), argumentOf);
+      return recordPayload(singular, () => conditional(ctx, id, expectedVersion, () => steps.update(ctx, id, input, extra, scope)), argumentOf);
     }
 
     @when('delete', () =>
@@ -363,8 +392,14 @@ export function recordResource<E extends { id: number }, const T extends FieldTa
       }),
     )
     @limited('delete')
-    delete(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: idDoc }) id: number, @withinOn('delete') scope?: never) {
-      return deletePayload(type, () => steps.delete(ctx, id, scope));
+    @scoped('delete')
+    delete(
+      @Ctx() ctx: RequestContext,
+      @Arg('id', () => Int, { description: idDoc }) id: number,
+      @withinOn('delete') scope?: never,
+      @expected() expectedVersion?: number | null,
+    ) {
+      return deletePayload(type, () => conditional(ctx, id, expectedVersion, () => steps.delete(ctx, id, scope)));
     }
   }
   Object.defineProperty(RecordResolver, 'name', { value: `${type}Resolver` });

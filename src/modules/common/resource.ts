@@ -2,6 +2,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import { SettledLoader } from '../../context/loaders';
 import { NotFoundError, type Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
+import { checkPrecondition, lockVersion, preconditionOn } from '../../context/preconditions';
 import { mutation } from '../../context/transaction';
 import type { Seer, VisibilityRule } from '../../context/visibility';
 import { keysetPage, type ConnectionReads, type OrderKey } from '../../db/keyset';
@@ -90,11 +91,33 @@ export async function findManyVisible<T extends { id: number }>(ctx: RequestCont
   return Promise.all(rows.map(async (row) => (row && (await canSeeRecord(ctx, def, row)) ? row : null)));
 }
 
-/** For writing: the managed entity, under the same tenancy and visibility rule. */
-export async function loadForWrite<T extends { id: number }>(ctx: RequestContext, def: Records<T>, id: number): Promise<T> {
-  if (!isValidId(id)) throw new NotFoundError(def.name, id);
-  const record = (await ctx.em.findOne(def.entity, { id, account: ctx.viewer.accountId } as never)) as T | null;
-  if (!record || !(await canSeeRecord(ctx, def, record))) throw new NotFoundError(def.name, id);
+/** For writing: the managed entity, under the same tenancy and visibility rule, and the running write's precondition. */
+export function loadForWrite<T extends { id: number }>(ctx: RequestContext, def: Records<T>, id: number): Promise<T> {
+  return findForWrite(ctx, def.name, def.entity, id, async (options) => {
+    const record = (await ctx.em.findOne(def.entity, { id, account: ctx.viewer.accountId } as never, options)) as T | null;
+    return record && (await canSeeRecord(ctx, def, record)) ? record : null;
+  });
+}
+
+/**
+ * A record `type` by id for an update or delete: `find` applies tenancy and visibility (null is
+ * NOT_FOUND). When the running mutation targets this record (context/preconditions.ts), its row
+ * is locked first and found again from the database (not the unit of work's copy), and the version
+ * the caller expects is checked once the record is known to be visible.
+ */
+export async function findForWrite<T extends { id: number }>(
+  ctx: RequestContext,
+  type: string,
+  entity: EntityClass<T>,
+  id: number,
+  find: (options: { refresh?: boolean }) => Promise<T | null>,
+): Promise<T> {
+  if (!isValidId(id)) throw new NotFoundError(type, id);
+  const target = preconditionOn(ctx, type, id);
+  const locked = target ? await lockVersion(ctx, ctx.em.getMetadata().get(entity.name).tableName, id) : null;
+  const record = await find(target ? { refresh: true } : {});
+  if (!record || (target && locked === null)) throw new NotFoundError(type, id);
+  if (target) checkPrecondition(ctx, target, locked!, type);
   return record;
 }
 

@@ -2,6 +2,7 @@ import { Entity, OptionalProps, Index, ManyToOne, PrimaryKey, Property } from '@
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { READS } from '../../graphql/read-set';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { Versioned, VersionColumn } from '../../graphql/versioned';
 import { Account } from '../accounts/account.entity';
 import { User } from '../users/user.entity';
 
@@ -43,12 +44,18 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index(sqlIndex('companies_postal_code_prefix', '("account_id", lower("postal_code") text_pattern_ops)'))
 @Index(sqlIndex('companies_country_prefix', '("account_id", lower("country") text_pattern_ops)'))
 @Index(sqlIndex('companies_account_default_order', '("account_id", lower("name"), "id")'))
-@ObjectType('Company', { implements: Node, simpleResolvers: true, description: 'An organisation the account deals with; people can belong to it.' })
+@ObjectType('Company', {
+  implements: [Node, Versioned],
+  simpleResolvers: true,
+  description: 'An organisation the account deals with; people can belong to it.',
+})
 export class Company {
-  [OptionalProps]?: 'customFields' | 'createdAt' | 'updatedAt' | 'ownerId' | 'nodeId' | 'databaseId';
+  [OptionalProps]?: 'version' | 'customFields' | 'mergedIds' | 'createdAt' | 'updatedAt' | 'ownerId' | 'nodeId' | 'databaseId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {
@@ -93,6 +100,11 @@ export class Company {
   /** Values keyed `custom_label_<id>`; see CustomField. */
   @Property({ type: 'json', defaultRaw: `'{}'` })
   customFields: Record<string, unknown> = {};
+
+  /** databaseIds of the companies merged into this one (mergeCompanies), oldest merge first. */
+  @Field(() => [Int], { description: 'databaseIds of the companies merged into this one (mergeCompanies), in the order they were merged; empty when none.' })
+  @Property({ type: 'json', defaultRaw: `'[]'` })
+  mergedIds: number[] = [];
 
   @Field(() => Int, { nullable: true })
   @Property({ type: 'integer', nullable: true })

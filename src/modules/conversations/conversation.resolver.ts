@@ -8,6 +8,9 @@ import { Users } from '../users/user.loaders';
 import { Conversation } from './conversation';
 import { ConversationCreateInput, ConversationUpdateInput } from './conversation.inputs';
 import { ConversationService } from './conversation.service';
+import { withPrecondition } from '../../context/preconditions';
+import { EXPECTED_VERSION_DOC } from '../../graphql/versioned';
+import { declareRecordType, Scope } from '../../graphql/scopes';
 
 @ObjectType('CreateConversationPayload', { description: 'The result of createConversation.' })
 class CreateConversationPayload extends RecordPayload(Conversation, 'conversation', 'The created conversation') {}
@@ -18,6 +21,7 @@ class UpdateConversationPayload extends RecordPayload(Conversation, 'conversatio
 @ObjectType('DeleteConversationPayload', { description: 'The result of deleteConversation.' })
 class DeleteConversationPayload extends DeletePayload {}
 
+declareRecordType('Conversation', Conversation, 'conversations:read');
 registerNode({ name: 'Conversation', entity: Conversation, find: (ctx, ids) => new ConversationService(ctx).getMany(ids) });
 
 @Resolver()
@@ -26,6 +30,7 @@ export class ConversationResolver {
     nullable: true,
     description: 'One conversation (a note on a deal) by databaseId; null when it does not exist, is not on a deal, or the viewer may not see its deal.',
   })
+  @Scope('conversations:read')
   conversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The conversation's (its note's) databaseId." }) id: number) {
     return new ConversationService(ctx).get(id);
   }
@@ -33,6 +38,7 @@ export class ConversationResolver {
   @Mutation(() => CreateConversationPayload, {
     description: 'Writes a conversation on a deal the viewer may see. Problems with the input come back as userErrors, and nothing is created.',
   })
+  @Scope('conversations:write')
   createConversation(
     @Ctx() ctx: RequestContext,
     @Arg('input', () => ConversationCreateInput, { description: 'The new conversation.' }) input: ConversationCreateInput,
@@ -41,19 +47,30 @@ export class ConversationResolver {
   }
 
   @Mutation(() => UpdateConversationPayload, { description: "Changes a conversation's text. A missing or hidden conversation is a NOT_FOUND user error." })
+  @Scope('conversations:write')
   updateConversation(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The conversation's databaseId." }) id: number,
     @Arg('input', () => ConversationUpdateInput, { description: 'The changes.' }) input: ConversationUpdateInput,
+    @Arg('expectedVersion', () => Int, { nullable: true, description: EXPECTED_VERSION_DOC }) expectedVersion?: number | null,
   ) {
-    return recordPayload('conversation', () => new ConversationService(ctx).update(id, input));
+    return recordPayload('conversation', () =>
+      withPrecondition(ctx, { type: 'Conversation', id, version: expectedVersion }, () => new ConversationService(ctx).update(id, input)),
+    );
   }
 
   @Mutation(() => DeleteConversationPayload, {
     description: 'Deletes a conversation (the note it is). A missing or hidden conversation is a NOT_FOUND user error.',
   })
-  deleteConversation(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The conversation's databaseId." }) id: number) {
-    return deletePayload('Conversation', () => new ConversationService(ctx).delete(id));
+  @Scope('conversations:write')
+  deleteConversation(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The conversation's databaseId." }) id: number,
+    @Arg('expectedVersion', () => Int, { nullable: true, description: EXPECTED_VERSION_DOC }) expectedVersion?: number | null,
+  ) {
+    return deletePayload('Conversation', () =>
+      withPrecondition(ctx, { type: 'Conversation', id, version: expectedVersion }, () => new ConversationService(ctx).delete(id)),
+    );
   }
 }
 

@@ -1,10 +1,10 @@
-import { Issues, NotFoundError } from '../../common/errors';
+import { Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation, recordChangesAs } from '../../context/transaction';
 import { hydrate, tableOf } from '../../db/list-query';
 import { isValidId } from '../../graphql/ids';
 import { withoutNul } from '../common/input';
-import { canSeeRecord, findVisible, fromOf, scopeOf } from '../common/resource';
+import { canSeeRecord, findForWrite, findVisible, fromOf, scopeOf } from '../common/resource';
 import { Deal } from '../deals/deal.entity';
 import { DEAL_RECORDS } from '../deals/deal.visibility';
 import { Note } from '../notes/note.entity';
@@ -84,11 +84,11 @@ export class ConversationService {
   }
 
   /** The managed note, when it is a conversation the viewer may see; else NotFound. */
-  private async loadForWrite(id: number): Promise<Note> {
-    if (!isValidId(id)) throw new NotFoundError('Conversation', id);
-    const note = await this.ctx.em.findOne(Note, { id, account: this.ctx.viewer.accountId, deal: { $ne: null } }, { populate: ['deal'] });
-    if (!note?.deal || !(await canSeeRecord(this.ctx, DEAL_RECORDS, note.deal))) throw new NotFoundError('Conversation', id);
-    return note;
+  private loadForWrite(id: number): Promise<Note> {
+    return findForWrite(this.ctx, 'Conversation', Note, id, async (options) => {
+      const note = await this.ctx.em.findOne(Note, { id, account: this.ctx.viewer.accountId, deal: { $ne: null } }, { populate: ['deal'], ...options });
+      return note?.deal && (await canSeeRecord(this.ctx, DEAL_RECORDS, note.deal)) ? note : null;
+    });
   }
 
   /** The sentence as stored (NUL removed), or a BLANK issue for null, empty or only spaces. */

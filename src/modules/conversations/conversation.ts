@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, toGlobalId } from '../../graphql/node';
+import { Versioned, VERSION_DOC } from '../../graphql/versioned';
 import type { Note } from '../notes/note.entity';
 
 /**
@@ -33,7 +34,7 @@ export function previewOf(sentence: string): { preview: string; hasMore: boolean
  * note row; its ids are the note's databaseId (global id `Conversation:<id>`).
  */
 @ObjectType('Conversation', {
-  implements: Node,
+  implements: [Node, Versioned],
   simpleResolvers: true,
   description: 'A conversation: a note on a deal, written as one `sentence` and shown as a preview (v3 "conversation").',
 })
@@ -48,6 +49,7 @@ export class Conversation {
     this.sentence = note.content;
     this.createdAt = note.createdAt;
     this.updatedAt = note.updatedAt;
+    this.version = note.version;
     const { preview, hasMore } = previewOf(note.content);
     this.preview = preview;
     this.hasMore = hasMore;
@@ -85,4 +87,7 @@ export class Conversation {
 
   @Field({ description: 'When it last changed.' })
   updatedAt: Date;
+
+  @Field(() => Int, { description: `${VERSION_DOC} The note's version.` })
+  version: number;
 }

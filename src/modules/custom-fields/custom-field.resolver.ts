@@ -2,7 +2,7 @@ import { Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../context/context';
 import { relationField } from '../../graphql/relations';
 import type { ListSize } from '../../graphql/cost';
-import { recordResource } from '../common/record-resource';
+import { recordResource, SETTINGS_SCOPES } from '../common/record-resource';
 import { CustomField } from './custom-field.entity';
 import { CustomFieldResource } from './custom-field.enums';
 import {
@@ -35,6 +35,7 @@ export const CUSTOM_FIELD_LABEL_RESOURCE = recordResource({
   fields: CUSTOM_FIELD_LABEL_FIELDS,
   singular: 'customFieldLabel',
   plural: 'customFieldLabels',
+  scopes: SETTINGS_SCOPES,
   pageSize: CUSTOM_FIELDS_PAGE_SIZE,
   docs: {
     list: `The account's custom fields (of people, companies and deals). Every user of the account may read them. Default order: resource, then position, then databaseId; ${CUSTOM_FIELDS_PAGE_SIZE} a page unless asked otherwise.`,
@@ -69,6 +70,7 @@ export const CUSTOM_FIELD_GROUP_RESOURCE = recordResource({
   fields: CUSTOM_FIELD_GROUP_FIELDS,
   singular: 'customFieldGroup',
   plural: 'customFieldGroups',
+  scopes: SETTINGS_SCOPES,
   pageSize: CUSTOM_FIELD_GROUPS_PAGE_SIZE,
   docs: {
     list: `The account's custom field groups. Every user of the account may read them. Default order: resource, then position, then databaseId; ${CUSTOM_FIELD_GROUPS_PAGE_SIZE} a page unless asked otherwise.`,
@@ -103,6 +105,7 @@ export const CUSTOM_FIELD_ENTRY_RESOURCE = recordResource({
   fields: CUSTOM_FIELD_ENTRY_FIELDS,
   singular: 'customFieldEntry',
   plural: 'customFieldEntries',
+  scopes: SETTINGS_SCOPES,
   pageSize: CUSTOM_FIELD_ENTRIES_PAGE_SIZE,
   docs: {
     list: `Entries of the account's dropdown and multi-select fields (filter by customFieldLabelId for one field's). Every user of the account may read them. Default order: field, then position; ${CUSTOM_FIELD_ENTRIES_PAGE_SIZE} a page unless asked otherwise.`,

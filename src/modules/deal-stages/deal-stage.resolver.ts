@@ -1,4 +1,4 @@
-import { recordResource } from '../common/record-resource';
+import { recordResource, SETTINGS_SCOPES } from '../common/record-resource';
 import { DEAL_STAGE_FIELDS, type DealStageInput } from './deal-stage.fields';
 import { DEAL_STAGES, DEAL_STAGES_PAGE_SIZE, DealStageService } from './deal-stage.service';
 
@@ -14,6 +14,7 @@ export const DEAL_STAGE_RESOURCE = recordResource({
   fields: DEAL_STAGE_FIELDS,
   singular: 'dealStage',
   plural: 'dealStages',
+  scopes: SETTINGS_SCOPES,
   pageSize: DEAL_STAGES_PAGE_SIZE,
   docs: {
     list: `The account's deal stages. Every user of the account may read them. Default order: position, then databaseId; ${DEAL_STAGES_PAGE_SIZE} a page unless asked otherwise.`,

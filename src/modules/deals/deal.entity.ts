@@ -2,6 +2,7 @@ import { DecimalType, Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Prope
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { READS } from '../../graphql/read-set';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { Versioned, VersionColumn } from '../../graphql/versioned';
 import { Account } from '../accounts/account.entity';
 import { Company } from '../companies/company.entity';
 import { DealStage } from '../deal-stages/deal-stage.entity';
@@ -58,9 +59,14 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index(sqlIndex('deals_account_name_lower', '("account_id", lower("name"), "id")'))
 // Owner and stage together, newest first (the default order): measured on 1M deals (bench/README.md).
 @Index(sqlIndex('deals_account_owner_stage', '("account_id", "owner_id", "stage_id", "created_at" desc, "id")'))
-@ObjectType('Deal', { implements: Node, simpleResolvers: true, description: 'A sale in progress: its value, stage, probability, owner, company and people.' })
+@ObjectType('Deal', {
+  implements: [Node, Versioned],
+  simpleResolvers: true,
+  description: 'A sale in progress: its value, stage, probability, owner, company and people.',
+})
 export class Deal {
   [OptionalProps]?:
+    | 'version'
     | 'customFields'
     | 'createdAt'
     | 'updatedAt'
@@ -81,6 +87,8 @@ export class Deal {
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {

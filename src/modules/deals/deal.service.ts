@@ -178,6 +178,13 @@ export class DealService {
     const wanted = [...new Set((dealIds ?? []).filter(isValidId))].slice(0, MAX_DEAL_PEOPLE);
     const visible = scopeOf(this.ctx, DEAL_RECORDS);
     const em = this.ctx.em;
+    // The deals whose sets change are locked first, in id order, as their versions will be
+    // (migration 20261206000001): a deal's own update (its row, then its people) and this (its
+    // people, then the row) would otherwise wait for each other.
+    await em.execute(
+      `select id from "deals" where account_id = ? and (id = any(?::int[]) or id in (select deal_id from "deal_people" where person_id = ?)) order by id for no key update`,
+      [this.ctx.viewer.accountId, `{${wanted.join(',')}}`, personId],
+    );
     await em.execute(`delete from "deal_people" dp using ${fromOf(this.ctx, DEAL_RECORDS)} where dp.deal_id = d.id and dp.person_id = ? and ${visible.sql}`, [
       personId,
       ...visible.params,

@@ -1,6 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { Versioned, VersionColumn } from '../../graphql/versioned';
 import { READS } from '../../graphql/read-set';
 import { Account } from '../accounts/account.entity';
 import { Company } from '../companies/company.entity';
@@ -75,12 +76,13 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index(sqlIndex('documents_pending', '("created_at", "id") where "upload_status" = 1'))
 @Unique({ name: 'documents_public_token_digest_unique', properties: ['publicTokenDigest'] })
 @ObjectType('Document', {
-  implements: Node,
+  implements: [Node, Versioned],
   simpleResolvers: true,
   description: 'A file fetched from a URL and stored by the service (v3 "document"), linked to a deal, a person and/or a company.',
 })
 export class Document {
   [OptionalProps]?:
+    | 'version'
     | 'owner'
     | 'deal'
     | 'person'
@@ -109,6 +111,8 @@ export class Document {
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {

@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { logger } from '../../common/logger';
 import { UploadStatus } from './document.entity';
 import { cleanText } from './document.kind';
-import type { DocumentStorage } from './storage';
+import { sendStoredBytes, type DocumentStorage } from './storage';
 
 /**
  * The public link of a document (v3 §2.7 `public_link`): `<origin>/documents/public/<token>`,
@@ -19,7 +19,8 @@ import type { DocumentStorage } from './storage';
  */
 export const PUBLIC_LINK_PATH = '/documents/public';
 
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** A link token's shape (32 bytes, base64url): anything else is a 404 before any lookup. */
+export const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function newPublicToken(): { token: string; digest: string } {
   const token = randomBytes(32).toString('base64url');
@@ -57,8 +58,15 @@ export function contentDisposition(kind: 'inline' | 'attachment', title: string)
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
+/** The answer of a link that leads nowhere (unknown, tampered, expired, removed): one 404 for all. */
+export function linkNotFound(res: express.Response): void {
+  res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end('Not found');
+}
+
 /** Constant-time equality of the stored token and the presented one (the digest already matched). */
-function sameToken(stored: string, presented: string): boolean {
+export function sameToken(stored: string, presented: string): boolean {
   const a = Buffer.from(stored, 'utf8');
   const b = Buffer.from(presented, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);
@@ -88,16 +96,11 @@ export interface DocumentLinkDeps {
  */
 export function documentLinkRouter(deps: DocumentLinkDeps): express.Router {
   const router = express.Router();
-  const notFound = (res: express.Response) => {
-    res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.end('Not found');
-  };
 
   router.get(`${PUBLIC_LINK_PATH}/:token`, async (req, res, next) => {
     try {
       const token = req.params.token;
-      if (typeof token !== 'string' || !TOKEN.test(token)) return notFound(res);
+      if (typeof token !== 'string' || !LINK_TOKEN.test(token)) return linkNotFound(res);
       const rows = await deps.orm.em
         .fork()
         .getConnection()
@@ -107,7 +110,7 @@ export function documentLinkRouter(deps: DocumentLinkDeps): express.Router {
           'all',
         );
       const row = rows[0];
-      if (!row || !sameToken(row.public_token, token) || row.upload_status !== UploadStatus.COMPLETE || !row.storage_key || !row.etag) return notFound(res);
+      if (!row || !sameToken(row.public_token, token) || row.upload_status !== UploadStatus.COMPLETE || !row.storage_key || !row.etag) return linkNotFound(res);
 
       const type = row.content_type ?? 'application/octet-stream';
       res.setHeader('ETag', httpEtag(row.etag));
@@ -122,26 +125,15 @@ export function documentLinkRouter(deps: DocumentLinkDeps): express.Router {
       const stored = await deps.storage.get(row.storage_key);
       if (!stored) {
         logger.error('a complete document has no stored bytes', { documentId: row.id });
-        return notFound(res);
+        return linkNotFound(res);
       }
       const inline = INLINE.has(type);
       res.status(200);
       res.setHeader('Content-Type', type);
-      res.setHeader('Content-Length', String(stored.size));
       res.setHeader('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', row.title));
       // PDF viewers do not run in a sandboxed document; everything else may be sandboxed as well.
       if (type !== 'application/pdf') res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
-      if (req.method === 'HEAD') {
-        stored.body.destroy();
-        res.end();
-        return;
-      }
-      stored.body.on('error', (error) => {
-        logger.error('reading stored document bytes failed', { documentId: row.id, error: error.message });
-        res.destroy(error);
-      });
-      res.on('close', () => stored.body.destroy());
-      stored.body.pipe(res);
+      sendStoredBytes(req, res, stored, { documentId: row.id });
     } catch (error) {
       next(error);
     }

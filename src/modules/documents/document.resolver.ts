@@ -21,6 +21,7 @@ import { DOCUMENT_FIELDS, type DocumentInput } from './document.fields';
 import { documentsOf, DOCUMENTS_PAGE_SIZE } from './document.loaders';
 import { publicLinkOf } from './document.public-link';
 import { DOCUMENT_RECORDS, DocumentService, documentTagIds, findVisibleDocuments } from './document.service';
+import { Scope } from '../../graphql/scopes';
 
 type DocumentFilter = InstanceType<typeof DOCUMENT_FIELDS.Filter>;
 type DocumentOrder = InstanceType<typeof DOCUMENT_FIELDS.Order>;
@@ -93,6 +94,7 @@ export class DocumentPublicLinkResolver {
   @Mutation(() => ResetDocumentPublicLinkPayload, {
     description: 'Gives a document a new public link; the old one stops working at once. A missing or hidden document is a NOT_FOUND user error.',
   })
+  @Scope('documents:write')
   resetDocumentPublicLink(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The document's databaseId." }) id: number) {
     return recordPayload('document', () => new DocumentService(ctx).resetPublicLink(id));
   }

@@ -6,7 +6,7 @@ import { ownerTerm, VisibilityRule } from '../../context/visibility';
 import { storableInstant, withoutNul } from '../../db/sql';
 import { isValidId } from '../../graphql/ids';
 import { linkedRecordsTerm } from '../common/linked-records';
-import { findVisible, fromOf, scopeOf, setRelation, type Records } from '../common/resource';
+import { findForWrite, findVisible, fromOf, scopeOf, setRelation, type Records } from '../common/resource';
 import { Company } from '../companies/company.entity';
 import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
@@ -87,9 +87,10 @@ export function documentTagIds(ctx: RequestContext): SettledLoader<number[]> {
 /** The managed document (its URL loaded), when it exists in the account and the viewer may see it; NotFound otherwise. */
 export async function loadDocumentForWrite(ctx: RequestContext, id: number | null | undefined): Promise<Document> {
   if (id == null || !isValidId(id)) throw new NotFoundError('Document', id ?? 0);
-  const doc = await ctx.em.findOne(Document, { id, account: ctx.viewer.accountId }, { populate: ['url'] as never });
-  if (!doc || !(await visibleDocumentIds(ctx).load(id))) throw new NotFoundError('Document', id);
-  return doc;
+  return findForWrite(ctx, 'Document', Document, id, async (options) => {
+    const doc = await ctx.em.findOne(Document, { id, account: ctx.viewer.accountId }, { populate: ['url'] as never, ...options });
+    return doc && (await visibleDocumentIds(ctx).load(id)) ? doc : null;
+  });
 }
 
 /** A URL as written: checked (http/https, no credentials, at most 2048 characters), in its normal form. */

@@ -4,7 +4,7 @@ import { DOCUMENT_PARENT_RESOLVERS, DOCUMENT_RESOURCE, DocumentFieldsResolver, D
 
 export { documentLinkRouter, PUBLIC_LINK_PATH } from './document.public-link';
 export { dueDocumentIds, documentFetchOptions, fetchDocument, type DocumentFetchDeps, type DocumentFetchOutcome } from './document.fetch-job';
-export { createDocumentStorage, documentStorage, LocalDiskStorage, setDocumentStorage, type DocumentStorage } from './storage';
+export { bulkStorageKey, createDocumentStorage, documentStorage, LocalDiskStorage, setDocumentStorage, TooLargeError, type DocumentStorage } from './storage';
 
 /** Documents (v3 files): fetched from a URL in the background, stored, served at a public link. */
 export const documentsModule: CoreModule = {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import type { ServerResponse } from 'node:http';
 import type { Config } from '../../config/config';
 import { logger } from '../../common/logger';
 
@@ -17,14 +19,35 @@ export interface StoredBytes {
  */
 export interface DocumentStorage {
   put(key: string, bytes: Buffer): Promise<void>;
+  /**
+   * Streams `body` under `key` without holding it in memory; answers the bytes written. Past
+   * `maxBytes` it stops, stores nothing and throws TooLargeError. Like `put`, all or nothing.
+   */
+  putStream(key: string, body: Readable | AsyncIterable<Buffer | string>, maxBytes?: number): Promise<number>;
   /** The bytes under `key`, or null when there are none. */
   get(key: string): Promise<StoredBytes | null>;
   /** Removes the bytes under `key`; nothing when there are none. */
   delete(key: string): Promise<void>;
 }
 
-/** `<account>/<document>-<24 hex>`: what the service makes; anything else is refused before it reaches a path. */
-const KEY = /^[0-9]{1,10}\/[0-9]{1,10}-[0-9a-f]{24}$/;
+/**
+ * `<account>/<document>-<24 hex>` for documents, `<imports|exports>/<account>/<id>-<24 hex>.<csv|jsonl>`
+ * for bulk files (bulkStorageKey): what the service makes; anything else is refused before it reaches a path.
+ */
+const KEY = /^(?:(?:imports|exports)\/[0-9]{1,10}\/[0-9]{1,10}-[0-9a-f]{24}\.(?:csv|jsonl)|[0-9]{1,10}\/[0-9]{1,10}-[0-9a-f]{24})$/;
+
+/** A stream given to `putStream` went past its bound. */
+export class TooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`more than ${maxBytes} bytes`);
+    this.name = 'TooLargeError';
+  }
+}
+
+/** A fresh key for a bulk import's uploaded file or an export's output (issue 27), in a folder of its own kind. */
+export function bulkStorageKey(kind: 'imports' | 'exports', accountId: number, id: number, format: 'csv' | 'jsonl'): string {
+  return `${kind}/${accountId}/${id}-${randomBytes(12).toString('hex')}.${format}`;
+}
 
 /** A fresh key for a document's bytes: each fetch stores under its own, so a reader never sees a half-replaced file. */
 export function storageKeyFor(accountId: number, documentId: number): string {
@@ -77,6 +100,36 @@ export class LocalDiskStorage implements DocumentStorage {
     }
   }
 
+  async putStream(key: string, body: Readable | AsyncIterable<Buffer | string>, maxBytes = Number.MAX_SAFE_INTEGER): Promise<number> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const temporary = `${path}.tmp-${randomBytes(6).toString('hex')}`;
+    const handle = await open(temporary, 'wx', 0o600);
+    let written = 0;
+    const bound = new Transform({
+      transform(chunk: Buffer | string, _encoding, done) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        written += bytes.length;
+        done(written > maxBytes ? new TooLargeError(maxBytes) : null, bytes);
+      },
+    });
+    try {
+      // The stream owns the handle: it flushes the file to disk, then closes it.
+      await pipeline(body, bound, handle.createWriteStream({ flush: true }));
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    try {
+      await rename(temporary, path);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
+    return written;
+  }
+
   async get(key: string): Promise<StoredBytes | null> {
     let handle;
     try {
@@ -122,6 +175,26 @@ export function setDocumentStorage(storage: DocumentStorage | null): void {
 
 export function documentStorage(): DocumentStorage | null {
   return processStorage;
+}
+
+/**
+ * Answers a GET (or HEAD) with stored bytes, headers already set but the length: streamed, never
+ * held; a read failing midway cuts the response (logged with `what`), and a client going away
+ * stops the read.
+ */
+export function sendStoredBytes(req: { readonly method: string }, res: ServerResponse, stored: StoredBytes, what: Record<string, unknown>): void {
+  res.setHeader('Content-Length', String(stored.size));
+  if (req.method === 'HEAD') {
+    stored.body.destroy();
+    res.end();
+    return;
+  }
+  stored.body.on('error', (error) => {
+    logger.error('reading stored bytes failed', { ...what, error: error.message });
+    res.destroy(error);
+  });
+  res.on('close', () => stored.body.destroy());
+  stored.body.pipe(res);
 }
 
 /** Removes stored bytes, logging instead of failing (the row is already gone or changed). */

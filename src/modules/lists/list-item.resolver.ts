@@ -9,6 +9,7 @@ import { ListItem, ListKind } from './list-item.entity';
 import { ListItemCreateInput, ListItemOrder, ListItemUpdateInput } from './list-item.inputs';
 import { LIST_ITEMS_DEFAULT_PER_PAGE, ListItemService } from './list-item.service';
 import { leadSourceCosts, type LeadSourceCosts } from './lead-source-cost.loaders';
+import { declareRecordType, Scope, SCOPE_ADMIN, SCOPE_OPEN } from '../../graphql/scopes';
 
 @ObjectType('ListItemConnection', { description: 'A page of admin list items, with cursors.' })
 export class ListItemConnection extends ConnectionOf(ListItem, 'ListItem', 'items') {}
@@ -31,6 +32,9 @@ registerNode({
   },
 });
 
+// Every key may read the account's lists; changing them is the admin surface.
+declareRecordType('ListItem', ListItem, SCOPE_OPEN);
+
 const PAGE_DOC = `Every user of the account may read it. Default order: position, then databaseId; ${LIST_ITEMS_DEFAULT_PER_PAGE} a page unless asked otherwise.`;
 const ORDER_DOC = 'Ordering keys, at most 5; databaseId breaks ties.';
 const KIND_DOC = 'The list the item must belong to; an item of another list is answered like a missing one. Any list when absent.';
@@ -47,6 +51,7 @@ function itemsOf(ctx: RequestContext, kind: ListKind, args: ConnectionArgs, orde
 @Resolver()
 export class ListItemResolver {
   @Query(() => ListItemConnection, { description: `Items of one admin list. ${PAGE_DOC}` })
+  @Scope(SCOPE_OPEN)
   listItems(
     @Ctx() ctx: RequestContext,
     @Arg('kind', () => ListKind, { description: 'Which list.' }) kind: ListKind,
@@ -61,6 +66,7 @@ export class ListItemResolver {
     nullable: true,
     description: "One admin list item by databaseId; null when it does not exist in the viewer's account (or belongs to another list than `kind`).",
   })
+  @Scope(SCOPE_OPEN)
   listItem(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The item's databaseId." }) id: number,
@@ -70,6 +76,7 @@ export class ListItemResolver {
   }
 
   @Mutation(() => CreateListItemPayload, { description: 'Adds an item to an admin list. Administrators only (others get a FORBIDDEN error).' })
+  @Scope(SCOPE_ADMIN)
   createListItem(
     @Ctx() ctx: RequestContext,
     @Arg('kind', () => ListKind, { description: 'Which list.' }) kind: ListKind,
@@ -79,6 +86,7 @@ export class ListItemResolver {
   }
 
   @Mutation(() => UpdateListItemPayload, { description: 'Changes an admin list item. Administrators only (others get a FORBIDDEN error).' })
+  @Scope(SCOPE_ADMIN)
   updateListItem(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The item's databaseId." }) id: number,
@@ -92,6 +100,7 @@ export class ListItemResolver {
     description:
       'Deletes an admin list item; whatever referred to it loses the reference (people, todo template items). Administrators only (others get a FORBIDDEN error).',
   })
+  @Scope(SCOPE_ADMIN)
   deleteListItem(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The item's databaseId." }) id: number,
@@ -122,6 +131,7 @@ for (const list of ADMIN_LISTS as readonly AdminListDeclaration[]) {
   Args(() => ConnectionArgs)(prototype, name, 1);
   Ctx()(prototype, name, 0);
   Extensions({ [ADMIN_LIST_EXTENSION]: { kind: memberOf(list.kind), coloured: list.coloured === true } })(prototype, name, descriptor);
+  Scope(SCOPE_OPEN)(prototype, name, descriptor);
   Query(() => ListItemConnection, { description: `${list.queryDoc ?? list.doc} ${PAGE_DOC}` })(prototype, name, descriptor);
 }
 

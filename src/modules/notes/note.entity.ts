@@ -1,6 +1,7 @@
 import { Check, Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { Versioned, VersionColumn } from '../../graphql/versioned';
 import { READS } from '../../graphql/read-set';
 import { TimelineEvent } from '../timeline/timeline-event';
 import { Account } from '../accounts/account.entity';
@@ -24,12 +25,13 @@ import { User } from '../users/user.entity';
 @Index({ name: 'notes_person', properties: ['person', 'createdAt', 'id'] })
 @Index({ name: 'notes_company', properties: ['company', 'createdAt', 'id'] })
 @ObjectType('Note', {
-  implements: [Node, TimelineEvent],
+  implements: [Node, TimelineEvent, Versioned],
   simpleResolvers: true,
   description: 'What a user wrote about a deal, a person or a company (v3 "note" or "activity").',
 })
 export class Note {
   [OptionalProps]?:
+    | 'version'
     | 'title'
     | 'notifyUserIds'
     | 'isSentMessage'
@@ -45,6 +47,8 @@ export class Note {
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {
@@ -127,12 +131,14 @@ export class Note {
 @Entity({ tableName: 'comments' })
 @Index({ name: 'comments_note_created', properties: ['note', 'createdAt', 'id'] })
 @Index({ name: 'comments_account_created', properties: ['account', 'createdAt', 'id'] })
-@ObjectType('Comment', { implements: [Node, TimelineEvent], simpleResolvers: true, description: 'A comment on a note.' })
+@ObjectType('Comment', { implements: [Node, TimelineEvent, Versioned], simpleResolvers: true, description: 'A comment on a note.' })
 export class Comment {
-  [OptionalProps]?: 'editedBy' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'userId' | 'noteId' | 'editedByUserId';
+  [OptionalProps]?: 'version' | 'editedBy' | 'createdAt' | 'updatedAt' | 'nodeId' | 'databaseId' | 'userId' | 'noteId' | 'editedByUserId';
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {

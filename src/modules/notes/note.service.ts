@@ -9,7 +9,7 @@ import type { Connection } from '../../graphql/connection';
 import { isValidId } from '../../graphql/ids';
 import { blank } from '../../kit/assign';
 import { withoutNul } from '../common/input';
-import { findVisible, fromOf, listConnection, scopeOf, setRelation, sharesOf } from '../common/resource';
+import { findForWrite, findVisible, fromOf, listConnection, scopeOf, setRelation, sharesOf } from '../common/resource';
 import { Company } from '../companies/company.entity';
 import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { Deal } from '../deals/deal.entity';
@@ -212,9 +212,10 @@ export class NoteService {
 /** The managed note, when it exists in the account and the viewer may see it; NotFound otherwise. */
 export async function loadNoteForWrite(ctx: RequestContext, id: number | null | undefined): Promise<Note> {
   if (id == null || !isValidId(id)) throw new NotFoundError('Note', id ?? 0);
-  const note = await ctx.em.findOne(Note, { id, account: ctx.viewer.accountId });
-  if (!note || !(await visibleNoteIds(ctx).load(id))) throw new NotFoundError('Note', id);
-  return note;
+  return findForWrite(ctx, 'Note', Note, id, async (options) => {
+    const note = await ctx.em.findOne(Note, { id, account: ctx.viewer.accountId }, options);
+    return note && (await visibleNoteIds(ctx).load(id)) ? note : null;
+  });
 }
 
 /** Comments (v3 §2.3): visible when their note is; a new one mails the note's notify users (v3 §6). */
@@ -264,12 +265,11 @@ export class CommentService {
     });
   }
 
-  private async loadForWrite(id: number, noteId?: number | null): Promise<Comment> {
-    if (!isValidId(id)) throw new NotFoundError('Comment', id);
-    const comment = await this.ctx.em.findOne(Comment, { id, account: this.ctx.viewer.accountId });
-    if (!comment || (noteId != null && comment.note.id !== noteId) || !(await visibleNoteIds(this.ctx).load(comment.note.id)))
-      throw new NotFoundError('Comment', id);
-    return comment;
+  private loadForWrite(id: number, noteId?: number | null): Promise<Comment> {
+    return findForWrite(this.ctx, 'Comment', Comment, id, async (options) => {
+      const comment = await this.ctx.em.findOne(Comment, { id, account: this.ctx.viewer.accountId }, options);
+      return comment && (noteId == null || comment.note.id === noteId) && (await visibleNoteIds(this.ctx).load(comment.note.id)) ? comment : null;
+    });
   }
 
   private async apply(comment: Comment, input: CommentInput, issues: Issues, isNew: boolean): Promise<void> {

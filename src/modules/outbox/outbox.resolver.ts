@@ -10,6 +10,7 @@ import { Users, usersPreload } from '../users/user.loaders';
 import type { MailKind } from './mail-intent';
 import { OutboxMessage, OutboxMessageKind, OutboxStatus } from './outbox-message.entity';
 import { OUTBOX_PAGE_SIZE, OutboxService, type MailPreview as Preview } from './outbox.service';
+import { declareRecordType, Scope, SCOPE_ADMIN } from '../../graphql/scopes';
 
 @ObjectType('OutboxMessageConnection', { description: 'A page of outbox messages, with cursors.' })
 export class OutboxMessageConnection extends ConnectionOf(OutboxMessage, 'OutboxMessage', 'outbox messages') {}
@@ -23,6 +24,8 @@ class MailPreview implements Preview {
   text!: string;
 }
 
+// The outbox is the admin surface.
+declareRecordType('OutboxMessage', OutboxMessage, SCOPE_ADMIN);
 registerNode({ name: 'OutboxMessage', entity: OutboxMessage, find: (ctx, ids) => new OutboxService(ctx).find(ids) });
 
 /**
@@ -40,6 +43,7 @@ export class OutboxResolver {
   @Query(() => OutboxMessageConnection, {
     description: `The mail the service owes users of the viewer's account: pending, sent and failed, newest first (then by databaseId, newest first); ${OUTBOX_PAGE_SIZE} a page unless asked otherwise. Administrators only (others get a FORBIDDEN error).`,
   })
+  @Scope(SCOPE_ADMIN)
   async outboxMessages(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,

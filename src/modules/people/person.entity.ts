@@ -2,6 +2,7 @@ import { Entity, OptionalProps, Enum, Index, ManyToOne, PrimaryKey, Property } f
 import { Extensions, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { READS } from '../../graphql/read-set';
 import { DATABASE_ID_DOC, Node, NODE_ID_DOC, toGlobalId } from '../../graphql/node';
+import { Versioned, VersionColumn } from '../../graphql/versioned';
 import { Account } from '../accounts/account.entity';
 import { Company } from '../companies/company.entity';
 import { ListItem } from '../lists/list-item.entity';
@@ -60,13 +61,15 @@ const sqlIndex = (name: string, definition: string) => ({ name, expression: `cre
 @Index(sqlIndex('people_sort_work_city', '("account_id", lower("work_city"), "id")'))
 @Index(sqlIndex('people_sort_work_state', '("account_id", lower("work_state"), "id")'))
 @Index(sqlIndex('people_sort_work_country', '("account_id", lower("work_country"), "id")'))
-@ObjectType('Person', { implements: Node, simpleResolvers: true, description: 'A person the account deals with: a lead (prospect) or a contact.' })
+@ObjectType('Person', { implements: [Node, Versioned], simpleResolvers: true, description: 'A person the account deals with: a lead (prospect) or a contact.' })
 export class Person {
   [OptionalProps]?:
+    | 'version'
     | 'type'
     | 'unsubscribed'
     | 'bounced'
     | 'tagIds'
+    | 'mergedIds'
     | 'customFields'
     | 'createdAt'
     | 'updatedAt'
@@ -82,6 +85,8 @@ export class Person {
 
   @PrimaryKey({ type: 'integer' })
   id!: number;
+
+  @VersionColumn() version: number = 1;
 
   @Field(() => ID, { name: 'id', description: NODE_ID_DOC })
   get nodeId(): string {
@@ -162,6 +167,11 @@ export class Person {
   /** Values keyed `custom_label_<id>`; see CustomField. */
   @Property({ type: 'json', defaultRaw: `'{}'` })
   customFields: Record<string, unknown> = {};
+
+  /** databaseIds of the people merged into this one (mergePeople), oldest merge first. */
+  @Field(() => [Int], { description: 'databaseIds of the people merged into this one (mergePeople), in the order they were merged; empty when none.' })
+  @Property({ type: 'json', defaultRaw: `'[]'` })
+  mergedIds: number[] = [];
 
   @Field() @Property({ type: 'datetime' }) createdAt: Date = new Date();
   @Field() @Property({ type: 'datetime' }) updatedAt: Date = new Date();

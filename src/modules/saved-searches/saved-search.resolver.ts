@@ -8,6 +8,7 @@ import { findManyVisible } from '../common/resource';
 import { SavedSearch, SavedSearchType } from './saved-search.entity';
 import { SavedSearchCreateInput, SavedSearchUpdateInput } from './saved-search.inputs';
 import { SAVED_SEARCHES, SAVED_SEARCHES_PAGE_SIZE, SavedSearchService } from './saved-search.service';
+import { declareRecordType, Scope } from '../../graphql/scopes';
 
 @ObjectType('SavedSearchConnection', { description: 'A page of saved searches, with cursors.' })
 export class SavedSearchConnection extends ConnectionOf(SavedSearch, 'SavedSearch', 'saved searches') {}
@@ -21,6 +22,7 @@ class UpdateSearchPayload extends RecordPayload(SavedSearch, 'search', 'The save
 @ObjectType('DeleteSearchPayload', { description: 'The result of deleteSearch.' })
 class DeleteSearchPayload extends DeletePayload {}
 
+declareRecordType('SavedSearch', SavedSearch, 'saved_searches:read');
 registerNode({ name: 'SavedSearch', entity: SavedSearch, find: (ctx, ids) => findManyVisible(ctx, SAVED_SEARCHES, ids) });
 
 const OWN_ONLY = "Only the search's owner may (another user's shared search is a FORBIDDEN error; a search the viewer cannot see a NOT_FOUND user error).";
@@ -31,6 +33,7 @@ export class SavedSearchResolver {
   @Query(() => SavedSearchConnection, {
     description: `The viewer's own saved searches and those shared with the account (admins too see only these). Default order: name, then databaseId; ${SAVED_SEARCHES_PAGE_SIZE} a page unless asked otherwise.`,
   })
+  @Scope('saved_searches:read')
   searches(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
@@ -42,6 +45,7 @@ export class SavedSearchResolver {
   }
 
   @Query(() => SavedSearch, { nullable: true, description: "One saved search by databaseId; null when it does not exist or is another user's private search." })
+  @Scope('saved_searches:read')
   search(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The search's databaseId." }) id: number) {
     return new SavedSearchService(ctx).find(id);
   }
@@ -49,6 +53,7 @@ export class SavedSearchResolver {
   @Mutation(() => CreateSearchPayload, {
     description: 'Saves a search for the viewer. An unknown condition, a bad value or sort come back as userErrors naming them, and nothing is saved.',
   })
+  @Scope('saved_searches:write')
   createSearch(
     @Ctx() ctx: RequestContext,
     @Arg('input', () => SavedSearchCreateInput, { description: 'The new search.' }) input: SavedSearchCreateInput,
@@ -58,6 +63,7 @@ export class SavedSearchResolver {
   }
 
   @Mutation(() => UpdateSearchPayload, { description: `Changes a saved search: only the fields given. ${OWN_ONLY}` })
+  @Scope('saved_searches:write')
   updateSearch(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The search's databaseId." }) id: number,
@@ -68,6 +74,7 @@ export class SavedSearchResolver {
   }
 
   @Mutation(() => DeleteSearchPayload, { description: `Deletes a saved search. ${OWN_ONLY}` })
+  @Scope('saved_searches:write')
   deleteSearch(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The search's databaseId." }) id: number) {
     return deletePayload('SavedSearch', () => new SavedSearchService(ctx).delete(id));
   }

@@ -4,13 +4,21 @@ import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { VisibilityRule, type Seer } from '../../context/visibility';
 import type { ConnectionReads, OrderKey, Paging } from '../../db/keyset';
-import type { Where } from '../../db/sql';
+import { withoutNul, type Where } from '../../db/sql';
 import type { Connection } from '../../graphql/connection';
 import { canonicalQuery, customLabelAt } from '../../kit/v3/conditions';
 import { V3InputError } from '../../kit/v3/input-error';
 import { findVisible, listConnection, loadForWrite, scopeOf, type Records } from '../common/resource';
 import { SavedSearch, SavedSearchType } from './saved-search.entity';
 import { asArguments, searchVariables, vocabularyOf, type SearchVocabulary } from './saved-search.vocabulary';
+
+/** A JSON value as PostgreSQL can store it: NUL dropped from every string, keys too (jsonb refuses it). */
+function storable(value: unknown): unknown {
+  if (typeof value === 'string') return withoutNul(value);
+  if (Array.isArray(value)) return value.map(storable);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), storable(v)]));
+  return value;
+}
 
 /** Default page of `searches` (DECISIONS: Paging: every list not named, 100). */
 export const SAVED_SEARCHES_PAGE_SIZE = 100;
@@ -199,20 +207,21 @@ export class SavedSearchService {
     if (input.isShared !== undefined) search.isShared = input.isShared === true;
     if (input.isDefault !== undefined) search.isDefault = input.isDefault === true;
     if (input.columns !== undefined) {
-      const columns = input.columns ?? [];
+      // NUL cannot be stored in text (PostgreSQL refuses it, in jsonb too): dropped, as text fields drop it.
+      const columns = (input.columns ?? []).map((c) => withoutNul(c).trim());
       if (columns.length > MAX_COLUMNS) issues.add('columns', 'OUT_OF_RANGE', `has too many columns (maximum is ${MAX_COLUMNS})`);
       columns.forEach((column, i) => {
-        if (column.trim() === '') issues.blank(`columns.${i}`);
+        if (column === '') issues.blank(`columns.${i}`);
         else if ([...column].length > MAX_COLUMN) issues.tooLong(`columns.${i}`, MAX_COLUMN);
       });
-      search.columns = columns.map((c) => c.trim());
+      search.columns = columns;
     }
     if (input.order !== undefined) {
-      const sort = input.order?.trim() || null;
+      const sort = (input.order == null ? '' : withoutNul(input.order)).trim() || null;
       if (sort !== null && [...sort].length > MAX_SORT) issues.tooLong('order', MAX_SORT);
       search.sort = sort;
     }
-    if (input.query !== undefined) search.query = canonicalQuery(input.query);
+    if (input.query !== undefined) search.query = canonicalQuery(storable(input.query) as Record<string, unknown> | null);
   }
 
   /**

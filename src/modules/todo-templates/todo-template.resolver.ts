@@ -2,7 +2,7 @@ import { Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../context/context';
 import { relationField } from '../../graphql/relations';
 import type { ListSize } from '../../graphql/cost';
-import { recordResource } from '../common/record-resource';
+import { recordResource, SETTINGS_SCOPES } from '../common/record-resource';
 import { ListItem } from '../lists/list-item.entity';
 import { TodoTemplate } from './todo-template.entity';
 import { TodoTemplateItem } from './todo-template-item.entity';
@@ -23,6 +23,7 @@ export const TODO_TEMPLATE_RESOURCE = recordResource({
   fields: TODO_TEMPLATE_FIELDS,
   singular: 'todoTemplate',
   plural: 'todoTemplates',
+  scopes: SETTINGS_SCOPES,
   pageSize: TODO_TEMPLATES_PAGE_SIZE,
   docs: {
     list: `The account's todo templates. Every user of the account may read them. Default order: name, then databaseId; ${TODO_TEMPLATES_PAGE_SIZE} a page unless asked otherwise.`,
@@ -53,6 +54,7 @@ export const TODO_TEMPLATE_ITEM_RESOURCE = recordResource({
   fields: TODO_TEMPLATE_ITEM_FIELDS,
   singular: 'todoTemplateItem',
   plural: 'todoTemplateItems',
+  scopes: SETTINGS_SCOPES,
   pageSize: TODO_TEMPLATE_ITEMS_PAGE_SIZE,
   docs: {
     list: `Items of the account's todo templates (filter by todoTemplateId for one template's). Every user of the account may read them. Default order: template, then position; ${TODO_TEMPLATE_ITEMS_PAGE_SIZE} a page unless asked otherwise.`,

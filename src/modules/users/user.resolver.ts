@@ -10,6 +10,7 @@ import { isValidId } from '../../graphql/ids';
 import { registerNode } from '../../graphql/node';
 import { User } from './user.entity';
 import { accountUsers } from './user.loaders';
+import { declareRecordType, Scope, SCOPE_OPEN } from '../../graphql/scopes';
 
 @ObjectType('UserConnection', { description: 'A page of users, with cursors.' })
 export class UserConnection extends ConnectionOf(User, 'User', 'users') {}
@@ -68,12 +69,15 @@ const ORDER_KEYS: Record<UserOrderField, OrderColumn> = {
   [UserOrderField.CREATED_AT]: { sql: 'u.created_at', nullable: false, type: 'timestamp' },
 };
 
+// Any key may read the account's users (the owners and authors records name).
+declareRecordType('User', User, SCOPE_OPEN);
 registerNode({ name: 'User', entity: User, find: (ctx, ids) => Promise.all(ids.map((id) => accountUsers(ctx).load(id))) });
 
 /** Users of the viewer's account: every member may list them (v3 §4.11). Keys are never exposed. */
 @Resolver()
 export class UserResolver {
   @Query(() => UserConnection, { description: "Users of the viewer's account. Default order: databaseId." })
+  @Scope(SCOPE_OPEN)
   async users(
     @Ctx() ctx: RequestContext,
     @Args(() => ConnectionArgs) args: ConnectionArgs,
@@ -91,11 +95,13 @@ export class UserResolver {
   }
 
   @Query(() => User, { nullable: true, description: "One user of the viewer's account by databaseId; null when there is none." })
+  @Scope(SCOPE_OPEN)
   async user(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: "The user's databaseId." }) id: number) {
     return isValidId(id) ? accountUsers(ctx).load(id) : null;
   }
 
   @Query(() => User, { description: 'The user the API key belongs to.' })
+  @Scope(SCOPE_OPEN)
   async viewer(@Ctx() ctx: RequestContext) {
     const user = await accountUsers(ctx).load(ctx.viewer.userId);
     if (!user) throw new NotFoundError('User', ctx.viewer.userId);

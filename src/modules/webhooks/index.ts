@@ -4,8 +4,8 @@ import { WebhookDeliveryResolver } from './webhook-delivery.resolver';
 import { WEBHOOK_ENDPOINT_RESOURCE, WebhookEndpointSecretResolver } from './webhook-endpoint.resolver';
 
 export { allowWebhookHosts } from './webhook-endpoint.service';
-export { dispatchChanges, type DispatchDeps, type RecordReader } from './webhook-dispatch';
-export { deliverWebhooks, dueWebhookEndpointIds, pruneDeliveries } from './webhook-delivery';
+export { createDispatcher, dispatchChanges, type DispatchDeps, type Dispatcher, type RecordReader } from './webhook-dispatch';
+export { createDeliverer, deliverWebhooks, type Deliverer, dueWebhookEndpointIds, pendingDeliveryCount, pruneDeliveries } from './webhook-delivery';
 
 /** Webhook endpoints (issue 24 §3): where the account's changes are to be sent, signed. */
 export const webhooksModule: CoreModule = {

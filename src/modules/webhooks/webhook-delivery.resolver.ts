@@ -8,6 +8,7 @@ import { payloadOf, UserError } from '../../graphql/payload';
 import { requireAdmin } from '../common/admin';
 import { findVisible } from '../common/resource';
 import { WEBHOOK_ENDPOINTS } from './webhook-endpoint.service';
+import { Scope } from '../../graphql/scopes';
 
 export enum WebhookDeliveryStatus {
   PENDING = 'pending',
@@ -104,6 +105,7 @@ export class WebhookDeliveryResolver {
     description: `An endpoint's deliveries, newest first, with their attempts; none for an endpoint that does not exist in the account. ${ADMINS_ONLY}`,
   })
   @Extensions({ listSize: { argument: 'first', max: MAX_DELIVERIES } satisfies ListSize })
+  @Scope('webhook_endpoints:read')
   async webhookDeliveries(
     @Ctx() ctx: RequestContext,
     @Arg('endpointId', () => Int, { description: "The endpoint's databaseId." }) endpointId: number,
@@ -118,7 +120,7 @@ export class WebhookDeliveryResolver {
     const size = Math.min(Math.max(first ?? 50, 1), MAX_DELIVERIES);
     const rows = await ctx.em.execute<DeliveryRow[]>(
       `select id::text, endpoint_id, event_type, change_id::text, status, next_attempt_at, last_status_code, last_error, created_at, delivered_at, body
-         from webhook_deliveries where endpoint_id = ? ${status ? 'and status = ?' : ''} order by id desc limit ?`,
+         from webhook_deliveries where endpoint_id = ? ${status ? 'and status = ?' : ''} order by webhook_deliveries.id desc limit ?`,
       [id, ...(status ? [status] : []), size],
       'all',
     );
@@ -167,6 +169,7 @@ export class WebhookDeliveryResolver {
   @Mutation(() => WebhookDeliveryPayload, {
     description: `Sends a delivery again now (a delivered or failed one too), its attempts counted anew. ${ADMINS_ONLY}`,
   })
+  @Scope('webhook_endpoints:write')
   async redeliverWebhookDelivery(
     @Ctx() ctx: RequestContext,
     @Arg('endpointId', () => Int, { description: "The endpoint's databaseId." }) endpointId: number,
@@ -179,6 +182,7 @@ export class WebhookDeliveryResolver {
   @Mutation(() => WebhookDeliveryPayload, {
     description: `Sends again, in order, every delivery of an endpoint made since a time (kept as long as the changes are). ${ADMINS_ONLY}`,
   })
+  @Scope('webhook_endpoints:write')
   async replayWebhookEndpoint(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The endpoint's databaseId." }) id: number,
@@ -189,6 +193,7 @@ export class WebhookDeliveryResolver {
   }
 
   @Mutation(() => WebhookDeliveryPayload, { description: `Sends a test delivery (type \`webhook.test\`), signed like the others. ${ADMINS_ONLY}` })
+  @Scope('webhook_endpoints:write')
   async testWebhookEndpoint(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The endpoint's databaseId." }) id: number,

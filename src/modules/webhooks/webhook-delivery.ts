@@ -1,6 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { logger } from '../../common/logger';
+import { jobDuration, jobsFailed, jobsRunning, webhookDeliveries } from '../../common/metrics';
 import type { JobQueue } from '../../context/job-queue';
 import { FetchRefused } from '../documents/fetch/fetch-refused';
 import { safePost, type SafeFetchOptions } from '../documents/fetch/safe-fetch';
@@ -22,6 +23,8 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 export const FAILING_DAYS = 5;
 /** Deliveries one run sends at most before handing over to a next run. */
 const RUN_LIMIT = 100;
+/** Deliveries claimed at once at most (a claim whose lease is half gone is given back early). */
+const CLAIM_LIMIT = 50;
 /** Retry-After is honoured up to a day. */
 const MAX_RETRY_AFTER_MS = 86_400_000;
 
@@ -66,112 +69,277 @@ export interface DeliveryDeps {
 }
 
 /**
+ * Claims the endpoint's due deliveries at the head of its queue, oldest first: up to `limit`, none
+ * after one that is not due (a retry's wait, another run's lease), so that order holds. Each is
+ * leased for `leaseSeconds` and its attempt counted.
+ */
+async function claimHead(conn: Connection, endpointId: number, limit: number, leaseSeconds: number): Promise<Claimed[]> {
+  const claimed = await conn.execute<Claimed[]>(
+    `with head as (
+       select d.id, d.next_attempt_at <= now() as due from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
+        where d.endpoint_id = ? and d.status = 'pending' order by d.id limit ? for update of d
+     ), runnable as (
+       select h.id from head h where h.due and not exists (select 1 from head w where w.id < h.id and not w.due)
+     )
+     update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => ?), attempts = d.attempts + 1
+       from runnable, webhook_endpoints e
+      where d.id = runnable.id and e.id = d.endpoint_id
+      returning d.id::text as id, d.body, d.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
+    [endpointId, limit, leaseSeconds],
+    'all',
+  );
+  // Sent in id order (RETURNING has none of its own); ids are bigint text: shorter is smaller.
+  return claimed.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Claimed deliveries not attempted after all (a failure before them, a shutdown): due again, their attempt uncounted. */
+async function release(conn: Connection, rest: readonly Claimed[]): Promise<void> {
+  if (rest.length === 0) return;
+  // Only as claimed: one reset by a redelivery meanwhile is left as that made it.
+  await conn.execute(
+    `update webhook_deliveries set next_attempt_at = now(), attempts = attempts - 1
+      where (id, attempts) in (${rest.map(() => '(?::bigint, ?::int)').join(', ')}) and status = 'pending'`,
+    rest.flatMap((c) => [c.id, c.attempts]),
+    'run',
+  );
+}
+
+type Connection = ReturnType<MikroORM['em']['getConnection']>;
+
+/** A successful attempt not recorded yet: its delivery's id and attempt, when, how long, what status and the head of the answer. */
+type Success = readonly [id: string, attempts: number, at: Date, durationMs: number, status: number, head: string | null];
+
+/**
+ * Records successful attempts in one statement: their attempts logged, their deliveries delivered,
+ * the endpoint's last run and its failures over. A delivery sent again meanwhile (a redelivery or
+ * a replay reset its attempts while this one was in flight) stays pending for that.
+ */
+async function recordSuccesses(conn: Connection, endpointId: number, done: Success[]): Promise<void> {
+  if (done.length === 0) return;
+  await conn.execute(
+    `with done (id, attempts, at, duration_ms, status_code, head) as (values ${done.map(() => '(?::bigint, ?::int, ?::timestamptz, ?::int, ?::int, ?::text)').join(', ')}),
+     attempt as (
+       insert into webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_head, error)
+       select id, at, duration_ms, status_code, head, null from done
+     ), delivery as (
+       update webhook_deliveries d set status = 'delivered', delivered_at = done.at, last_status_code = done.status_code, last_error = null
+         from done where d.id = done.id and d.attempts = done.attempts
+     )
+     update webhook_endpoints set last_run_at = (select max(at) from done), failing_since = null where id = ?`,
+    [...done.flat(), endpointId],
+    'run',
+  );
+  webhookDeliveries.inc({ outcome: 'delivered' }, done.length);
+  done.length = 0;
+}
+
+/**
  * Sends `endpointId`'s due deliveries in order until one must wait (then its run is scheduled for
- * then) or none is left. What each attempt got is logged (webhook_attempts).
+ * then) or none is left. Claimed up to CLAIM_LIMIT at a time and sent one after the other; the
+ * successes are recorded together, when the claim is spent or before anything else is written (a
+ * worker killed before that sends them again under the same webhook-ids). A claim whose lease is
+ * half gone is given back and claimed anew. Every attempt is logged (webhook_attempts).
  */
 export async function deliverWebhooks(deps: DeliveryDeps, endpointId: number): Promise<{ status: string; sent: number }> {
   const conn = deps.orm.em.getConnection();
   const now = deps.now ?? (() => new Date());
+  const leaseMs = deps.leaseSeconds * 1000;
   let sent = 0;
-  for (let i = 0; i < RUN_LIMIT; i++) {
-    if (deps.signal?.aborted) return { status: 'cut short', sent };
-    // The oldest pending delivery of an enabled endpoint, if it is due; claimed for the lease.
-    const [claimed] = await conn.execute<Claimed[]>(
-      `with head as (
-         select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
-          where d.endpoint_id = ? and d.status = 'pending' order by d.id limit 1 for update of d
-       )
-       update webhook_deliveries d set next_attempt_at = now() + make_interval(secs => ?), attempts = d.attempts + 1
-         from head, webhook_endpoints e
-        where d.id = head.id and e.id = d.endpoint_id and d.next_attempt_at <= now()
-        returning d.id::text as id, d.body, d.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_until`,
-      [endpointId, deps.leaseSeconds],
-      'all',
-    );
-    if (!claimed) break;
-    const at = now();
-    const timestamp = Math.floor(at.getTime() / 1000);
-    const messageId = `msg_${claimed.id}`;
-    const signatures = [signature(claimed.secret, messageId, timestamp, claimed.body)];
-    if (claimed.previous_secret && claimed.previous_secret_until && new Date(claimed.previous_secret_until) > at)
-      signatures.push(signature(claimed.previous_secret, messageId, timestamp, claimed.body));
-    const started = Date.now();
-    let status: number | null = null;
-    let head: string | null = null;
-    let error: string | null = null;
-    let retryAfter: string | string[] | undefined;
-    try {
-      const res = await safePost(
-        claimed.url,
-        claimed.body,
-        { 'Content-Type': 'application/json', 'webhook-id': messageId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' ') },
-        { ...deps.fetch, timeoutMs: DELIVERY_TIMEOUT_MS, signal: deps.signal, userAgent: 'crm-service webhooks' },
-      );
-      status = res.status;
-      head = res.head;
-      retryAfter = res.headers['retry-after'];
-    } catch (e) {
-      if (e instanceof FetchRefused && e.code === 'cancelled') {
-        // Not the endpoint's fault: due again at once, the attempt uncounted.
-        await conn.execute(`update webhook_deliveries set next_attempt_at = now(), attempts = attempts - 1 where id = ?`, [claimed.id], 'run');
-        return { status: 'cut short', sent };
+  const done: Success[] = [];
+  while (sent < RUN_LIMIT) {
+    const claimedAt = Date.now();
+    const batch = await claimHead(conn, endpointId, Math.min(CLAIM_LIMIT, RUN_LIMIT - sent), deps.leaseSeconds);
+    if (batch.length === 0) return { status: sent > 0 ? 'sent' : 'waiting', sent };
+    for (let i = 0; i < batch.length; i++) {
+      if (deps.signal?.aborted || Date.now() - claimedAt > leaseMs / 2) {
+        await recordSuccesses(conn, endpointId, done);
+        await release(conn, batch.slice(i));
+        if (deps.signal?.aborted) return { status: 'cut short', sent };
+        break;
       }
-      error = e instanceof FetchRefused ? e.message : 'the delivery could not be sent';
+      const outcome = await attempt(deps, conn, endpointId, batch[i], now(), done);
+      if (outcome === 'sent' || outcome === 'failed') {
+        if (outcome === 'sent') sent++;
+        continue;
+      }
+      // In order: the deliveries after this one wait for its retry (or for the next run).
+      await release(conn, batch.slice(outcome === 'cancelled' ? i : i + 1));
+      await recordSuccesses(conn, endpointId, done);
+      if (outcome === 'cancelled') return { status: 'cut short', sent };
+      return { status: outcome, sent };
     }
-    const duration = Date.now() - started;
+    await recordSuccesses(conn, endpointId, done);
+  }
+  // More than one run sends: the caller runs the next at once.
+  return { status: 'more', sent };
+}
+
+/**
+ * An in-process run, counted in the job metrics and logged under the job it stands for
+ * (`deliver-webhooks`). Its line is at debug, not info: a run is made for nearly every write, and
+ * the job's own lines stay the ones an operator reads by default; a failure is an error line as a job's.
+ */
+export async function countedAsJob<T extends object>(run: () => Promise<T>, job: 'deliver-webhooks' | 'dispatch-webhooks' = 'deliver-webhooks'): Promise<T> {
+  const started = performance.now();
+  jobsRunning.inc({ job });
+  try {
+    const outcome = await run();
+    const ms = performance.now() - started;
+    jobDuration.observe({ job, outcome: 'ok' }, ms / 1000);
+    logger.debug('job done', { job, inProcess: true, ms: Math.round(ms), ...outcome });
+    return outcome;
+  } catch (error) {
+    const ms = performance.now() - started;
+    jobsFailed.inc({ job });
+    jobDuration.observe({ job, outcome: 'failed' }, ms / 1000);
+    logger.error('job failed', { job, inProcess: true, ms: Math.round(ms), error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    jobsRunning.dec({ job });
+  }
+}
+
+export interface Deliverer {
+  /** Deliveries were made for `endpointId`: its run starts now, or once more after the running one. */
+  wake(endpointId: number): void;
+  /** Lets running runs finish for `graceMs`, then cuts them short (their claims are given back or run out); wakes after this are ignored. */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
+ * Runs endpoints' deliveries in this process as the dispatcher makes them (no job to save and pick
+ * up per endpoint and pass): one run per endpoint at a time, a wake during it one more run after
+ * it. Runs of other processes on the same endpoint are kept in order by the claims. Retries at
+ * their time, the sweep and an administrator's redelivery still go through the job.
+ */
+export function createDeliverer(deps: Omit<DeliveryDeps, 'signal'>, onError: (error: unknown) => void): Deliverer {
+  const abort = new AbortController();
+  const endpoints = new Map<number, { again: boolean; run: Promise<void> }>();
+  let closed = false;
+  const start = (endpointId: number): void => {
+    const state = { again: false, run: Promise.resolve() };
+    endpoints.set(endpointId, state);
+    state.run = (async () => {
+      try {
+        let outcome;
+        do {
+          state.again = false;
+          outcome = await countedAsJob(() => deliverWebhooks({ ...deps, signal: abort.signal }, endpointId));
+        } while ((state.again || outcome.status === 'more') && !closed);
+      } catch (error) {
+        onError(error);
+      } finally {
+        endpoints.delete(endpointId);
+      }
+    })();
+  };
+  return {
+    wake(endpointId) {
+      if (closed) return;
+      const running = endpoints.get(endpointId);
+      if (running) running.again = true;
+      else start(endpointId);
+    },
+    async close(graceMs) {
+      closed = true;
+      const all = Promise.all([...endpoints.values()].map((e) => e.run));
+      const timer = setTimeout(() => abort.abort(new Error('worker shutting down')), graceMs);
+      await all;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * One attempt of one claimed delivery: sent (added to `done`, recorded by the caller); failed for
+ * good (its attempts spent: the next one goes); waiting for its retry; the endpoint disabled; or
+ * cancelled (the worker stopping: uncounted). A failure is recorded at once, after `done`.
+ */
+async function attempt(
+  deps: DeliveryDeps,
+  conn: Connection,
+  endpointId: number,
+  claimed: Claimed,
+  at: Date,
+  done: Success[],
+): Promise<'sent' | 'failed' | 'waiting' | 'disabled' | 'cancelled'> {
+  const timestamp = Math.floor(at.getTime() / 1000);
+  const messageId = `msg_${claimed.id}`;
+  const signatures = [signature(claimed.secret, messageId, timestamp, claimed.body)];
+  if (claimed.previous_secret && claimed.previous_secret_until && new Date(claimed.previous_secret_until) > at)
+    signatures.push(signature(claimed.previous_secret, messageId, timestamp, claimed.body));
+  const started = Date.now();
+  let status: number | null = null;
+  let head: string | null = null;
+  let error: string | null = null;
+  let retryAfter: string | string[] | undefined;
+  try {
+    const res = await safePost(
+      claimed.url,
+      claimed.body,
+      { 'Content-Type': 'application/json', 'webhook-id': messageId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' ') },
+      { ...deps.fetch, timeoutMs: DELIVERY_TIMEOUT_MS, signal: deps.signal, userAgent: 'crm-service webhooks', keepAlive: true },
+    );
+    status = res.status;
+    head = res.head;
+    retryAfter = res.headers['retry-after'];
+  } catch (e) {
+    // Not the endpoint's fault: the caller gives it back uncounted.
+    if (e instanceof FetchRefused && e.code === 'cancelled') return 'cancelled';
+    error = e instanceof FetchRefused ? e.message : 'the delivery could not be sent';
+  }
+  const duration = Date.now() - started;
+  if (status !== null && status >= 200 && status <= 299) {
+    done.push([claimed.id, claimed.attempts, at, duration, status, head === null ? null : head.slice(0, 1024)]);
+    return 'sent';
+  }
+  await recordSuccesses(conn, endpointId, done);
+  await conn.execute(
+    `insert into webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_head, error) values (?, ?, ?, ?, ?, ?)`,
+    [claimed.id, at, duration, status, head === null ? null : head.slice(0, 1024), error],
+    'run',
+  );
+  const reason = error ?? `the endpoint answered ${status}`;
+  if (status === 410) {
+    // Gone: the receiver asks for nothing more.
     await conn.execute(
-      `insert into webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_head, error) values (?, ?, ?, ?, ?, ?)`,
-      [claimed.id, at, duration, status, head === null ? null : head.slice(0, 1024), error],
+      `update webhook_deliveries set status = 'failed', last_status_code = 410, last_error = ? where id = ? and attempts = ?`,
+      [reason, claimed.id, claimed.attempts],
       'run',
     );
-    const ok = status !== null && status >= 200 && status <= 299;
-    if (ok) {
-      await conn.execute(
-        `update webhook_deliveries set status = 'delivered', delivered_at = ?, last_status_code = ?, last_error = null where id = ?`,
-        [at, status, claimed.id],
-        'run',
-      );
-      await conn.execute(`update webhook_endpoints set last_run_at = ?, failing_since = null where id = ?`, [at, endpointId], 'run');
-      sent++;
-      continue;
-    }
-    const reason = error ?? `the endpoint answered ${status}`;
-    if (status === 410) {
-      // Gone: the receiver asks for nothing more.
-      await conn.execute(`update webhook_deliveries set status = 'failed', last_status_code = 410, last_error = ? where id = ?`, [reason, claimed.id], 'run');
-      await disableEndpoint(deps, endpointId, 'gone', { at, lastStatusCode: status, lastError: reason });
-      return { status: 'disabled', sent };
-    }
-    const wait = nextWait(claimed.attempts, retryAfter, at.getTime());
-    const [endpoint] = await conn.execute<Array<{ failing_since: Date }>>(
-      `update webhook_endpoints set last_run_at = ?, failing_since = coalesce(failing_since, ?) where id = ? returning failing_since`,
-      [at, at, endpointId],
-      'all',
-    );
-    if (wait === null) {
-      await conn.execute(
-        `update webhook_deliveries set status = 'failed', last_status_code = ?, last_error = ? where id = ?`,
-        [status, reason, claimed.id],
-        'run',
-      );
-    } else {
-      const due = new Date(at.getTime() + wait);
-      await conn.execute(
-        `update webhook_deliveries set next_attempt_at = ?, last_status_code = ?, last_error = ? where id = ?`,
-        [due, status, reason, claimed.id],
-        'run',
-      );
-      // Its run at the retry's time (the sweep would find it too, but only at its own pace).
-      await deps.queue.enqueue('deliver-webhooks', { endpointId }, due);
-    }
-    if (endpoint && at.getTime() - new Date(endpoint.failing_since).getTime() > FAILING_DAYS * 86_400_000) {
-      await disableEndpoint(deps, endpointId, 'failing', { at, lastStatusCode: status, lastError: reason });
-      return { status: 'disabled', sent };
-    }
-    // In order: the deliveries after this one wait for its retry.
-    break;
+    webhookDeliveries.inc({ outcome: 'failed' });
+    await disableEndpoint(deps, endpointId, 'gone', { at, lastStatusCode: status, lastError: reason });
+    return 'disabled';
   }
-  return { status: sent > 0 ? 'sent' : 'waiting', sent };
+  const wait = nextWait(claimed.attempts, retryAfter, at.getTime());
+  const [endpoint] = await conn.execute<Array<{ failing_since: Date }>>(
+    `update webhook_endpoints set last_run_at = ?, failing_since = coalesce(failing_since, ?) where id = ? returning failing_since`,
+    [at, at, endpointId],
+    'all',
+  );
+  if (wait === null) {
+    await conn.execute(
+      `update webhook_deliveries set status = 'failed', last_status_code = ?, last_error = ? where id = ? and attempts = ?`,
+      [status, reason, claimed.id, claimed.attempts],
+      'run',
+    );
+    webhookDeliveries.inc({ outcome: 'failed' });
+  } else {
+    const due = new Date(at.getTime() + wait);
+    await conn.execute(
+      `update webhook_deliveries set next_attempt_at = ?, last_status_code = ?, last_error = ? where id = ? and attempts = ?`,
+      [due, status, reason, claimed.id, claimed.attempts],
+      'run',
+    );
+    // Its run at the retry's time (the sweep would find it too, but only at its own pace).
+    webhookDeliveries.inc({ outcome: 'retried' });
+    await deps.queue.enqueue('deliver-webhooks', { endpointId }, due);
+  }
+  if (endpoint && at.getTime() - new Date(endpoint.failing_since).getTime() > FAILING_DAYS * 86_400_000) {
+    await disableEndpoint(deps, endpointId, 'failing', { at, lastStatusCode: status, lastError: reason });
+    return 'disabled';
+  }
+  return wait === null ? 'failed' : 'waiting';
 }
 
 /** An endpoint's disabled_reason, by why it was disabled. */
@@ -263,6 +431,14 @@ export async function dueWebhookEndpointIds(orm: MikroORM, limit: number): Promi
     'all',
   );
   return rows.map((r) => r.endpoint_id);
+}
+
+/** Deliveries still to be sent or retried, of every endpoint (the metrics' gauge, read at scrape: the pending rows' partial index). */
+export async function pendingDeliveryCount(orm: MikroORM): Promise<number> {
+  const [row] = await orm.em
+    .getConnection()
+    .execute<Array<{ pending: number }>>(`select count(*)::int as pending from webhook_deliveries where status = 'pending'`, [], 'all');
+  return row?.pending ?? 0;
 }
 
 /** Deliveries older than `days` that are no longer pending go, `batch` at a time, with their attempts (the sweep calls it). */

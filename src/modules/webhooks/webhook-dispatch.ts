@@ -3,7 +3,9 @@ import { createContext, type RequestContext } from '../../context/context';
 import type { JobQueue } from '../../context/job-queue';
 import { changeRows, decodeCursor, encodeCursor, visibleTo } from '../changes/change-feed';
 import { ChangeAction, typeNameOf, type ChangeRow } from '../changes/change.types';
+import { mayReadType } from '../../graphql/scopes';
 import { viewerFor } from '../users/user.viewer';
+import { countedAsJob } from './webhook-delivery';
 
 /*
  * The dispatcher: reads the change records after its cursor (the change feed's, over every
@@ -25,10 +27,17 @@ export interface DispatchDeps {
   readonly records?: RecordReader;
   /** The origin of links in the records (a document's public link): the service's public URL. */
   readonly origin?: string;
+  /** Changes one pass reads at most (DISPATCH_BATCH). */
+  readonly batch?: number;
+  /** Starts an endpoint's deliveries in this process (createDeliverer); without it, each gets a delivery job. */
+  readonly deliver?: (endpointId: number) => void;
 }
 
-/** Changes one run reads at most; a larger backlog takes several runs (the run enqueues the next). */
+/** Changes one pass reads at most; a larger backlog takes several passes (the dispatcher makes them). */
 export const DISPATCH_BATCH = 500;
+
+/** Records read at once for one endpoint: their loaders batch them, and the pool keeps connections for the API. */
+const READ_CONCURRENCY = 50;
 
 interface EndpointRow {
   readonly id: number;
@@ -38,6 +47,8 @@ interface EndpointRow {
   readonly actions: string[];
   readonly only_when_changed: string[];
   readonly created_at: Date;
+  /** The scopes of the scoped key that made it; null: a full key's. */
+  readonly scopes: string[] | null;
 }
 
 /** `deal.created`, `deal.updated`, `deal.destroyed`: a delivery's `type`. */
@@ -75,69 +86,152 @@ function wants(endpoint: EndpointRow, row: ChangeRow): boolean {
   return Object.keys(row.changes ?? {}).some((field) => endpoint.only_when_changed.includes(field));
 }
 
-/**
- * One run: the changes after the cursor, each endpoint's deliveries of those its owner may see
- * (the change feed's rule, as the owner), the cursor moved past them, in one transaction; then
- * each endpoint with new deliveries gets its delivery job, and a backlog another run.
- */
-export async function dispatchChanges(deps: DispatchDeps, batch = DISPATCH_BATCH): Promise<{ changes: number; deliveries: number }> {
-  const { orm, queue } = deps;
-  const em = orm.em.fork();
-  const outcome = await em.transactional(async (tx) => {
-    const [state] = await tx.execute<Array<{ cursor: string | null }>>(`select "cursor" from "webhook_dispatch" for update`, [], 'all');
-    const cursor = decodeCursor(state?.cursor ?? null, 'cursor');
-    const read = await changeRows(
-      tx as never,
-      cursor,
-      batch,
-      ['exists (select 1 from "webhook_endpoints" e where e.account_id = rc.account_id and e.enabled)'],
-      [],
-    );
-    const rows = read.rows.map((r) => r.row);
-    const accounts = [...new Set(rows.map((r) => r.account_id))];
-    const endpoints =
-      accounts.length === 0
-        ? []
-        : await tx.execute<EndpointRow[]>(
-            `select "id", "account_id", "owner_id", "models", "actions", "only_when_changed", "created_at" from "webhook_endpoints" where "enabled" and "owner_id" is not null and "account_id" in (?)`,
-            [accounts],
-            'all',
-          );
-    const touched = new Set<number>();
-    // Records read once per owner and run: endpoints of one owner carry the same view.
-    const reading = new Map<string, Promise<unknown>>();
-    let deliveries = 0;
-    for (const endpoint of endpoints) {
-      const wanted = rows.filter((row) => wants(endpoint, row));
-      if (wanted.length === 0) continue;
-      const viewer = await viewerFor(tx, { userId: endpoint.owner_id! });
-      if (!viewer || viewer.accountId !== endpoint.account_id) continue;
-      // The owner's view, read outside this transaction (what is committed is what they may see).
-      const ctx = createContext(orm, viewer, `webhooks:${endpoint.id}`, { channel: 'job', origin: deps.origin });
-      const shown = await visibleTo(ctx, wanted);
-      if (shown.length === 0) continue;
-      const records: unknown[] = [];
-      for (const row of shown) records.push(await recordOf(deps, reading, ctx, row));
-      const now = new Date();
-      const values = shown.map(() => '(?, ?, ?, ?, ?)').join(', ');
-      const params = shown.flatMap((row, i) => [endpoint.account_id, endpoint.id, row.id, eventTypeOf(row), deliveryBody(row, now, records[i])]);
-      const made = await tx.execute<Array<{ id: string }>>(
-        `insert into "webhook_deliveries" ("account_id", "endpoint_id", "change_id", "event_type", "body") values ${values} on conflict ("endpoint_id", "change_id") do nothing returning "id"`,
-        params,
-        'all',
-      );
-      if (made.length > 0) touched.add(endpoint.id);
-      deliveries += made.length;
-    }
-    await tx.execute(`update "webhook_dispatch" set "cursor" = ?`, [encodeCursor(read.next)], 'run');
-    return { changes: rows.length, deliveries, touched: [...touched], more: read.more };
-  });
-  for (const endpointId of outcome.touched) await queue.enqueue('deliver-webhooks', { endpointId });
-  if (outcome.more) await queue.enqueue('dispatch-webhooks', {});
-  return { changes: outcome.changes, deliveries: outcome.deliveries };
+/** What one pass did; `more`: a backlog (or a pass of another process moved the cursor first) wants another pass at once. */
+export interface DispatchOutcome {
+  readonly changes: number;
+  readonly deliveries: number;
+  readonly more: boolean;
 }
 
-/** The record a delivery of `row` carries for `ctx`'s viewer: read once per owner, record and run; none for a destroy (its tombstone is in the row). */
+/**
+ * One pass: the changes after the cursor, each endpoint's deliveries of those its owner may see
+ * (the change feed's rule, as the owner), then in one short transaction the deliveries made and
+ * the cursor moved past them, if no other pass moved it meanwhile (compare and set: the slow part,
+ * reading the records, holds no lock); then each endpoint with new deliveries gets its run (in
+ * this process with `deps.deliver`, else a delivery job). A backlog or a lost race is `more`: the dispatcher (createDispatcher) passes again.
+ */
+export async function dispatchChanges(deps: DispatchDeps, batch = deps.batch ?? DISPATCH_BATCH): Promise<DispatchOutcome> {
+  const { orm, queue } = deps;
+  const em = orm.em.fork();
+  const [state] = await em.execute<Array<{ cursor: string | null }>>(`select "cursor" from "webhook_dispatch"`, [], 'all');
+  const seen = state?.cursor ?? null;
+  const read = await changeRows(
+    em as never,
+    decodeCursor(seen, 'cursor'),
+    batch,
+    ['exists (select 1 from "webhook_endpoints" e where e.account_id = rc.account_id and e.enabled)'],
+    [],
+  );
+  const rows = read.rows.map((r) => r.row);
+  const accounts = [...new Set(rows.map((r) => r.account_id))];
+  const endpoints =
+    accounts.length === 0
+      ? []
+      : await em.execute<EndpointRow[]>(
+          `select "id", "account_id", "owner_id", "models", "actions", "only_when_changed", "created_at", "scopes" from "webhook_endpoints" where "enabled" and "owner_id" is not null and "account_id" in (?)`,
+          [accounts],
+          'all',
+        );
+  // Records read once per owner and pass: endpoints of one owner carry the same view.
+  const reading = new Map<string, Promise<unknown>>();
+  const made = await Promise.all(endpoints.map((endpoint) => deliveriesOf(deps, reading, endpoint, rows)));
+  const values = made.flat();
+  const outcome = await em.transactional(async (tx) => {
+    const [now] = await tx.execute<Array<{ cursor: string | null }>>(`select "cursor" from "webhook_dispatch" for update`, [], 'all');
+    if ((now?.cursor ?? null) !== seen) return null;
+    const inserted =
+      values.length === 0
+        ? []
+        : await tx.execute<Array<{ endpoint_id: number }>>(
+            `insert into "webhook_deliveries" ("account_id", "endpoint_id", "change_id", "event_type", "body") values ${values.map(() => '(?, ?, ?, ?, ?)').join(', ')} on conflict ("endpoint_id", "change_id") do nothing returning "endpoint_id"`,
+            values.flat(),
+            'all',
+          );
+    await tx.execute(`update "webhook_dispatch" set "cursor" = ?`, [encodeCursor(read.next)], 'run');
+    return inserted;
+  });
+  // Another pass moved the cursor first: its deliveries stand, this pass's work is read again.
+  if (outcome === null) return { changes: 0, deliveries: 0, more: true };
+  for (const endpointId of new Set(outcome.map((r) => r.endpoint_id))) {
+    if (deps.deliver) deps.deliver(endpointId);
+    else await queue.enqueue('deliver-webhooks', { endpointId });
+  }
+  return { changes: rows.length, deliveries: outcome.length, more: read.more };
+}
+
+/** The rows `endpoint` gets of `rows` (account, endpoint, change, type, body), its owner's view read concurrently (their loaders batch the reads). */
+async function deliveriesOf(
+  deps: DispatchDeps,
+  reading: Map<string, Promise<unknown>>,
+  endpoint: EndpointRow,
+  rows: readonly ChangeRow[],
+): Promise<unknown[][]> {
+  const wanted = rows.filter((row) => wants(endpoint, row));
+  if (wanted.length === 0) return [];
+  const viewer = await viewerFor(deps.orm.em.fork(), { userId: endpoint.owner_id! });
+  if (!viewer || viewer.accountId !== endpoint.account_id) return [];
+  // The owner's view of what is committed now, through the scopes of the key that made the endpoint.
+  const ctx = createContext(deps.orm, { ...viewer, scopes: endpoint.scopes }, `webhooks:${endpoint.id}`, { channel: 'job', origin: deps.origin });
+  const shown = await visibleTo(
+    ctx,
+    wanted.filter((row) => mayReadType(endpoint.scopes, typeNameOf(row.model))),
+  );
+  const records: unknown[] = [];
+  for (let i = 0; i < shown.length; i += READ_CONCURRENCY)
+    records.push(...(await Promise.all(shown.slice(i, i + READ_CONCURRENCY).map((row) => recordOf(deps, reading, ctx, row)))));
+  const now = new Date();
+  return shown.map((row, i) => [endpoint.account_id, endpoint.id, row.id, eventTypeOf(row), deliveryBody(row, now, records[i])]);
+}
+
+export interface Dispatcher {
+  /** Asks for a pass (a notification came): one starts now, or after the running one. */
+  wake(): void;
+  /** Passes until none is owed (the job's and the sweep's way in): the running ones, with one more after them. */
+  run(): Promise<DispatchOutcome>;
+  /** Lets the running pass end; wakes after this are ignored. */
+  close(): Promise<void>;
+}
+
+/**
+ * Dispatch in one process, one pass at a time: a wake while a pass runs makes one more pass after
+ * it (however many came), and a backlog passes until it is read. Passes of several processes are
+ * kept apart by the cursor's compare and set.
+ */
+export function createDispatcher(deps: DispatchDeps, onError: (error: unknown) => void): Dispatcher {
+  let running: Promise<DispatchOutcome> | null = null;
+  let again = false;
+  let closed = false;
+  const loop = async (): Promise<DispatchOutcome> => {
+    let total = { changes: 0, deliveries: 0, more: false };
+    do {
+      again = false;
+      const pass = await countedAsJob(() => dispatchChanges(deps), 'dispatch-webhooks');
+      total = { changes: total.changes + pass.changes, deliveries: total.deliveries + pass.deliveries, more: false };
+      if (pass.more) again = true;
+    } while (again && !closed);
+    return total;
+  };
+  const start = (): Promise<DispatchOutcome> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    const pass = loop();
+    running = pass;
+    const after = (failed: boolean) => {
+      running = null;
+      // A wake that came after the loop's last look (not after a failure: the sweep retries that, later).
+      if (again && !closed && !failed) start().catch(onError);
+    };
+    pass.then(
+      () => after(false),
+      () => after(true),
+    );
+    return pass;
+  };
+  return {
+    wake() {
+      if (!closed) start().catch(onError);
+    },
+    run: start,
+    async close() {
+      closed = true;
+      await running?.catch(() => undefined);
+    },
+  };
+}
+
+/** The record a delivery of `row` carries for `ctx`'s viewer: read once per owner, record and pass; none for a destroy (its tombstone is in the row). */
 function recordOf(deps: DispatchDeps, read: Map<string, Promise<unknown>>, ctx: RequestContext, row: ChangeRow): Promise<unknown> {
   if (row.action === ChangeAction.DESTROY || !deps.records) return Promise.resolve(null);
   const key = `${ctx.viewer.userId}:${row.model}:${row.record_id}`;

@@ -84,6 +84,10 @@ export class WebhookEndpoint {
   @Property({ type: 'json' })
   models!: ChangeModel[];
 
+  /** The scopes of the scoped API key that made it (null: made with a full key): it receives only the changes they may read. */
+  @Property({ type: 'json', nullable: true })
+  scopes: string[] | null = null;
+
   @Field(() => [ChangeAction], { description: 'The actions it receives.' })
   @Property({ type: 'json', defaultRaw: `'["create","update","destroy"]'` })
   actions: ChangeAction[] = [ChangeAction.CREATE, ChangeAction.UPDATE, ChangeAction.DESTROY];

@@ -5,6 +5,7 @@ import { recordResource } from '../common/record-resource';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WEBHOOK_ENDPOINT_FIELDS, type WebhookEndpointInput } from './webhook-endpoint.fields';
 import { PREVIOUS_SECRET_HOURS, WEBHOOK_ENDPOINTS, WebhookEndpointService } from './webhook-endpoint.service';
+import { Scope } from '../../graphql/scopes';
 
 const ADMINS_ONLY = 'Administrators only (others get a FORBIDDEN error).';
 
@@ -51,6 +52,7 @@ export class WebhookEndpointSecretResolver {
   @Mutation(() => RotateWebhookEndpointSecretPayload, {
     description: `A new signing secret for an endpoint, shown once in the payload; deliveries are signed with the previous one too for ${PREVIOUS_SECRET_HOURS} hours, so receivers can switch. ${ADMINS_ONLY}`,
   })
+  @Scope('webhook_endpoints:write')
   async rotateWebhookEndpointSecret(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The endpoint's databaseId." }) id: number,

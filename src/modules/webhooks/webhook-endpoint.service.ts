@@ -6,7 +6,8 @@ import { mutation } from '../../context/transaction';
 import { VisibilityRule, type Seer } from '../../context/visibility';
 import type { Where } from '../../db/sql';
 import { blank } from '../../kit/assign';
-import { ChangeAction, ChangeModel } from '../changes/change.types';
+import { mayReadType, readScopeOf } from '../../graphql/scopes';
+import { ChangeAction, ChangeModel, typeNameOf } from '../changes/change.types';
 import { requireAdmin } from '../common/admin';
 import { withoutNul } from '../common/input';
 import { loadForWrite, removeVisible, type Records } from '../common/resource';
@@ -127,6 +128,8 @@ export class WebhookEndpointService {
         name: '',
         models: [],
         secret: newSecret(),
+        // Made with a scoped key: it sees what that key may read, for good (issue 26 §3).
+        scopes: this.ctx.viewer.scopes === null ? null : [...this.ctx.viewer.scopes],
       });
       await this.apply(endpoint, input, true);
       endpoint.revealedSecret = endpoint.secret;
@@ -180,6 +183,10 @@ export class WebhookEndpointService {
     const url = creating || raw.url !== undefined ? await checkTarget(raw.url, issues) : undefined;
     const models = checkList(creating ? (raw.models ?? null) : raw.models, 'models', Object.values(ChangeModel), issues);
     const actions = checkList(raw.actions, 'actions', Object.values(ChangeAction), issues);
+    // A scoped API key asks only for the changes it may read (issue 26 §3).
+    const scopes = this.ctx.viewer.scopes;
+    const unreadable = scopes === null ? undefined : models?.find((model) => !mayReadType(scopes, typeNameOf(model)));
+    if (unreadable) issues.invalid('models', `this API key lacks the scope ${readScopeOf(typeNameOf(unreadable)) ?? `to read ${unreadable}`}`);
     const description = checkText(raw.description, 'description', 500, issues);
     const failureEmail = checkText(raw.failureEmail, 'failureEmail', 254, issues);
     if (failureEmail && !/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(failureEmail)) issues.invalid('failureEmail', 'is not an email address');

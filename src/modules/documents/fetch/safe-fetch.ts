@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { FetchRefused } from './fetch-refused';
 import { isPublicAddress } from './public-address';
@@ -37,6 +37,12 @@ export interface SafeFetchOptions {
   readonly resolve?: (host: string) => Promise<readonly LookupAddress[]>;
   /** Cancels the fetch (a worker shutting down). */
   readonly signal?: AbortSignal;
+  /**
+   * POST only: keep the connection for the next POST to the same host and port (webhook
+   * deliveries in a row). A kept socket is one a checked address was connected to; the host's
+   * addresses are checked again before each POST all the same.
+   */
+  readonly keepAlive?: boolean;
 }
 
 export interface SafeFetchResult {
@@ -58,7 +64,7 @@ export const SAFE_FETCH_DEFAULTS = {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-type Settings = Required<Omit<SafeFetchOptions, 'allowAddress' | 'resolve' | 'signal'>> &
+type Settings = Required<Omit<SafeFetchOptions, 'allowAddress' | 'resolve' | 'signal' | 'keepAlive'>> &
   Pick<SafeFetchOptions, 'allowAddress'> & { resolve: (host: string) => Promise<readonly LookupAddress[]> };
 
 function defaultResolve(host: string): Promise<readonly LookupAddress[]> {
@@ -149,6 +155,7 @@ function pinnedRequest(
   method: 'GET' | 'POST',
   headers: OutgoingHttpHeaders,
   onResponse: (response: IncomingMessage) => void,
+  keepAlive = false,
 ): ClientRequest {
   const host = bareHost(url);
   const options: RequestOptions & { servername?: string } = {
@@ -158,11 +165,20 @@ function pinnedRequest(
     path: `${url.pathname}${url.search}`,
     headers: { Host: url.host, ...headers },
     lookup: pinnedLookup(addresses),
-    agent: false,
+    agent: keepAlive ? (url.protocol === 'https:' ? KEPT.https : KEPT.http) : false,
   };
   if (url.protocol === 'https:' && isIP(host) === 0) options.servername = host;
   return (url.protocol === 'https:' ? httpsRequest : httpRequest)(options, onResponse);
 }
+
+/**
+ * The POSTs' kept connections: an idle one is closed after 2 s (shorter than the 5 s a Node
+ * server keeps one, so a receiver rarely closes one under a request), at most 4 a host.
+ */
+const KEPT = {
+  http: new HttpAgent({ keepAlive: true, timeout: 2_000, maxSockets: 4, maxFreeSockets: 4 }),
+  https: new HttpsAgent({ keepAlive: true, timeout: 2_000, maxSockets: 4, maxFreeSockets: 4 }),
+};
 
 /** One abort for a whole exchange: its deadline and the caller's signal; `done` lets go of both. */
 function exchangeAbort(timeoutMs: number, signal: AbortSignal | undefined): { readonly signal: AbortSignal; done(): void } {
@@ -306,46 +322,68 @@ export async function safePost(
   try {
     const url = checkUrl(rawUrl, options.maxUrlLength ?? SAFE_FETCH_DEFAULTS.maxUrlLength);
     const addresses = await checkedAddresses(bareHost(url), settings);
-    return await new Promise<SafePostResult>((resolve, reject) => {
-      let settled = false;
-      const finish = (error: FetchRefused | null, result?: SafePostResult) => {
-        if (settled) return;
-        settled = true;
-        exchange.signal.removeEventListener('abort', onAbort);
-        req.destroy();
-        if (error) reject(error);
-        else resolve(result!);
-      };
-      const onAbort = () => finish(exchange.signal.reason instanceof FetchRefused ? exchange.signal.reason : FetchRefused.of('cancelled'));
-      const sent = {
-        ...headers,
-        'Content-Length': String(Buffer.byteLength(body)),
-        'User-Agent': options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent,
-      };
-      const req = pinnedRequest(url, addresses, 'POST', sent, (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () =>
-          finish(null, {
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            head: Buffer.concat(chunks).subarray(0, POST_KEPT_BYTES).toString('utf8'),
-          });
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= POST_READ_BYTES) chunks.push(chunk);
-          else done();
+    const post = (keepAlive: boolean) =>
+      new Promise<SafePostResult>((resolve, reject) => {
+        let settled = false;
+        const finish = (error: (FetchRefused & { stale?: boolean }) | null, result?: SafePostResult, keep = false) => {
+          if (settled) return;
+          settled = true;
+          exchange.signal.removeEventListener('abort', onAbort);
+          // A socket goes back to the pool only after a whole answer.
+          if (!keep) req.destroy();
+          if (error) reject(error);
+          else resolve(result!);
+        };
+        const onAbort = () => finish(exchange.signal.reason instanceof FetchRefused ? exchange.signal.reason : FetchRefused.of('cancelled'));
+        const sent = {
+          ...headers,
+          'Content-Length': String(Buffer.byteLength(body)),
+          'User-Agent': options.userAgent ?? SAFE_FETCH_DEFAULTS.userAgent,
+        };
+        const req = pinnedRequest(
+          url,
+          addresses,
+          'POST',
+          sent,
+          (response) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            const done = (whole: boolean) =>
+              finish(
+                null,
+                { status: response.statusCode ?? 0, headers: response.headers, head: Buffer.concat(chunks).subarray(0, POST_KEPT_BYTES).toString('utf8') },
+                whole && keepAlive,
+              );
+            response.on('data', (chunk: Buffer) => {
+              size += chunk.length;
+              if (size <= POST_READ_BYTES) chunks.push(chunk);
+              else done(false);
+            });
+            response.on('end', () => done(true));
+            response.on('error', () => done(false));
+            response.on('close', () => done(false));
+          },
+          keepAlive,
+        );
+        if (exchange.signal.aborted) return onAbort();
+        exchange.signal.addEventListener('abort', onAbort);
+        req.setTimeout(options.idleTimeoutMs ?? SAFE_FETCH_DEFAULTS.idleTimeoutMs, () => finish(FetchRefused.of('timed_out')));
+        req.on('error', (err: NodeJS.ErrnoException) => {
+          const refused: FetchRefused & { stale?: boolean } = refusalOf(url, err);
+          // A kept socket the receiver had closed meanwhile: nothing reached it.
+          refused.stale = req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+          finish(refused);
         });
-        response.on('end', done);
-        response.on('error', done);
-        response.on('close', done);
+        req.end(body);
       });
-      if (exchange.signal.aborted) return onAbort();
-      exchange.signal.addEventListener('abort', onAbort);
-      req.setTimeout(options.idleTimeoutMs ?? SAFE_FETCH_DEFAULTS.idleTimeoutMs, () => finish(FetchRefused.of('timed_out')));
-      req.on('error', (err: NodeJS.ErrnoException) => finish(refusalOf(url, err)));
-      req.end(body);
-    });
+    if (!options.keepAlive) return await post(false);
+    try {
+      return await post(true);
+    } catch (error) {
+      // Once more on a new connection when a kept one turned out closed.
+      if ((error as { stale?: boolean }).stale && !exchange.signal.aborted) return await post(false);
+      throw error;
+    }
   } finally {
     exchange.done();
   }

@@ -1,0 +1,243 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { Issues } from '../../common/errors';
+import type { RequestContext } from '../../context/context';
+import { enqueueAfterCommit } from '../../context/context';
+import { mutation } from '../../context/transaction';
+import { isValidId } from '../../graphql/ids';
+import { ScopeMissingError } from '../../common/errors';
+import { grants } from '../../graphql/scopes';
+import { BulkFormat } from '../common/bulk';
+import { customFieldDefs } from '../custom-fields/custom-field.loaders';
+import { bulkStorageKey, documentStorage, type DocumentStorage } from '../documents/storage';
+import type { Viewer } from '../../context/viewer';
+import { columnRules, knownField } from './import.fields';
+import { IMPORT_TARGETS, ImportMode, type ImportMatchKey, type ImportResource } from './import.targets';
+import { v3KeysOf } from '../../jobs/export-columns';
+
+/** How long an upload waits to be imported. */
+export const UPLOAD_TTL_HOURS = 24;
+/** Mapping entries at most. */
+export const MAX_MAPPING = 500;
+
+export interface ImportRecord {
+  id: number;
+  account_id: number;
+  user_id: number;
+  resource: ImportResource;
+  mode: ImportMode;
+  dry_run: boolean;
+  format: BulkFormat;
+  state: string;
+  rows_total: number | null;
+  rows_processed: number;
+  rows_created: number;
+  rows_updated: number;
+  rows_unchanged: number;
+  rows_failed: number;
+  failure: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  storage_key: string | null;
+  header: string[] | null;
+}
+
+/** Stores an upload's bytes (streamed, bounded) and answers its id and size. */
+export async function createUpload(
+  em: EntityManager,
+  storage: DocumentStorage,
+  viewer: Viewer,
+  body: Readable,
+  format: BulkFormat,
+  maxBytes: number,
+): Promise<{ id: number; bytes: number }> {
+  const conn = em.getConnection();
+  const [row] = await conn.execute<Array<{ id: number }>>(
+    `insert into import_uploads (account_id, user_id, api_key_id, storage_key, format, bytes, created_at, expires_at)
+     values (?, ?, ?, '', ?, 0, now(), now() + make_interval(hours => ?)) returning id`,
+    [viewer.accountId, viewer.userId, viewer.apiKeyId, format, UPLOAD_TTL_HOURS],
+    'all',
+  );
+  const key = bulkStorageKey('imports', viewer.accountId, row.id, format);
+  try {
+    const bytes = await storage.putStream(key, body, maxBytes);
+    await conn.execute(`update import_uploads set storage_key = ?, bytes = ? where id = ?`, [key, bytes, row.id], 'run');
+    return { id: row.id, bytes };
+  } catch (error) {
+    await conn.execute(`delete from import_uploads where id = ?`, [row.id], 'run');
+    throw error;
+  }
+}
+
+/** The first record of a stored CSV file (its header), or null when it has none readable. */
+async function headerOf(storageKey: string): Promise<string[] | null> {
+  const stored = await documentStorage()?.get(storageKey);
+  if (!stored) return null;
+  const parser = stored.body.pipe(parse({ bom: true, to_line: 1, relax_column_count: true, max_record_size: 1024 * 1024 }));
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) return record.map((h) => h.trim());
+    return null;
+  } catch {
+    return null;
+  } finally {
+    stored.body.destroy();
+  }
+}
+
+export interface StartImportArgs {
+  resource: ImportResource;
+  uploadId?: string | null;
+  url?: string | null;
+  format?: BulkFormat | null;
+  mapping?: Array<{ column: string; field: string }> | null;
+  mode: ImportMode;
+  matchBy?: ImportMatchKey | null;
+  externalIdField?: string | null;
+  dryRun?: boolean | null;
+}
+
+/** Checks a start and records the import (queued); its job is enqueued after the commit. */
+export async function startImport(ctx: RequestContext, input: StartImportArgs): Promise<ImportRecord> {
+  const target = IMPORT_TARGETS[input.resource];
+  const issues = new Issues();
+  if (!grants(ctx.viewer.scopes, `${input.resource}:write`)) throw new ScopeMissingError(`${input.resource}:write`);
+  if (!target) issues.invalid('resource', `${input.resource} cannot be imported yet`);
+  if ((input.uploadId == null) === (input.url == null)) issues.invalid('uploadId', 'give exactly one of uploadId and url');
+  if (input.url != null) issues.invalid('url', 'imports from a URL are not supported yet: upload the file to /api/imports/uploads');
+  if (input.matchBy != null && input.externalIdField != null) issues.invalid('matchBy', 'give matchBy or externalIdField, not both');
+  if (input.mode === ImportMode.CREATE && (input.matchBy != null || input.externalIdField != null))
+    issues.invalid('mode', 'CREATE matches nothing: matchBy and externalIdField are for UPDATE and UPSERT');
+  if (target && input.matchBy != null && !target.keys[input.matchBy]) issues.invalid('matchBy', `${input.matchBy} is not a key of ${input.resource}`);
+  const mapping = input.mapping ?? null;
+  if (mapping && mapping.length > MAX_MAPPING) issues.invalid('mapping', `has more than ${MAX_MAPPING} entries`);
+  issues.throwIfAny();
+  const defs = await customFieldDefs(ctx, target!.customFields).load();
+  if (input.externalIdField != null) {
+    const def = defs.find((d) => d.label === input.externalIdField);
+    if (!def) issues.invalid('externalIdField', `${input.externalIdField} is no custom field of ${input.resource} in the account`);
+    else if (def.kind !== 'text' && def.kind !== 'numeric')
+      issues.invalid('externalIdField', `${input.externalIdField} is ${def.kind}: an external id is a text or numeric field`);
+  }
+  const rules = columnRules(ctx.em, target!.fields);
+  const fields = mapping ? mapping.map((m) => m.field) : [];
+  mapping?.forEach((m, i) => {
+    if (!knownField(rules, defs, m.field, target!.extras)) issues.invalid(`mapping.${i}.field`, `${m.field} is no field of ${input.resource}`);
+  });
+  if (new Set(fields).size !== fields.length) issues.invalid('mapping', 'maps two columns to one field');
+  issues.throwIfAny();
+  const uploadId = Number(input.uploadId);
+  const [upload] = isValidId(uploadId)
+    ? await ctx.em
+        .getConnection()
+        .execute<Array<{ id: number; storage_key: string; format: BulkFormat }>>(
+          `select id, storage_key, format from import_uploads where id = ? and account_id = ? and user_id = ? and used_at is null and expires_at > now() and storage_key <> ''`,
+          [uploadId, ctx.viewer.accountId, ctx.viewer.userId],
+          'all',
+        )
+    : [];
+  if (!upload) issues.add('uploadId', 'NOT_FOUND', 'no upload of yours has this id (used already, or expired)');
+  issues.throwIfAny();
+  const format = input.format ?? upload.format ?? BulkFormat.CSV;
+  let header: string[] | null = null;
+  if (format === BulkFormat.CSV) {
+    header = await headerOf(upload.storage_key);
+    if (header) {
+      const shown = v3KeysOf(input.resource);
+      const mapped = mapping ? new Map(mapping.map((m) => [m.column, m.field])) : null;
+      for (const column of header) {
+        const field = mapped ? mapped.get(column) : column;
+        if (field === undefined) continue; // a column the mapping leaves out is not imported
+        // Without a mapping, a v3 key the import cannot write (an export's `id`, `created_at`) is skipped.
+        if (!mapped && shown.has(column) && !knownField(rules, defs, column, target!.extras)) continue;
+        if (!knownField(rules, defs, field, target!.extras))
+          issues.invalid('mapping', `column "${column}" is no field of ${input.resource}: map it, or leave it out of a mapping`);
+      }
+      mapping?.forEach((m, i) => {
+        if (!header!.includes(m.column)) issues.invalid(`mapping.${i}.column`, `the file has no column "${m.column}"`);
+      });
+      issues.throwIfAny();
+    }
+  }
+  return mutation(ctx, async (em) => {
+    const claimed = await em.execute(`update import_uploads set used_at = now() where id = ? and used_at is null returning id`, [upload.id], 'all');
+    if (claimed.length === 0) new Issues().add('uploadId', 'NOT_FOUND', 'the upload was used already').throwIfAny();
+    const [row] = await em.execute<ImportRecord[]>(
+      `insert into imports (account_id, user_id, api_key_id, resource, mode, match_by, external_id_field, dry_run, format, mapping, header, storage_key, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()) returning *`,
+      [
+        ctx.viewer.accountId,
+        ctx.viewer.userId,
+        ctx.viewer.apiKeyId,
+        input.resource,
+        input.mode,
+        input.matchBy ?? null,
+        input.externalIdField ?? null,
+        input.dryRun ?? false,
+        format,
+        mapping ? JSON.stringify(mapping) : null,
+        header ? JSON.stringify(header) : null,
+        upload.storage_key,
+      ],
+      'all',
+    );
+    enqueueAfterCommit(ctx, 'run-import', () => ({ importId: row.id }));
+    return row;
+  });
+}
+
+/** The imports the viewer may see: their own, every one of the account for administrators; only resources their key may read. */
+export function visibleImports(viewer: Viewer): { sql: string; params: unknown[] } {
+  const readable = Object.keys(IMPORT_TARGETS).filter((r) => grants(viewer.scopes, `${r}:read`));
+  const params: unknown[] = [viewer.accountId, `{${readable.join(',')}}`];
+  let sql = `i.account_id = ? and i.resource = any(?::text[])`;
+  if (!viewer.isAdmin) {
+    sql += ` and i.user_id = ?`;
+    params.push(viewer.userId);
+  }
+  return { sql, params };
+}
+
+export async function findImport(ctx: RequestContext, id: number): Promise<ImportRecord | null> {
+  if (!isValidId(id)) return null;
+  const where = visibleImports(ctx.viewer);
+  const rows = await ctx.em.getConnection().execute<ImportRecord[]>(`select i.* from imports i where i.id = ? and ${where.sql}`, [id, ...where.params], 'all');
+  return rows[0] ?? null;
+}
+
+/** Ids of imports queued or running whose lease ran out (or that never had one): what the sweep enqueues. */
+export async function dueImportIds(em: EntityManager, limit = 100): Promise<number[]> {
+  const rows = await em
+    .getConnection()
+    .execute<Array<{ id: number }>>(
+      `select id from imports where state in ('queued', 'running') and (lease_until is null or lease_until <= now()) order by id limit ?`,
+      [limit],
+      'all',
+    );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Removes unused uploads past their expiry, their stored files first (the sweep, a batch at a
+ * time); answers how many. A file whose removal fails keeps its row, for the next sweep.
+ */
+export async function pruneExpiredUploads(em: EntityManager, storage: DocumentStorage, limit = 100): Promise<number> {
+  const conn = em.getConnection();
+  const rows = await conn.execute<Array<{ id: number; storage_key: string }>>(
+    `select id, storage_key from import_uploads where used_at is null and expires_at <= now() order by id limit ?`,
+    [limit],
+    'all',
+  );
+  let removed = 0;
+  for (const row of rows) {
+    try {
+      if (row.storage_key) await storage.delete(row.storage_key);
+    } catch {
+      continue;
+    }
+    await conn.execute(`delete from import_uploads where id = ? and used_at is null`, [row.id], 'run');
+    removed += 1;
+  }
+  return removed;
+}

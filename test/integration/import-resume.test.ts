@@ -1,0 +1,175 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startChild, type Child } from '../support/child-process';
+import { ownDatabase } from '../support/own-database';
+import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
+
+/**
+ * Issue 27 §1: an import survives its worker killed with SIGKILL. A real `npm run worker` process
+ * (dist/, built first) is killed once while it stages the file and once while it applies it; the
+ * next worker takes the import over when the lease runs out and goes on from the checkpoint: every
+ * good row written exactly once, every bad row reported exactly once.
+ */
+
+const root = join(__dirname, '..', '..');
+const ROWS = 12_000;
+
+describe('an import whose worker is killed', () => {
+  let database: Awaited<ReturnType<typeof ownDatabase>>;
+  let admin: TestServer;
+  let account: TestAccount;
+  const children: Child[] = [];
+  const documentsDir = join(tmpdir(), `crm-import-resume-${process.pid}`);
+  const env = () => ({
+    DATABASE_URL: database.url,
+    DOCUMENTS_DIR: documentsDir,
+    DOCUMENT_FETCH_TIMEOUT_MS: '1000',
+    JOB_LOCK_LIFETIME_MS: '6000',
+    JOB_POLL_INTERVAL_MS: '200',
+    JOB_SWEEP_INTERVAL_MS: '1000',
+    IMPORT_BATCH_ROWS: '200',
+    LOG_LEVEL: 'info',
+  });
+  const startWorker = async () => {
+    const child = await startChild(env(), { entry: 'dist/src/worker.js', ready: 'CRM worker running' });
+    children.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
+    if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
+    database = await ownDatabase('import_resume');
+    admin = await startTestServer({ DOCUMENTS_DIR: documentsDir }, { databaseUrl: database.url });
+    account = await admin.createAccount();
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const child of children) if (child.process.exitCode === null) child.process.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.exited));
+    await admin?.close();
+    await database?.drop();
+  });
+
+  const state = async (id: number) =>
+    (
+      await admin.sql<{ state: string; staged_through: number; staging_done: boolean; applied_through: number; attempts: number }>(
+        `select state, staged_through, staging_done, applied_through, attempts from imports where id = ?`,
+        [id],
+      )
+    )[0];
+
+  const killWhen = async (worker: Child, id: number, ready: (s: Awaited<ReturnType<typeof state>>) => boolean) => {
+    for (let i = 0; i < 3000; i++) {
+      const s = await state(id);
+      if (ready(s)) {
+        worker.process.kill('SIGKILL');
+        await worker.exited;
+        return s;
+      }
+      if (s.state !== 'queued' && s.state !== 'running') throw new Error(`the import ended before the kill: ${JSON.stringify(s)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('the import never got there');
+  };
+
+  it('goes on from its checkpoint: no row written twice, none lost', async () => {
+    const lines = ['first_name,last_name,email'];
+    for (let i = 1; i <= ROWS; i++) lines.push(`F${i},${i % 1000 === 0 ? '' : `L${i}`},p${i}@example.com`);
+    const up = await admin.request('POST', '/api/imports/uploads', { apiKey: account.admin.apiKey, body: lines.join('\n'), contentType: 'text/csv' });
+    expect(up.status).toBe(201);
+    const started = await admin.graphql(
+      account.admin.apiKey,
+      `mutation($i: StartImportInput!) { startImport(input: $i) { import { databaseId } userErrors { message } } }`,
+      {
+        i: { resource: 'PEOPLE', uploadId: up.body.uploadId, mode: 'UPSERT' },
+      },
+    );
+    const id: number = started.body.data.startImport.import.databaseId;
+
+    // Killed while staging, then while applying.
+    const first = await killWhen(await startWorker(), id, (s) => s.staged_through > 0 && !s.staging_done);
+    expect(first.staging_done).toBe(false);
+    const second = await killWhen(await startWorker(), id, (s) => s.applied_through > 0 && s.applied_through < ROWS);
+    expect(second.staging_done).toBe(true);
+    await startWorker();
+    for (let i = 0; i < 600 && (await state(id)).state !== 'done'; i++) await new Promise((r) => setTimeout(r, 100));
+
+    const [imp] = await admin.sql(`select * from imports where id = ?`, [id]);
+    const bad = ROWS / 1000;
+    expect(imp).toMatchObject({ state: 'done', rows_total: ROWS, rows_processed: ROWS, rows_created: ROWS - bad, rows_failed: bad, rows_updated: 0 });
+    expect(imp.attempts).toBeGreaterThanOrEqual(3);
+    const people = await admin.sql(`select count(*)::int as n, count(distinct lower(email))::int as emails from people where account_id = ?`, [
+      account.accountId,
+    ]);
+    expect(people[0]).toEqual({ n: ROWS - bad, emails: ROWS - bad });
+    const errors = await admin.sql(`select row_number, code from import_errors where import_id = ? order by row_number`, [id]);
+    expect(errors).toEqual(Array.from({ length: bad }, (_, i) => ({ row_number: (i + 1) * 1000, code: 'BLANK' })));
+    // One change row per person, however many workers it took.
+    const changes = await admin.sql(`select count(*)::int as n from record_changes where account_id = ? and origin = 'import'`, [account.accountId]);
+    expect(changes[0].n).toBe(ROWS - bad);
+    expect((await admin.sql(`select count(*)::int as n from import_rows where import_id = ?`, [id]))[0].n).toBe(0);
+  }, 120_000);
+
+  it('`crm import` uploads, starts, follows and prints the final counts (exit 1 when it failed)', async () => {
+    mkdirSync(documentsDir, { recursive: true });
+    const file = join(documentsDir, 'cli-people.csv');
+    writeFileSync(file, ['Name,Mail', 'Cli One,cli1@example.com', ',cli2@example.com', 'Cli Three,p1@example.com'].join('\n'));
+    const cli = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['dist/src/cli/crm.js', ...args], {
+          cwd: root,
+          env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: '' },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+    const ok = await cli([
+      'import',
+      '--file',
+      file,
+      '--resource',
+      'people',
+      '--mode',
+      'upsert',
+      '--map',
+      'Name=last_name,Mail=email',
+      '--url',
+      admin.url,
+      '--key',
+      account.admin.apiKey,
+    ]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout.trim())).toMatchObject({
+      state: 'DONE',
+      rows: 3,
+      created: 1,
+      updated: 1,
+      failed: 1,
+      failed_rows_url: expect.stringContaining('/failed-rows.csv'),
+    });
+    expect(ok.stderr).toMatch(/import \d+: /);
+    const bad = await cli([
+      'import',
+      '--file',
+      file,
+      '--resource',
+      'people',
+      '--mode',
+      'create',
+      '--map',
+      'Name=nope',
+      '--url',
+      admin.url,
+      '--key',
+      account.admin.apiKey,
+    ]);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout.trim())).toMatchObject({ error: 'the import was refused' });
+  }, 60_000);
+});
