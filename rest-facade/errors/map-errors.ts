@@ -86,6 +86,8 @@ export function replyForErrors(errors: readonly CoreError[], shape: ErrorShape, 
     }
     case 'TIMEOUT': // a statement ran past DATABASE_STATEMENT_TIMEOUT_MS: the service, not the request, failed
       return { status: 503, body: { error: error.message } };
+    case 'CONFLICT': // concurrent writes of the same records won, more than once: nothing was written, send it again
+      return { status: 409, body: { error: error.message }, headers: { 'Retry-After': '1' } };
     case 'UNAUTHENTICATED':
       return { status: 401, body: { error: error.message } };
     case 'FORBIDDEN':

@@ -175,8 +175,9 @@ export const RESPONSES: Readonly<Record<string, Response>> = {
     headers: COMMON_HEADERS,
     content: json(refTo('Error'), { error: "Text can't be blank" }),
   },
-  IdempotencyKeyInUse: {
-    description: 'A request with this `Idempotency-Key` is still running (an addition to v3, issue 26 §1): retry after it, when its answer is replayed.',
+  Conflict: {
+    description:
+      'An addition to v3: a request with this `Idempotency-Key` is still running (issue 26 §1): retry after it, when its answer is replayed; or the write met concurrent writes of the same records more than once and was rolled back (nothing was written): send it again after `Retry-After`.',
     headers: { 'Retry-After': headerRef('Retry-After'), ...COMMON_HEADERS },
     content: json(refTo('Error'), { error: 'A request with this Idempotency-Key is still running: retry after it' }),
   },
@@ -254,7 +255,7 @@ export function errorResponses(route: RouteSpec): Record<string, ResponseOrRef> 
   if (route.path.startsWith('/admin/')) out['403'] = ref('Forbidden');
   if (hasRecordPath || route.searchId) out['404'] = errorObject ? ref('NotFoundError') : ref('NotFound');
   if (route.kind === 'feed') out['410'] = ref('Gone');
-  if (IDEMPOTENT.has(route.method)) out['409'] = ref('IdempotencyKeyInUse');
+  if (IDEMPOTENT.has(route.method)) out['409'] = ref('Conflict');
   if (route.kind === 'update' || route.kind === 'delete') {
     out['412'] = ref('PreconditionFailed');
     out['428'] = ref('PreconditionRequired');

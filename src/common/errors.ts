@@ -136,14 +136,38 @@ export class StatementTimeoutError extends DomainError {
   }
 }
 
-/** PostgreSQL's query_canceled (57014), as pg raises it or as MikroORM wraps it (the code is copied). */
-export function isStatementTimeout(error: unknown): boolean {
+/**
+ * A write met concurrent writes of the same records and lost more than once (a deadlock or a
+ * serialization failure, retried by `mutation()` before this is raised): nothing was written; the
+ * same request sent again will most likely pass. GraphQL `CONFLICT`; v3 409 with Retry-After.
+ */
+export class ConflictError extends DomainError {
+  readonly code = 'CONFLICT' as const;
+  constructor() {
+    super('The write met concurrent writes of the same records and was rolled back; nothing was written; send it again');
+  }
+}
+
+/** The SQLSTATE of `error` as pg raises it or as MikroORM wraps it (the code is copied), if any. */
+function sqlStateOf(error: unknown): string | null {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
-    if ((current as { code?: unknown }).code === '57014') return true;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
     current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
   }
-  return false;
+  return null;
+}
+
+/** PostgreSQL gave up a transaction for another's sake (deadlock_detected 40P01, serialization_failure 40001): running it again is the cure. */
+export function isTransientConflict(error: unknown): boolean {
+  const state = sqlStateOf(error);
+  return state === '40P01' || state === '40001';
+}
+
+/** PostgreSQL's query_canceled (57014), as pg raises it or as MikroORM wraps it (the code is copied). */
+export function isStatementTimeout(error: unknown): boolean {
+  return sqlStateOf(error) === '57014';
 }
 
 /** What the request points at is no longer kept (a change feed cursor past the retention): start again from the lists. v3: 410. */

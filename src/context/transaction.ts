@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ConflictError, isTransientConflict } from '../common/errors';
 import { logger } from '../common/logger';
 import type { Loaders } from './loaders';
 
@@ -45,6 +46,9 @@ export async function recordChangesAs(em: EntityManager, table: string, model: s
   await em.execute(`select set_config(?, ?, true)`, [`crm.model.${table}`, model]);
 }
 
+/** How many times a mutation runs at most when PostgreSQL gives it up for a concurrent one's sake. */
+const CONFLICT_ATTEMPTS = 3;
+
 /**
  * Every write runs through here: one transaction on the context's EntityManager (so the loaders'
  * reads and the outbox rows written with the change share it), committed when `work` returns.
@@ -53,9 +57,30 @@ export async function recordChangesAs(em: EntityManager, table: string, model: s
  * are cleared either way: what they hold may be stale. After-commit tasks run once, in order,
  * after the commit and before the result is returned; a failing task is logged and never turns
  * the committed mutation into an error.
+ *
+ * A transaction PostgreSQL aborts for another's sake (a deadlock between writes that lock the same
+ * rows in different orders, e.g. a deal's people replaced while one of them is deleted) is run
+ * again from the start, up to CONFLICT_ATTEMPTS times, after a short random pause: `work` reads
+ * everything it writes inside the transaction, so a second run sees the winner's commit. Past
+ * that, ConflictError: nothing was written and the client may send it again.
  */
 export async function mutation<T>(ctx: TransactionContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
   if (open.has(ctx)) return work(ctx.em);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await attemptMutation(ctx, work);
+    } catch (error) {
+      if (!isTransientConflict(error)) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS) {
+        logger.warn('mutation gave up after concurrent writes', { requestId: ctx.requestId, attempts: attempt, error: String(error) });
+        throw new ConflictError();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
+}
+
+async function attemptMutation<T>(ctx: TransactionContext, work: (em: EntityManager) => Promise<T>): Promise<T> {
   const tasks: AfterCommitTask[] = [];
   open.set(ctx, tasks);
   const em = ctx.em;
@@ -75,6 +100,7 @@ export async function mutation<T>(ctx: TransactionContext, work: (em: EntityMana
     throw error;
   } finally {
     open.delete(ctx);
+    savepoints.delete(ctx);
     ctx.loaders.clear();
   }
   for (const task of tasks) {

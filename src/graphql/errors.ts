@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DomainError, isStatementTimeout, StatementTimeoutError, ValidationFailed } from '../common/errors';
+import { ConflictError, DomainError, isStatementTimeout, isTransientConflict, StatementTimeoutError, ValidationFailed } from '../common/errors';
 import { logger } from '../common/logger';
 
 function domainErrorOf(error: unknown): DomainError | null {
@@ -9,6 +9,7 @@ function domainErrorOf(error: unknown): DomainError | null {
     if (current instanceof DomainError) return current;
     if (current instanceof UniqueConstraintViolationException) return ValidationFailed.one('base', 'TAKEN', 'has already been taken');
     if (isStatementTimeout(current)) return new StatementTimeoutError();
+    if (isTransientConflict(current)) return new ConflictError();
     current = (current as { originalError?: unknown }).originalError;
   }
   return null;

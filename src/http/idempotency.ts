@@ -127,11 +127,11 @@ export function graphqlIdempotency(store: IdempotencyStore) {
 /** A scoped API key's secret (src/modules/api-keys): `crm_sk_` and 43 base64url characters. */
 const SCOPED_KEY_SECRET = /crm_sk_[A-Za-z0-9_-]{43}/;
 
-/** Whether a GraphQL answer carries an error of the server's own (not to be replayed). */
+/** Whether a GraphQL answer carries an error of the server's own or a transient one (not to be replayed: the retry should run). */
 function serverErrorIn(body: Buffer): boolean {
   try {
     const parsed = JSON.parse(body.toString('utf8')) as { errors?: Array<{ extensions?: { code?: string } }> };
-    return (parsed.errors ?? []).some((e) => ['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'STATEMENT_TIMEOUT'].includes(e.extensions?.code ?? ''));
+    return (parsed.errors ?? []).some((e) => ['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'TIMEOUT', 'CONFLICT'].includes(e.extensions?.code ?? ''));
   } catch {
     return true;
   }

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { Visibility } from '../../src/modules/users/user.entity';
 import { fixtures } from '../support/fixtures';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
@@ -124,6 +125,40 @@ describe('deals', () => {
     expect(person.person.dealIds).toContain(deal.deal.databaseId);
     const missing = await create(admin, { name: 'Bad links', companyId: 999999, dealStageId: 999999, ownerId: 999999 });
     expect(missing.userErrors.map((e: { field: string[] }) => e.field[1]).sort()).toEqual(['companyId', 'dealStageId', 'ownerId']);
+  });
+
+  it('a write PostgreSQL gives up in a deadlock is run again: the client gets its answer, not an internal error', async () => {
+    const person = await fixtures.person(server, admin);
+    const deal = (await create(admin, { name: 'Contended' })).deal.databaseId;
+    // Another writer holds the person and will want the deal; the update takes the deal and wants
+    // the person (its join row's key): a cycle. The update waited first, so PostgreSQL's detector
+    // (deadlock_timeout, 1 s) finds the cycle in its process and aborts it; it must run again.
+    const other = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select id from people where id = $1 for update', [person]);
+      const answer = server.graphql(
+        admin,
+        `mutation($id: Int!, $i: DealUpdateInput!) { updateDeal(id: $id, input: $i) { deal { name personIds } userErrors { code } } }`,
+        { id: deal, i: { name: 'Renamed by the update', personIds: [person] } },
+      );
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await other.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        if (rows[0].n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await other.query(`update deals set summary = 'written by the other' where id = $1`, [deal]);
+      await other.query('commit');
+      const res = await answer;
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.updateDeal).toEqual({ deal: { name: 'Renamed by the update', personIds: [person] }, userErrors: [] });
+    } finally {
+      await other.end();
+    }
+    // Both writes stand: the other's (first) and the update's second run, made after it.
+    const [row] = await server.sql('select name, summary from deals where id = ?', [deal]);
+    expect(row).toEqual({ name: 'Renamed by the update', summary: 'written by the other' });
   });
 
   it('an own user sees the deals they own or that are shared with them, on every path', async () => {
