@@ -3,8 +3,8 @@ import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 /**
  * JSON lines on stderr, written by pino. Credentials never reach a log line: secret-bearing keys
  * (`headers.authorization`, `apiKey`, …) are censored by pino's `redact` paths, and every line is
- * redacted once more as text before it is written (a key in a query string, a Bearer token or a
- * document's public link quoted inside a message or an error).
+ * redacted once more as text before it is written (a key in a query string, a Bearer token, a
+ * document's public link or an export's download link quoted inside a message or an error).
  *
  * The API the service calls is `logger.info(message, fields)` (and debug, warn, error);
  * `setLogLevel` and `setLogSink` (tests) act on every logger made here, the request log's too.
@@ -14,8 +14,8 @@ export type LogLevel = Level | 'silent';
 
 const SECRET_PARAM = /((?:api_key|app_key|apikey|password|token)=)[^&\s"]+/gi;
 const SECRET_HEADER = /(bearer\s+)[A-Za-z0-9._~+/=-]+/gi;
-/** A document's public link carries its credential in the path (src/modules/documents/document.public-link.ts). */
-const SECRET_PATH = /(\/documents\/public\/)[A-Za-z0-9_-]+/g;
+/** A document's public link and an export's download link carry their credential in the path (src/modules/documents/document.public-link.ts). */
+const SECRET_PATH = /(\/(?:documents\/public|exports\/download)\/)[A-Za-z0-9_-]+/g;
 /** A scoped API key's secret wherever it is quoted: its prefix (src/modules/api-keys) makes it recognisable. */
 const SCOPED_KEY = /(crm_sk_)[A-Za-z0-9_-]+/g;
 

@@ -201,6 +201,25 @@ describe('access log: no credential reaches the log', () => {
     expect(metrics.status).toBe(200);
     await metrics.text();
 
+    // An export's download link (its token is the credential, like a public link's), fetched once the job is done.
+    const started = await server.graphql(
+      key,
+      'mutation { startExport(input: { resource: PEOPLE, format: CSV }) { export { databaseId } userErrors { code } } }',
+    );
+    const exportId = String(started.body.data.startExport.export.databaseId);
+    let downloadUrl: string | null = null;
+    const exportDeadline = Date.now() + 20_000;
+    while (!downloadUrl) {
+      if (Date.now() > exportDeadline) throw new Error('the export did not finish');
+      const read = await server.graphql(key, 'query($id: ID!) { export(id: $id) { state downloadUrl } }', { id: exportId });
+      downloadUrl = read.body.data.export.downloadUrl as string | null;
+      if (!downloadUrl) await new Promise((r) => setTimeout(r, 100));
+    }
+    const downloadPath = new URL(downloadUrl).pathname;
+    const downloadToken = downloadPath.split('/').pop()!;
+    const download = await server.request('GET', downloadPath);
+    expect(download.status).toBe(200);
+
     // The lines: who asked and for what route, with status and duration.
     const viewer = { accountId: account.accountId, userId: account.admin.id };
     const line = async (res: { headers: Headers }) => {
@@ -218,6 +237,7 @@ describe('access log: no credential reaches the log', () => {
     expect(refused).toMatchObject({ route: '/api/v3/companies', status: 401 });
     expect(refused).not.toHaveProperty('accountId');
     expect(await line(publicRead)).toMatchObject({ route: '/documents/public/:token', path: '/documents/public/[REDACTED]', status: 404 });
+    expect(await line(download)).toMatchObject({ route: '/exports/download/:token', path: '/exports/download/[REDACTED]', status: 200 });
     expect(await line(document)).toMatchObject({ method: 'POST', route: '/api/v3/documents', status: 200, ...viewer });
     expect(await line(metrics)).toMatchObject({ level: 'debug', route: '/metrics', status: 200 });
     // The worker's lines are there too (the delivery's job, written once its handler returns).
@@ -234,6 +254,7 @@ describe('access log: no credential reaches the log', () => {
       'app key': appKey,
       'unknown key': unknownKey,
       'public link token': linkToken,
+      'export download token': downloadToken,
       'signing secret': signingSecret,
       'signing secret bytes': signingSecret.replace(/^whsec_/, ''),
       'rotated secret': rotatedSecret.replace(/^whsec_/, ''),
