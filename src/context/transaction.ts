@@ -100,7 +100,6 @@ async function attemptMutation<T>(ctx: TransactionContext, work: (em: EntityMana
     throw error;
   } finally {
     open.delete(ctx);
-    savepoints.delete(ctx);
     ctx.loaders.clear();
   }
   for (const task of tasks) {

@@ -314,10 +314,6 @@ export class DealService {
   /** Replaces the deal's people and collaborators (the join tables) with the sets given. */
   private async storeSets(deal: Deal, sets: { people?: number[]; shared?: number[] }, isNew: boolean): Promise<void> {
     const em = this.ctx.em;
-    // Two writes replacing the same deal's sets would otherwise insert the same pairs in different
-    // orders and deadlock on the join tables' keys: the deal's row is locked first (as every other
-    // writer of its sets does, setDealsOfPerson included), so they take turns.
-    if (!isNew && (sets.people || sets.shared)) await em.execute(`select id from "deals" where id = ? for no key update`, [deal.id]);
     if (sets.people) {
       // Hidden people keep their association: the viewer cannot see them to remove them.
       if (!isNew) {
