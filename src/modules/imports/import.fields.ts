@@ -61,6 +61,22 @@ export function knownField(rules: ReadonlyMap<string, ColumnRule>, customDefs: r
   return CUSTOM_LABEL.test(name) && customDefs.some((d) => d.label === name);
 }
 
+/**
+ * The field a file column writes: the mapping's (a column it leaves out is not imported), or
+ * without one the column's own name, except a v3 key the import cannot write (an export's `id`,
+ * `created_at`: one of `exported` that is no `known` field), which is skipped, not refused.
+ * null: the column is not imported. startImport checks the header and the run reads the rows by it.
+ */
+export function fieldOfColumn(
+  column: string,
+  mapping: ReadonlyMap<string, string> | null,
+  exported: ReadonlySet<string>,
+  known: (field: string) => boolean,
+): string | null {
+  if (mapping) return mapping.get(column) ?? null;
+  return exported.has(column) && !known(column) ? null : column;
+}
+
 /** A row refused: its column (null: the row as a whole), a stable code and a message. */
 export interface RowProblem {
   readonly column: string | null;

@@ -15,7 +15,7 @@ import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import type { DocumentStorage } from '../documents/storage';
 import { viewerForUser } from '../users/user.viewer';
 import { v3KeysOf } from '../../jobs/export-columns';
-import { columnRules, knownField, validateRow, type RowProblem, type RowSchema, type StagedRow } from './import.fields';
+import { columnRules, fieldOfColumn, knownField, validateRow, type RowProblem, type RowSchema, type StagedRow } from './import.fields';
 import { IMPORT_TARGETS, ImportMode, type ImportKey, type ImportMatchKey, type ImportResource, type ImportTarget } from './import.targets';
 
 /*
@@ -317,15 +317,13 @@ async function stage(
   if (!stored) throw new ImportFailure('the stored file is gone');
   const { maxRows, maxColumns, batchRows } = deps.config.imports;
   const mapping = job.mapping ? new Map(job.mapping.map((m) => [m.column, m.field])) : null;
-  // Without a mapping, a v3 key the import cannot write (`id`, `created_at`: an export's) is skipped, not refused.
-  const shown = v3KeysOf(target.resource);
-  const fieldOf = (column: string) =>
-    mapping ? (mapping.get(column) ?? null) : shown.has(column) && !knownField(schema.rules, schema.customDefs, column, target.extras) ? null : column;
+  const exported = v3KeysOf(target.resource);
+  const known = (field: string) => knownField(schema.rules, schema.customDefs, field, target.extras);
+  const fieldOf = (column: string) => fieldOfColumn(column, mapping, exported, known);
   const checkColumns = (columns: readonly string[]) => {
     for (const column of columns) {
       const field = fieldOf(column);
-      if (field !== null && !knownField(schema.rules, schema.customDefs, field, target.extras))
-        throw new ImportFailure(`column "${column}" is no field of ${target.resource}: ${field}`);
+      if (field !== null && !known(field)) throw new ImportFailure(`column "${column}" is no field of ${target.resource}: ${field}`);
     }
   };
   let rowNumber = 0;
@@ -393,7 +391,7 @@ async function stage(
         for (const [column, value] of item.cells ?? []) {
           const field = fieldOf(column);
           if (field === null) continue;
-          if (job.format === 'jsonl' && !knownField(schema.rules, schema.customDefs, field, target.extras)) unknown ??= column;
+          if (job.format === 'jsonl' && !known(field)) unknown ??= column;
           cells.push([field, column, value]);
         }
         const checked =

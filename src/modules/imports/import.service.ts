@@ -12,7 +12,7 @@ import { BulkFormat } from '../common/bulk';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { bulkStorageKey, documentStorage, type DocumentStorage } from '../documents/storage';
 import type { Viewer } from '../../context/viewer';
-import { columnRules, knownField } from './import.fields';
+import { columnRules, fieldOfColumn, knownField } from './import.fields';
 import { IMPORT_TARGETS, ImportMode, type ImportMatchKey, type ImportResource } from './import.targets';
 import { v3KeysOf } from '../../jobs/export-columns';
 
@@ -144,14 +144,12 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
   if (format === BulkFormat.CSV) {
     header = await headerOf(upload.storage_key);
     if (header) {
-      const shown = v3KeysOf(input.resource);
+      const exported = v3KeysOf(input.resource);
       const mapped = mapping ? new Map(mapping.map((m) => [m.column, m.field])) : null;
+      const known = (field: string) => knownField(rules, defs, field, target!.extras);
       for (const column of header) {
-        const field = mapped ? mapped.get(column) : column;
-        if (field === undefined) continue; // a column the mapping leaves out is not imported
-        // Without a mapping, a v3 key the import cannot write (an export's `id`, `created_at`) is skipped.
-        if (!mapped && shown.has(column) && !knownField(rules, defs, column, target!.extras)) continue;
-        if (!knownField(rules, defs, field, target!.extras))
+        const field = fieldOfColumn(column, mapped, exported, known);
+        if (field !== null && !known(field))
           issues.invalid('mapping', `column "${column}" is no field of ${input.resource}: map it, or leave it out of a mapping`);
       }
       mapping?.forEach((m, i) => {
