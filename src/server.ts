@@ -17,7 +17,8 @@ import { startJobs, type Jobs } from './jobs';
 import { systemClock, type Clock } from './common/clock';
 import { createDocumentStorage, setDocumentStorage } from './modules/documents/storage';
 import { AuthFailureLimiter } from './http/auth';
-import { allowWebhookHosts } from './modules/webhooks';
+import { allowFetchTargets } from './modules/documents/fetch/fetch-target';
+import { documentFetchOptions } from './modules/documents/document.fetch-job';
 
 export interface RunningServer {
   readonly url: string;
@@ -50,8 +51,8 @@ export async function startServer(config: Config, databaseUrl: string, options: 
   try {
     await migrate(orm);
     const documentStorage = createDocumentStorage(config);
-    // Webhook URLs reaching a non-public address are refused unless their host is allowed, as document fetches are.
-    allowWebhookHosts(config);
+    // Webhook targets and import URLs are checked at create against the document fetches' allow-list.
+    allowFetchTargets(documentFetchOptions(config).allowAddress);
     // A deleted document's bytes are removed after its commit, by the service that deletes it.
     setDocumentStorage(documentStorage);
     jobs = await startJobs(config, databaseUrl, orm, config.runWorker ? 'api+worker' : 'api', documentStorage);

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { documentStorage } from '../../src/modules/documents/storage';
 import { pruneExpiredUploads } from '../../src/modules/imports/import.service';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
@@ -24,6 +26,8 @@ describe('imports', () => {
       IMPORT_MAX_COLUMNS: '12',
       IMPORT_MAX_CELL_CHARS: '300',
       IMPORT_MAX_BYTES: '20000',
+      // The files served by the test (import from a URL) are on loopback.
+      DOCUMENT_FETCH_ALLOWED_HOSTS: '127.0.0.1',
     });
     account = await server.createAccount();
     key = account.admin.apiKey;
@@ -303,5 +307,78 @@ describe('imports', () => {
     expect(await server.sql(`select id from import_uploads where id = ?`, [Number(up.body.uploadId)])).toEqual([]);
     const started = await start({ resource: 'PEOPLE', uploadId: up.body.uploadId, mode: 'CREATE' });
     expect(started.userErrors).toEqual([expect.objectContaining({ code: 'NOT_FOUND' })]);
+  });
+
+  it('imports a file fetched from a URL through the safe fetcher: a private address is refused at start, a failed fetch fails the import', async () => {
+    const served: Record<string, string> = {
+      '/people.jsonl': '{"last_name":"Fetched","email":"fetched@example.com"}\n{"first_name":"NoLast"}\n',
+      '/people.csv': 'Surname,Mail\nFromCsv,fromcsv@example.com\n',
+      '/big.csv': `last_name\n${'x,'.repeat(15_000)}\n`,
+    };
+    const files: Server = createServer((req, res) => {
+      if (req.url === '/to-localhost') {
+        // A redirect to a host not on the allow-list (localhost is loopback): refused at that hop.
+        res.writeHead(302, { Location: `http://localhost:${(files.address() as AddressInfo).port}/people.csv` }).end();
+        return;
+      }
+      const body = served[req.url ?? ''];
+      if (body === undefined) res.writeHead(404).end('no');
+      else res.writeHead(200, { 'Content-Type': 'text/plain' }).end(body);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    try {
+      // JSONL by the path's extension.
+      const jsonl = await start({ resource: 'PEOPLE', url: `${base}/people.jsonl`, mode: 'CREATE' });
+      expect(jsonl.userErrors).toEqual([]);
+      const done = await waitFor(jsonl.import.id);
+      expect(done).toMatchObject({ state: 'DONE', rowsTotal: 2, rowsCreated: 1, rowsFailed: 1, failure: null });
+      expect(done.errors.nodes).toEqual([{ rowNumber: 2, column: 'last_name', code: 'BLANK', message: "last_name can't be blank" }]);
+      expect(await server.sql(`select email from people where account_id = ? and last_name = 'Fetched'`, [account.accountId])).toEqual([
+        { email: 'fetched@example.com' },
+      ]);
+      // Its failed rows come from the fetched file, kept like an upload.
+      const failed = await server.request('GET', done.failedRowsUrl.replace(/^https?:\/\/[^/]+/, ''), { apiKey: key });
+      expect(failed.status).toBe(200);
+      expect(failed.text).toBe('{"first_name":"NoLast","reason":"last_name: last_name can\'t be blank"}\n');
+
+      // CSV, with a mapping checked against the fetched header.
+      const csv = await start({
+        resource: 'PEOPLE',
+        url: `${base}/people.csv`,
+        mode: 'CREATE',
+        mapping: [
+          { column: 'Surname', field: 'last_name' },
+          { column: 'Mail', field: 'email' },
+        ],
+      });
+      expect(await waitFor(csv.import.id)).toMatchObject({ state: 'DONE', rowsCreated: 1 });
+      const missing = await start({ resource: 'PEOPLE', url: `${base}/people.csv`, mode: 'CREATE', mapping: [{ column: 'Nope', field: 'last_name' }] });
+      expect(await waitFor(missing.import.id)).toMatchObject({ state: 'FAILED', failure: 'the file has no column "Nope" (mapping)', rowsCreated: 0 });
+
+      // Refused at start: a private address, a non-http scheme, both a URL and an upload.
+      for (const url of ['http://10.20.30.40/people.csv', 'http://[::1]/people.csv', 'ftp://example.com/people.csv']) {
+        const refused = await start({ resource: 'PEOPLE', url, mode: 'CREATE' });
+        expect(refused.import).toBeNull();
+        expect(refused.userErrors).toEqual([expect.objectContaining({ field: ['input', 'url'], code: 'INVALID' })]);
+      }
+      const up = await upload('last_name\nX\n');
+      const both = await start({ resource: 'PEOPLE', url: `${base}/people.csv`, uploadId: up.body.uploadId, mode: 'CREATE' });
+      expect(both.userErrors).toEqual([expect.objectContaining({ field: ['input', 'uploadId'] })]);
+
+      // Failed by the run: a 404, a redirect to a host not allowed, a file past IMPORT_MAX_BYTES.
+      const cases: Array<[string, string]> = [
+        ['/gone.csv', 'the file could not be fetched from its URL: HTTP 404'],
+        ['/to-localhost', 'the file could not be fetched from its URL: the address is not public'],
+        ['/big.csv', 'the file could not be fetched from its URL: too large (limit 0.02 MB)'],
+      ];
+      for (const [path, failure] of cases) {
+        const started = await start({ resource: 'PEOPLE', url: `${base}${path}`, mode: 'CREATE' });
+        expect(started.userErrors).toEqual([]);
+        expect(await waitFor(started.import.id)).toMatchObject({ state: 'FAILED', failure, rowsProcessed: 0 });
+      }
+    } finally {
+      await new Promise((resolve) => files.close(resolve));
+    }
   });
 });

@@ -148,7 +148,11 @@ class StartImportInput {
   @Field(() => ID, { nullable: true, description: 'The uploadId POST /api/imports/uploads answered (yours, unused, at most 24 hours old).' })
   uploadId?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'A URL to fetch the file from (not supported yet: upload it).' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A URL to fetch the file from instead of an upload (http or https): checked now (a private address is refused unless the host is in DOCUMENT_FETCH_ALLOWED_HOSTS), fetched by the run through the SSRF-safe fetcher within IMPORT_MAX_BYTES. Its format is JSONL when its path ends in .jsonl or .ndjson, else CSV, unless format says.',
+  })
   url?: string | null;
 
   @Field(() => BulkFormat, { nullable: true, description: "The file's format; by default the upload's (its Content-Type), else CSV." })

@@ -12,7 +12,9 @@ import { NO_QUEUE } from '../../context/job-queue';
 import { scopeOf } from '../common/resource';
 import { COMPANY_RECORDS } from '../companies/company.visibility';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
-import type { DocumentStorage } from '../documents/storage';
+import { FetchRefused } from '../documents/fetch/fetch-refused';
+import { safeFetchStream, type SafeFetchOptions } from '../documents/fetch/safe-fetch';
+import { bulkStorageKey, type DocumentStorage } from '../documents/storage';
 import { viewerForUser } from '../users/user.viewer';
 import { v3KeysOf } from '../../jobs/export-columns';
 import { columnRules, fieldOfColumn, knownField, validateRow, type RowProblem, type RowSchema, type StagedRow } from './import.fields';
@@ -37,7 +39,13 @@ export interface ImportRunDeps {
   readonly storage: DocumentStorage;
   readonly config: Pick<Config, 'imports'>;
   readonly leaseSeconds: number;
+  /** How a file named by URL is fetched: the document fetches' allow-list (documentFetchOptions); size and time are the import's. */
+  readonly fetch?: SafeFetchOptions;
 }
+
+/** A fetched file's whole time, and its longest silence. */
+const SOURCE_FETCH_TIMEOUT_MS = 30 * 60_000;
+const SOURCE_IDLE_TIMEOUT_MS = 60_000;
 
 export type ImportRunOutcome = { status: 'skipped' } | { status: 'done' | 'failed' | 'cancelled' | 'lost lease' | 'cut short'; importId: number };
 
@@ -53,6 +61,7 @@ interface ImportRow {
   format: 'csv' | 'jsonl';
   mapping: Array<{ column: string; field: string }> | null;
   storage_key: string | null;
+  source_url: string | null;
   staged_through: number;
   staging_done: boolean;
   applied_through: number;
@@ -277,6 +286,7 @@ export async function runImport(deps: ImportRunDeps, importId: number, signal?: 
       }
     }
 
+    if (!job.staging_done && !job.storage_key && job.source_url) job.storage_key = await fetchSource(deps, client, job, signal);
     if (!job.staging_done) await stage(deps, client, job, target, schema, key, checkpoint);
     await apply(deps, client, job, target, viewer, key, checkpoint, ctx);
     await finish('done', null);
@@ -302,6 +312,39 @@ export async function runImport(deps: ImportRunDeps, importId: number, signal?: 
 }
 
 type Checkpoint = (sql: string, params: unknown[]) => Promise<void>;
+
+/**
+ * Fetches an import's file from its URL through the SSRF-safe fetcher (every hop's address
+ * checked, the allow-list of document fetches), streamed into storage within IMPORT_MAX_BYTES, and
+ * records where it is: a run killed before that fetches it again.
+ */
+async function fetchSource(deps: ImportRunDeps, client: PoolClient, job: ImportRow, signal: AbortSignal | undefined): Promise<string> {
+  const key = bulkStorageKey('imports', job.account_id, job.id, job.format);
+  try {
+    await safeFetchStream(
+      job.source_url!,
+      {
+        ...deps.fetch,
+        maxBytes: deps.config.imports.maxBytes,
+        timeoutMs: SOURCE_FETCH_TIMEOUT_MS,
+        idleTimeoutMs: SOURCE_IDLE_TIMEOUT_MS,
+        userAgent: 'crm-service import',
+        signal,
+      },
+      (body, maxBytes) => deps.storage.putStream(key, body, maxBytes),
+    );
+  } catch (error) {
+    if (!(error instanceof FetchRefused)) throw error;
+    if (error.code === 'cancelled') throw new Stop('cut short');
+    throw new ImportFailure(`the file could not be fetched from its URL: ${error.message}`);
+  }
+  const saved = await client.query(`update imports set storage_key = $3 where id = $1 and attempts = $2 and state = 'running'`, [job.id, job.attempts, key]);
+  if (saved.rowCount !== 1) {
+    await deps.storage.delete(key).catch(() => undefined);
+    throw new Stop('lost lease');
+  }
+  return key;
+}
 
 async function stage(
   deps: ImportRunDeps,
@@ -376,6 +419,8 @@ async function stage(
     for await (const item of recordsOf(stored!.body, job.format, maxColumns)) {
       if (item.header) {
         checkColumns(item.header);
+        // A fetched file's header is first seen here (an upload's was checked at the start).
+        for (const column of mapping?.keys() ?? []) if (!item.header.includes(column)) throw new ImportFailure(`the file has no column "${column}" (mapping)`);
         sawHeader = true;
         continue;
       }

@@ -10,6 +10,7 @@ import { ScopeMissingError } from '../../common/errors';
 import { grants } from '../../graphql/scopes';
 import { BulkFormat } from '../common/bulk';
 import { customFieldDefs } from '../custom-fields/custom-field.loaders';
+import { checkFetchTarget } from '../documents/fetch/fetch-target';
 import { bulkStorageKey, documentStorage, type DocumentStorage } from '../documents/storage';
 import type { Viewer } from '../../context/viewer';
 import { columnRules, fieldOfColumn, knownField } from './import.fields';
@@ -98,6 +99,9 @@ export interface StartImportArgs {
   dryRun?: boolean | null;
 }
 
+/** A fetched file's format when the start names none: JSONL when its path ends in .jsonl or .ndjson, else CSV. */
+const formatOfUrl = (url: string): BulkFormat => (/\.(?:jsonl|ndjson)$/i.test(new URL(url).pathname) ? BulkFormat.JSONL : BulkFormat.CSV);
+
 /** Checks a start and records the import (queued); its job is enqueued after the commit. */
 export async function startImport(ctx: RequestContext, input: StartImportArgs): Promise<ImportRecord> {
   const target = IMPORT_TARGETS[input.resource];
@@ -105,7 +109,6 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
   if (!grants(ctx.viewer.scopes, `${input.resource}:write`)) throw new ScopeMissingError(`${input.resource}:write`);
   if (!target) issues.invalid('resource', `${input.resource} cannot be imported yet`);
   if ((input.uploadId == null) === (input.url == null)) issues.invalid('uploadId', 'give exactly one of uploadId and url');
-  if (input.url != null) issues.invalid('url', 'imports from a URL are not supported yet: upload the file to /api/imports/uploads');
   if (input.matchBy != null && input.externalIdField != null) issues.invalid('matchBy', 'give matchBy or externalIdField, not both');
   if (input.mode === ImportMode.CREATE && (input.matchBy != null || input.externalIdField != null))
     issues.invalid('mode', 'CREATE matches nothing: matchBy and externalIdField are for UPDATE and UPSERT');
@@ -127,21 +130,28 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
   });
   if (new Set(fields).size !== fields.length) issues.invalid('mapping', 'maps two columns to one field');
   issues.throwIfAny();
-  const uploadId = Number(input.uploadId);
-  const [upload] = isValidId(uploadId)
-    ? await ctx.em
-        .getConnection()
-        .execute<Array<{ id: number; storage_key: string; format: BulkFormat }>>(
-          `select id, storage_key, format from import_uploads where id = ? and account_id = ? and user_id = ? and used_at is null and expires_at > now() and storage_key <> ''`,
-          [uploadId, ctx.viewer.accountId, ctx.viewer.userId],
-          'all',
-        )
-    : [];
-  if (!upload) issues.add('uploadId', 'NOT_FOUND', 'no upload of yours has this id (used already, or expired)');
+  // A URL: checked now (a private address is refused), fetched by the run through the SSRF-safe fetcher.
+  const sourceUrl = input.url != null ? await checkFetchTarget(input.url, 'url', issues) : null;
   issues.throwIfAny();
-  const format = input.format ?? upload.format ?? BulkFormat.CSV;
+  const uploadId = Number(input.uploadId);
+  const [upload] =
+    sourceUrl !== null
+      ? [null]
+      : isValidId(uploadId)
+        ? await ctx.em
+            .getConnection()
+            .execute<Array<{ id: number; storage_key: string; format: BulkFormat }>>(
+              `select id, storage_key, format from import_uploads where id = ? and account_id = ? and user_id = ? and used_at is null and expires_at > now() and storage_key <> ''`,
+              [uploadId, ctx.viewer.accountId, ctx.viewer.userId],
+              'all',
+            )
+        : [];
+  if (sourceUrl === null && !upload) issues.add('uploadId', 'NOT_FOUND', 'no upload of yours has this id (used already, or expired)');
+  issues.throwIfAny();
+  const format = input.format ?? upload?.format ?? formatOfUrl(sourceUrl!);
   let header: string[] | null = null;
-  if (format === BulkFormat.CSV) {
+  // A fetched file's header is checked by the run, once it is fetched.
+  if (upload && format === BulkFormat.CSV) {
     header = await headerOf(upload.storage_key);
     if (header) {
       const exported = v3KeysOf(input.resource);
@@ -159,11 +169,13 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
     }
   }
   return mutation(ctx, async (em) => {
-    const claimed = await em.execute(`update import_uploads set used_at = now() where id = ? and used_at is null returning id`, [upload.id], 'all');
-    if (claimed.length === 0) new Issues().add('uploadId', 'NOT_FOUND', 'the upload was used already').throwIfAny();
+    if (upload) {
+      const claimed = await em.execute(`update import_uploads set used_at = now() where id = ? and used_at is null returning id`, [upload.id], 'all');
+      if (claimed.length === 0) new Issues().add('uploadId', 'NOT_FOUND', 'the upload was used already').throwIfAny();
+    }
     const [row] = await em.execute<ImportRecord[]>(
-      `insert into imports (account_id, user_id, api_key_id, resource, mode, match_by, external_id_field, dry_run, format, mapping, header, storage_key, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()) returning *`,
+      `insert into imports (account_id, user_id, api_key_id, resource, mode, match_by, external_id_field, dry_run, format, mapping, header, storage_key, source_url, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()) returning *`,
       [
         ctx.viewer.accountId,
         ctx.viewer.userId,
@@ -176,7 +188,8 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
         format,
         mapping ? JSON.stringify(mapping) : null,
         header ? JSON.stringify(header) : null,
-        upload.storage_key,
+        upload?.storage_key ?? null,
+        sourceUrl,
       ],
       'all',
     );

@@ -3,7 +3,6 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookDeliveryResolver } from './webhook-delivery.resolver';
 import { WEBHOOK_ENDPOINT_RESOURCE, WebhookEndpointSecretResolver } from './webhook-endpoint.resolver';
 
-export { allowWebhookHosts } from './webhook-endpoint.service';
 export { createDispatcher, dispatchChanges, type DispatchDeps, type Dispatcher, type RecordReader } from './webhook-dispatch';
 export { createDeliverer, deliverWebhooks, type Deliverer, dueWebhookEndpointIds, pendingDeliveryCount, pruneDeliveries } from './webhook-delivery';
 

@@ -1,20 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import { Issues } from '../../common/errors';
 import type { RequestContext } from '../../context/context';
 import { mutation } from '../../context/transaction';
 import { VisibilityRule, type Seer } from '../../context/visibility';
 import type { Where } from '../../db/sql';
-import { blank } from '../../kit/assign';
 import { mayReadType, readScopeOf } from '../../graphql/scopes';
 import { ChangeAction, ChangeModel, typeNameOf } from '../changes/change.types';
 import { requireAdmin } from '../common/admin';
 import { withoutNul } from '../common/input';
 import { loadForWrite, removeVisible, type Records } from '../common/resource';
-import { FetchRefused } from '../documents/fetch/fetch-refused';
-import { checkAddresses, checkUrl, type SafeFetchOptions } from '../documents/fetch/safe-fetch';
-import { documentFetchOptions } from '../documents/document.fetch-job';
-import type { Config } from '../../config/config';
+import { checkFetchTarget } from '../documents/fetch/fetch-target';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WEBHOOK_ENDPOINT_FIELDS, type WebhookEndpointInput } from './webhook-endpoint.fields';
 
@@ -40,54 +35,11 @@ const WHAT = 'webhooks';
 /** How long a rotated secret keeps signing beside the new one. */
 export const PREVIOUS_SECRET_HOURS = 24;
 const MAX_FIELDS = 50;
-/** How long a create or update waits for the URL's host to resolve; past it, the host counts as not resolving yet. */
-const LOOKUP_TIMEOUT_MS = 2000;
-
-/** Which non-public hosts a webhook may reach: DOCUMENT_FETCH_ALLOWED_HOSTS, as document fetches (set at start). */
-let targets: Pick<SafeFetchOptions, 'allowAddress'> = {};
-export function allowWebhookHosts(config: Pick<Config, 'documents'>): void {
-  targets = documentFetchOptions(config);
-}
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/**
- * A URL deliveries may go to, or the issue naming `url`: well formed (http or https, no
- * credentials, at most 2048 characters) and, where its host resolves now, to public addresses
- * only (a loopback, private or link-local address is refused unless the host is allowed). A host
- * that does not resolve yet is accepted: every attempt checks the address again.
- */
-async function checkTarget(raw: unknown, issues: Issues): Promise<string | null> {
-  if (typeof raw !== 'string' || blank(withoutNul(raw).trim())) {
-    issues.blank('url');
-    return null;
-  }
-  let url: URL;
-  try {
-    url = checkUrl(raw.trim());
-  } catch (error) {
-    issues.invalid('url', error instanceof FetchRefused ? error.message : 'is not a URL');
-    return null;
-  }
-  let timer: NodeJS.Timeout | undefined;
-  const resolve = (host: string) =>
-    Promise.race([
-      lookup(host, { all: true }),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), LOOKUP_TIMEOUT_MS))),
-    ]);
-  try {
-    await checkAddresses(url, { allowAddress: targets.allowAddress, resolve });
-  } catch (error) {
-    // Not resolving (yet) is no reason to refuse: every attempt checks again.
-    if (error instanceof FetchRefused && error.code === 'address_not_public') {
-      issues.invalid('url', 'must reach a public address (its host resolves to a private, loopback or link-local one)');
-      return null;
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return url.href;
-}
+/** A URL deliveries may go to (checkFetchTarget), or the issue naming `url`. */
+const checkTarget = (raw: unknown, issues: Issues) => checkFetchTarget(raw, 'url', issues);
 
 function checkList<T extends string>(raw: readonly T[] | null | undefined, field: string, known: readonly T[], issues: Issues): T[] | null | undefined {
   if (raw === undefined) return undefined;

@@ -2,6 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import { TooLargeError } from '../storage';
 import { FetchRefused } from './fetch-refused';
 import { isPublicAddress } from './public-address';
 
@@ -197,7 +199,7 @@ function exchangeAbort(timeoutMs: number, signal: AbortSignal | undefined): { re
 }
 
 /** One request to one checked URL; settles once, and tears the socket down on any refusal. */
-function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, abort: AbortSignal): Promise<HopOutcome> {
+function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, abort: AbortSignal, consume?: BodyConsumer): Promise<HopOutcome> {
   return new Promise<HopOutcome>((resolve, reject) => {
     // eslint-disable-next-line prefer-const -- assigned below, read by `finish`, which may run first
     let req: ClientRequest | undefined;
@@ -234,6 +236,27 @@ function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, 
       const announced = response.headers['content-length'];
       if (announced !== undefined && /^\d+$/.test(announced) && Number(announced) > settings.maxBytes) return finish(FetchRefused.tooLarge(settings.maxBytes));
 
+      if (consume) {
+        // Streamed: the consumer bounds the size (it is told maxBytes); a body cut short is a failure.
+        consume(response, settings.maxBytes).then(
+          (size) =>
+            response.complete
+              ? finish(null, {
+                  kind: 'body',
+                  result: { bytes: Buffer.alloc(0), contentType: response.headers['content-type'] ?? null, finalUrl: url.href, sizeBytes: size },
+                })
+              : finish(FetchRefused.of('connection_failed')),
+          (error: unknown) =>
+            finish(
+              error instanceof FetchRefused
+                ? error
+                : error instanceof TooLargeError
+                  ? FetchRefused.tooLarge(settings.maxBytes)
+                  : FetchRefused.of('connection_failed'),
+            ),
+        );
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       response.on('data', (chunk: Buffer) => {
@@ -259,7 +282,26 @@ function hop(url: URL, addresses: readonly LookupAddress[], settings: Settings, 
  * Fetches `rawUrl` under the rules above. Resolves with the body, or rejects with a
  * `FetchRefused` whose message is safe to show and store.
  */
-export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> {
+export function safeFetch(rawUrl: string, options: SafeFetchOptions = {}): Promise<SafeFetchResult> {
+  return fetchHops(rawUrl, options);
+}
+
+/**
+ * Reads a response body as it comes, bounded by `maxBytes` (a TooLargeError, or a FetchRefused,
+ * refuses the fetch); answers the bytes it took.
+ */
+export type BodyConsumer = (body: Readable, maxBytes: number) => Promise<number>;
+
+/**
+ * As safeFetch, but the body is streamed to `consume` instead of held in memory (a large file
+ * stored as it arrives); the result's `bytes` is empty. A failure of the consumer's own (not a
+ * size or fetch refusal) is a `connection_failed` refusal.
+ */
+export function safeFetchStream(rawUrl: string, options: SafeFetchOptions, consume: BodyConsumer): Promise<SafeFetchResult> {
+  return fetchHops(rawUrl, options, consume);
+}
+
+async function fetchHops(rawUrl: string, options: SafeFetchOptions, consume?: BodyConsumer): Promise<SafeFetchResult> {
   const settings: Settings = {
     maxBytes: options.maxBytes ?? SAFE_FETCH_DEFAULTS.maxBytes,
     timeoutMs: options.timeoutMs ?? SAFE_FETCH_DEFAULTS.timeoutMs,
@@ -285,7 +327,7 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions = {}):
     for (let redirects = 0; ; redirects++) {
       // dns.lookup cannot be cancelled: race it against the deadline instead.
       const addresses = await Promise.race([checkedAddresses(bareHost(url), settings), aborted]);
-      const outcome = await hop(url, addresses, settings, exchange.signal);
+      const outcome = await hop(url, addresses, settings, exchange.signal, consume);
       if (outcome.kind === 'body') return outcome.result;
       if (redirects >= settings.maxRedirects) throw FetchRefused.of('too_many_redirects');
       url = checkUrl(outcome.location, settings.maxUrlLength, url);
