@@ -250,6 +250,28 @@ describe('imports', () => {
     expect((await server.request('GET', path)).status).toBe(401);
   });
 
+  it('refuses a record it would create without a required custom field; an update may leave the field out', async () => {
+    const [region] = await server.sql(
+      `insert into custom_fields (account_id, resource, kind, name, position, is_required, created_at, updated_at)
+       values (?, 'person', 'text', 'Region', 3, true, now(), now()) returning id`,
+      [account.accountId],
+    );
+    const R = `custom_label_${region.id}`;
+    try {
+      const csv = [`last_name,email,${R}`, `Noether,emmy@example.com,`, `Germain,sophie@example.com,EU`, `Lovelace,ada@example.com,`].join('\n');
+      const imp = await run(csv, { mode: 'UPSERT' });
+      expect(imp).toMatchObject({ state: 'DONE', rowsTotal: 3, rowsCreated: 1, rowsFailed: 1 });
+      expect(imp.rowsUpdated + imp.rowsUnchanged).toBe(1);
+      expect(imp.errors.nodes).toEqual([{ rowNumber: 1, column: R, code: 'BLANK', message: `${R} can't be blank` }]);
+      expect(
+        await server.sql(`select custom_fields->>'${R}' as region from people where account_id = ? and last_name = 'Germain'`, [account.accountId]),
+      ).toEqual([{ region: 'EU' }]);
+      expect(await server.sql(`select id from people where account_id = ? and last_name = 'Noether'`, [account.accountId])).toEqual([]);
+    } finally {
+      await server.sql(`delete from custom_fields where id = ?`, [region.id]);
+    }
+  });
+
   it('bounds files: bytes (413), rows, columns and cells, each with a clear error', async () => {
     const big = await upload('last_name\n' + 'x\n'.repeat(20_000));
     expect(big.status).toBe(413);

@@ -288,7 +288,8 @@ export async function runImport(deps: ImportRunDeps, importId: number, signal?: 
 
     if (!job.staging_done && !job.storage_key && job.source_url) job.storage_key = await fetchSource(deps, client, job, signal);
     if (!job.staging_done) await stage(deps, client, job, target, schema, key, checkpoint);
-    await apply(deps, client, job, target, viewer, key, checkpoint, ctx);
+    const requiredCustom = customDefs.filter((d) => d.isRequired).map((d) => d.label);
+    await apply(deps, client, job, target, viewer, key, checkpoint, ctx, requiredCustom);
     await finish('done', null);
     return { status: 'done', importId };
   } catch (error) {
@@ -467,6 +468,7 @@ async function apply(
   key: ImportKey | null,
   checkpoint: Checkpoint,
   ctx: Parameters<typeof scopeOf>[0],
+  requiredCustom: readonly string[],
 ): Promise<void> {
   const total = job.rows_total ?? 0;
   const rules = [...columnRules(deps.orm, target.fields).values()];
@@ -517,6 +519,10 @@ async function apply(
     // New records lack no required field.
     for (const rule of rules.filter((r) => r.required)) {
       failed += await refuse(`b.match_id is null and not (b.data ? $5)`, rule.v3, 'BLANK', `${rule.v3} can't be blank`, [rule.column]);
+    }
+    // Nor a required custom field (as the API's create refuses it; an update keeps the value it has).
+    for (const label of requiredCustom) {
+      failed += await refuse(`b.match_id is null and coalesce(b.data->'custom'->>$5, '') = ''`, label, 'BLANK', `${label} can't be blank`, [label]);
     }
     await client.query('savepoint writes');
     // company_name: a visible company of that name (ignoring case), or a new one.
