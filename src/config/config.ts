@@ -75,6 +75,8 @@ export interface Config {
     readonly maxCellChars: number;
     /** Rows staged (COPY) per transaction and applied per transaction (`IMPORT_BATCH_ROWS`, 10,000). */
     readonly batchRows: number;
+    /** Days a finished import keeps its file (the failed-rows download reads it) before the sweep removes it (`IMPORT_FILE_RETENTION_DAYS`, 7). */
+    readonly fileRetentionDays: number;
   };
   readonly rateLimit: { readonly user: RateLimitTier; readonly app: RateLimitTier };
   /**
@@ -281,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxColumns: Math.ceil(positiveNumber(env, 'IMPORT_MAX_COLUMNS', 500)),
       maxCellChars: Math.ceil(positiveNumber(env, 'IMPORT_MAX_CELL_CHARS', 100_000)),
       batchRows: Math.ceil(positiveNumber(env, 'IMPORT_BATCH_ROWS', 10_000)),
+      fileRetentionDays: positiveNumber(env, 'IMPORT_FILE_RETENTION_DAYS', 7),
     },
     rateLimit: {
       user: { perSecond: positiveNumber(env, 'RATE_LIMIT_PER_SECOND', 5), burst: positiveNumber(env, 'RATE_LIMIT_BURST', 10) },

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { documentStorage } from '../../src/modules/documents/storage';
-import { pruneExpiredUploads } from '../../src/modules/imports/import.service';
+import { pruneExpiredUploads, pruneFinishedImportFiles } from '../../src/modules/imports/import.service';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server';
 
 /**
@@ -9,7 +9,7 @@ import { startTestServer, type TestAccount, type TestServer } from '../support/t
  * stage and apply phases, progress, row errors, visibility and scopes.
  */
 
-const IMPORT_FIELDS = `id databaseId state resource mode dryRun rowsTotal rowsProcessed rowsCreated rowsUpdated rowsUnchanged rowsFailed failure failedRowsUrl
+const IMPORT_FIELDS = `id databaseId state estimatedSecondsLeft resource mode dryRun rowsTotal rowsProcessed rowsCreated rowsUpdated rowsUnchanged rowsFailed failure failedRowsUrl
   errors(first: 50) { totalCount nodes { rowNumber column code message } }`;
 
 describe('imports', () => {
@@ -87,7 +87,12 @@ describe('imports', () => {
       'Grace,Hopper,grace@example.com,Admiral',
     ].join('\n');
     const imp = await run(csv, { mode: 'CREATE' });
-    expect(imp).toMatchObject({ state: 'DONE', rowsTotal: 5, rowsProcessed: 5, rowsCreated: 3, rowsFailed: 2, failure: null });
+    expect(imp).toMatchObject({ state: 'DONE', rowsTotal: 5, rowsProcessed: 5, rowsCreated: 3, rowsFailed: 2, failure: null, estimatedSecondsLeft: 0 });
+    // The file's size and how much of it was read: what estimatedSecondsLeft sizes a file by while it is read.
+    const bytes = String(Buffer.byteLength(csv));
+    expect(await server.sql(`select file_bytes, staged_bytes from imports where id = ?`, [imp.databaseId])).toEqual([
+      { file_bytes: bytes, staged_bytes: bytes },
+    ]);
     expect(imp.errors.nodes).toEqual([
       { rowNumber: 2, column: 'last_name', code: 'BLANK', message: "last_name can't be blank" },
       { rowNumber: 3, column: 'last_name', code: 'TOO_LONG', message: 'last_name is too long (maximum is 100 characters)' },
@@ -331,6 +336,24 @@ describe('imports', () => {
     expect(started.userErrors).toEqual([expect.objectContaining({ code: 'NOT_FOUND' })]);
   });
 
+  it("removes a finished import's file after IMPORT_FILE_RETENTION_DAYS: the import stays, its failed rows are no longer served", async () => {
+    const imp = await run(['last_name,email', 'Kept,kept@example.com', ',nolast@example.com'].join('\n'), { mode: 'CREATE' });
+    expect(imp).toMatchObject({ state: 'DONE', rowsCreated: 1, rowsFailed: 1 });
+    const path = new URL(imp.failedRowsUrl).pathname;
+    expect((await server.request('GET', path, { apiKey: key })).status).toBe(200);
+    const [row] = await server.sql(`select storage_key from imports where id = ?`, [imp.databaseId]);
+    const storage = documentStorage()!;
+    // Within its retention: kept.
+    expect(await pruneFinishedImportFiles(server.orm.em.fork(), storage, 7, 10_000)).toBe(0);
+    await server.sql(`update imports set finished_at = now() - interval '8 days' where id = ?`, [imp.databaseId]);
+    expect(await pruneFinishedImportFiles(server.orm.em.fork(), storage, 7, 10_000)).toBe(1);
+    expect(await storage.get(row.storage_key)).toBeNull();
+    expect(await server.sql(`select id from import_uploads where storage_key = ?`, [row.storage_key])).toEqual([]);
+    const after = await waitFor(imp.id);
+    expect(after).toMatchObject({ state: 'DONE', rowsCreated: 1, rowsFailed: 1, failedRowsUrl: null });
+    expect((await server.request('GET', path, { apiKey: key })).status).toBe(404);
+  });
+
   it('imports a file fetched from a URL through the safe fetcher: a private address is refused at start, a failed fetch fails the import', async () => {
     const served: Record<string, string> = {
       '/people.jsonl': '{"last_name":"Fetched","email":"fetched@example.com"}\n{"first_name":"NoLast"}\n',
@@ -355,6 +378,9 @@ describe('imports', () => {
       expect(jsonl.userErrors).toEqual([]);
       const done = await waitFor(jsonl.import.id);
       expect(done).toMatchObject({ state: 'DONE', rowsTotal: 2, rowsCreated: 1, rowsFailed: 1, failure: null });
+      expect(await server.sql(`select file_bytes from imports where id = ?`, [done.databaseId])).toEqual([
+        { file_bytes: String(Buffer.byteLength(served['/people.jsonl'])) },
+      ]);
       expect(done.errors.nodes).toEqual([{ rowNumber: 2, column: 'last_name', code: 'BLANK', message: "last_name can't be blank" }]);
       expect(await server.sql(`select email from people where account_id = ? and last_name = 'Fetched'`, [account.accountId])).toEqual([
         { email: 'fetched@example.com' },

@@ -1,6 +1,6 @@
 import { dueDocumentIds } from '../../modules/documents/document.fetch-job';
 import { dueExportIds, removeExpiredExports } from '../../modules/exports';
-import { dueImportIds, pruneExpiredUploads } from '../../modules/imports/import.service';
+import { dueImportIds, pruneExpiredUploads, pruneFinishedImportFiles } from '../../modules/imports/import.service';
 import { pruneChanges } from '../../modules/changes';
 import { IdempotencyStore } from '../../db/idempotency-keys';
 import { dueOutboxMessageIds } from '../../modules/outbox';
@@ -50,6 +50,8 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
   }
   // Uploads never imported, past their 24 hours: their files and rows.
   const uploads = await pruneExpiredUploads(em, deps.storage, SWEEP_BATCH);
+  // Finished imports' files past IMPORT_FILE_RETENTION_DAYS (their failed-rows download ends).
+  const importFiles = await pruneFinishedImportFiles(em, deps.storage, deps.config.imports.fileRetentionDays, SWEEP_BATCH);
   // Webhooks: the changes not dispatched yet (a lost notification), and endpoints whose next delivery is due (a retry's time came).
   await deps.queue.enqueue('dispatch-webhooks', {});
   const endpoints = await dueWebhookEndpointIds(deps.orm, SWEEP_BATCH);
@@ -80,5 +82,6 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     webhooks: endpoints.length,
     pruned,
     uploads,
+    importFiles,
   };
 };

@@ -98,13 +98,28 @@ export class Import extends Node {
     return this.row.rows_failed;
   }
 
-  @Field(() => Int, { nullable: true, description: 'A guess of the seconds left, from the pace so far; null until the row count is known.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'A guess of the seconds left, from the pace so far (each row is read, then written; while the file is read, its rows are estimated from the bytes read); null before the first checkpoint.',
+  })
   get estimatedSecondsLeft(): number | null {
-    const { rows_total: total, rows_processed: done, started_at: started, state } = this.row;
-    if (state !== BulkJobState.RUNNING || total === null || !started) return state === BulkJobState.DONE ? 0 : null;
-    if (done <= 0) return null;
+    const { started_at: started, state } = this.row;
+    if (state !== BulkJobState.RUNNING || !started) return state === BulkJobState.DONE ? 0 : null;
+    // Each row is read once (staged) and written once (applied); while the file is still being
+    // read, its rows are estimated from the share of its bytes read so far.
+    const staged = this.row.staged_through;
+    const fileBytes = Number(this.row.file_bytes ?? 0);
+    const readBytes = Number(this.row.staged_bytes);
+    const total = this.row.staging_done
+      ? (this.row.rows_total ?? staged)
+      : readBytes > 0 && fileBytes > 0
+        ? (staged * fileBytes) / Math.min(readBytes, fileBytes)
+        : null;
+    const done = staged + this.row.applied_through;
+    if (total === null || done <= 0) return null;
     const elapsed = (Date.now() - new Date(started).getTime()) / 1000;
-    return Math.max(0, Math.round((elapsed * (total - done)) / done));
+    return Math.max(0, Math.round((elapsed * Math.max(0, 2 * total - done)) / done));
   }
 
   @Field(() => String, { nullable: true, description: 'Why it FAILED (a problem with the file as a whole, or with the service).' })
@@ -332,10 +347,10 @@ export class ImportResolver {
   @FieldResolver(() => String, {
     nullable: true,
     description:
-      'The refused rows as CSV (their original columns and a `reason` column), ready to fix and import again: GET it with the same key (Authorization: Bearer). Null while running or when none failed.',
+      'The refused rows as CSV (their original columns and a `reason` column), ready to fix and import again: GET it with the same key (Authorization: Bearer). Null while running, when none failed, or once the file is removed (IMPORT_FILE_RETENTION_DAYS after the import ended).',
   })
   failedRowsUrl(@Root() imp: Import, @Ctx() ctx: RequestContext): string | null {
-    if (imp.row.rows_failed === 0 || !['done', 'failed', 'cancelled'].includes(imp.row.state)) return null;
+    if (imp.row.rows_failed === 0 || !imp.row.storage_key || !['done', 'failed', 'cancelled'].includes(imp.row.state)) return null;
     return `${ctx.origin}/api/imports/${imp.row.id}/failed-rows.csv`;
   }
 }

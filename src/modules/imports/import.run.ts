@@ -97,7 +97,7 @@ export function keyOf(target: ImportTarget, matchBy: ImportMatchKey | null, exte
 }
 
 /** Strict UTF-8: a file in another encoding fails with a clear message instead of turning into replacement characters. */
-function utf8(): Transform {
+function utf8(progress?: { bytes: number }): Transform {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let offset = 0;
   return new Transform({
@@ -105,6 +105,7 @@ function utf8(): Transform {
       try {
         const text = decoder.decode(chunk, { stream: true });
         offset += chunk.length;
+        if (progress) progress.bytes = offset;
         done(null, text);
       } catch {
         done(new ImportFailure(`the file is not UTF-8 text (an invalid byte within the first ${offset + chunk.length} bytes)`));
@@ -120,13 +121,14 @@ function utf8(): Transform {
   });
 }
 
-/** The file's records as (file column → value) lists, the header first for CSV. */
+/** The file's records as (file column → value) lists, the header first for CSV; `progress.bytes`: how much of the file was read (a little ahead of the records given). */
 export async function* recordsOf(
   body: Readable,
   format: 'csv' | 'jsonl',
   maxColumns: number,
+  progress?: { bytes: number },
 ): AsyncGenerator<{ header?: string[]; cells?: Array<[string, unknown]>; problem?: RowProblem }> {
-  const text = body.pipe(utf8());
+  const text = body.pipe(utf8(progress));
   body.on('error', (e) => text.destroy(e));
   if (format === 'csv') {
     const parser = text.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 16 * 1024 * 1024 }));
@@ -321,6 +323,7 @@ type Checkpoint = (sql: string, params: unknown[]) => Promise<void>;
  */
 async function fetchSource(deps: ImportRunDeps, client: PoolClient, job: ImportRow, signal: AbortSignal | undefined): Promise<string> {
   const key = bulkStorageKey('imports', job.account_id, job.id, job.format);
+  let bytes = 0;
   try {
     await safeFetchStream(
       job.source_url!,
@@ -332,14 +335,19 @@ async function fetchSource(deps: ImportRunDeps, client: PoolClient, job: ImportR
         userAgent: 'crm-service import',
         signal,
       },
-      (body, maxBytes) => deps.storage.putStream(key, body, maxBytes),
+      async (body, maxBytes) => (bytes = await deps.storage.putStream(key, body, maxBytes)),
     );
   } catch (error) {
     if (!(error instanceof FetchRefused)) throw error;
     if (error.code === 'cancelled') throw new Stop('cut short');
     throw new ImportFailure(`the file could not be fetched from its URL: ${error.message}`);
   }
-  const saved = await client.query(`update imports set storage_key = $3 where id = $1 and attempts = $2 and state = 'running'`, [job.id, job.attempts, key]);
+  const saved = await client.query(`update imports set storage_key = $3, file_bytes = $4 where id = $1 and attempts = $2 and state = 'running'`, [
+    job.id,
+    job.attempts,
+    key,
+    bytes,
+  ]);
   if (saved.rowCount !== 1) {
     await deps.storage.delete(key).catch(() => undefined);
     throw new Stop('lost lease');
@@ -397,15 +405,16 @@ async function stage(
     }
     const failed = errors.length + duplicates;
     await checkpoint(
-      `staged_through = $4, rows_staged = rows_staged + $5, rows_failed = rows_failed + $6, rows_processed = rows_processed + $6` +
+      `staged_through = $4, rows_staged = rows_staged + $5, rows_failed = rows_failed + $6, rows_processed = rows_processed + $6, staged_bytes = $7` +
         (last ? `, staging_done = true, rows_total = $4` : ''),
-      [rowNumber, good - duplicates, failed],
+      [rowNumber, good - duplicates, failed, read.bytes],
     );
     lines = [];
     errors = [];
     good = 0;
   };
   let sawHeader = job.format === 'jsonl';
+  const read = { bytes: 0 };
   try {
     await readRecords();
   } finally {
@@ -417,7 +426,7 @@ async function stage(
   job.rows_total = rowNumber;
 
   async function readRecords(): Promise<void> {
-    for await (const item of recordsOf(stored!.body, job.format, maxColumns)) {
+    for await (const item of recordsOf(stored!.body, job.format, maxColumns, read)) {
       if (item.header) {
         checkColumns(item.header);
         // A fetched file's header is first seen here (an upload's was checked at the start).

@@ -43,6 +43,12 @@ export interface ImportRecord {
   finished_at: Date | null;
   storage_key: string | null;
   header: string[] | null;
+  staging_done: boolean;
+  staged_through: number;
+  applied_through: number;
+  /** bigint, as text. */
+  file_bytes: string | null;
+  staged_bytes: string;
 }
 
 /** Stores an upload's bytes (streamed, bounded) and answers its id and size. */
@@ -140,8 +146,8 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
       : isValidId(uploadId)
         ? await ctx.em
             .getConnection()
-            .execute<Array<{ id: number; storage_key: string; format: BulkFormat }>>(
-              `select id, storage_key, format from import_uploads where id = ? and account_id = ? and user_id = ? and used_at is null and expires_at > now() and storage_key <> ''`,
+            .execute<Array<{ id: number; storage_key: string; format: BulkFormat; bytes: string }>>(
+              `select id, storage_key, format, bytes from import_uploads where id = ? and account_id = ? and user_id = ? and used_at is null and expires_at > now() and storage_key <> ''`,
               [uploadId, ctx.viewer.accountId, ctx.viewer.userId],
               'all',
             )
@@ -174,8 +180,8 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
       if (claimed.length === 0) new Issues().add('uploadId', 'NOT_FOUND', 'the upload was used already').throwIfAny();
     }
     const [row] = await em.execute<ImportRecord[]>(
-      `insert into imports (account_id, user_id, api_key_id, resource, mode, match_by, external_id_field, dry_run, format, mapping, header, storage_key, source_url, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()) returning *`,
+      `insert into imports (account_id, user_id, api_key_id, resource, mode, match_by, external_id_field, dry_run, format, mapping, header, storage_key, file_bytes, source_url, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now()) returning *`,
       [
         ctx.viewer.accountId,
         ctx.viewer.userId,
@@ -189,6 +195,7 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
         mapping ? JSON.stringify(mapping) : null,
         header ? JSON.stringify(header) : null,
         upload?.storage_key ?? null,
+        upload?.bytes ?? null,
         sourceUrl,
       ],
       'all',
@@ -248,6 +255,35 @@ export async function pruneExpiredUploads(em: EntityManager, storage: DocumentSt
       continue;
     }
     await conn.execute(`delete from import_uploads where id = ? and used_at is null`, [row.id], 'run');
+    removed += 1;
+  }
+  return removed;
+}
+
+/**
+ * Removes the files of imports finished more than `retentionDays` ago (the sweep, a batch at a
+ * time), with the upload rows that named them; answers how many. The import stays, its file gone:
+ * its failed rows are no longer served (failedRowsUrl is null). A file whose removal fails keeps
+ * its key, for the next sweep.
+ */
+export async function pruneFinishedImportFiles(em: EntityManager, storage: DocumentStorage, retentionDays: number, limit = 100): Promise<number> {
+  const conn = em.getConnection();
+  const rows = await conn.execute<Array<{ id: number; storage_key: string }>>(
+    `select id, storage_key from imports
+      where storage_key is not null and finished_at is not null and finished_at < now() - make_interval(secs => ?)
+      order by finished_at limit ?`,
+    [retentionDays * 86_400, limit],
+    'all',
+  );
+  let removed = 0;
+  for (const row of rows) {
+    try {
+      await storage.delete(row.storage_key);
+    } catch {
+      continue;
+    }
+    await conn.execute(`update imports set storage_key = null where id = ? and storage_key = ?`, [row.id, row.storage_key], 'run');
+    await conn.execute(`delete from import_uploads where storage_key = ?`, [row.storage_key], 'run');
     removed += 1;
   }
   return removed;
