@@ -12,6 +12,9 @@ export const SWEEP_BATCH = 500;
 /** Changes one prune statement removes, and how many such statements one sweep runs at most. */
 export const PRUNE_BATCH = 5000;
 const PRUNE_BATCHES = 10;
+/** A storage write's temporary file untouched this long is left over from a killed process; the folders are walked for them at most this often per process. */
+export const STALE_TEMPORARY_MS = 3_600_000;
+let staleWalkedAt = 0;
 
 /**
  * The safety net under enqueue-after-commit: everything whose state says it is due and that no
@@ -71,6 +74,12 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     pruned += removed;
     if (removed < PRUNE_BATCH) break;
   }
+  // Partial files of writes a killed process cut short (an export, an upload, a fetch).
+  let staleFiles = 0;
+  if (Date.now() - staleWalkedAt >= STALE_TEMPORARY_MS) {
+    staleWalkedAt = Date.now();
+    staleFiles = await deps.storage.removeStale(STALE_TEMPORARY_MS, SWEEP_BATCH * 10);
+  }
   // Export files past their link's expiry.
   const expiredExports = await removeExpiredExports(em, deps.storage, SWEEP_BATCH);
   return {
@@ -83,5 +92,6 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     pruned,
     uploads,
     importFiles,
+    staleFiles,
   };
 };

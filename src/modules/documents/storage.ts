@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, opendir, rename, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
@@ -28,7 +28,15 @@ export interface DocumentStorage {
   get(key: string): Promise<StoredBytes | null>;
   /** Removes the bytes under `key`; nothing when there are none. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes what writes cut short left behind (a process killed during a `put` or `putStream`):
+   * partial files untouched for `olderThanMs`, at most `limit`; answers how many.
+   */
+  removeStale(olderThanMs: number, limit: number): Promise<number>;
 }
+
+/** A write's temporary file: `<final name>.tmp-<12 hex>`. */
+const TEMPORARY = /\.tmp-[0-9a-f]{12}$/;
 
 /**
  * `<account>/<document>-<24 hex>` for documents, `<imports|exports>/<account>/<id>-<24 hex>.<csv|jsonl>`
@@ -154,6 +162,35 @@ export class LocalDiskStorage implements DocumentStorage {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+  }
+
+  /** Walks the folders keys make (`<account>/`, `imports|exports/<account>/`) for temporary files; a write in progress keeps touching its own. */
+  async removeStale(olderThanMs: number, limit: number): Promise<number> {
+    const before = Date.now() - olderThanMs;
+    let removed = 0;
+    const walk = async (dir: string, depth: number): Promise<void> => {
+      let entries;
+      try {
+        entries = await opendir(dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for await (const entry of entries) {
+        if (removed >= limit) break;
+        const path = join(dir, entry.name);
+        if (entry.isDirectory() && depth < 2) await walk(path, depth + 1);
+        else if (entry.isFile() && TEMPORARY.test(entry.name)) {
+          const stats = await lstat(path).catch(() => null);
+          if (stats && stats.mtimeMs < before) {
+            await unlink(path).catch(() => undefined);
+            removed += 1;
+          }
+        }
+      }
+    };
+    await walk(this.root, 0);
+    return removed;
   }
 }
 
