@@ -161,6 +161,35 @@ describe('exporting people', () => {
     expect(bad.userErrors[0].code).toBe('INVALID');
   });
 
+  it('writes the records in the order its list takes (ties by databaseId); an order of another resource, or too many keys, is a user error', async () => {
+    const { body } = await exported(admin.apiKey, {
+      resource: 'PEOPLE',
+      filter: { people: { databaseId: { in: ids } } },
+      orderBy: { people: [{ field: 'LAST_NAME', direction: 'DESC' }] },
+    });
+    expect((parse(body, { columns: true }) as Array<Record<string, string>>).map((r) => r.last_name)).toEqual(['Turing', 'Lovelace', 'Hopper "Amazing"']);
+    // Nulls as the list places them (ascending: last), then by databaseId.
+    const byCity = await exported(admin.apiKey, {
+      resource: 'PEOPLE',
+      format: 'JSONL',
+      filter: { people: { databaseId: { in: ids } } },
+      orderBy: { people: [{ field: 'WORK_CITY' }] },
+    });
+    const lines = byCity.body
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    expect(lines.map((l) => l.id)).toEqual([ids[1], ids[0], ids[2]]);
+    const other = await start(admin.apiKey, { resource: 'PEOPLE', orderBy: { deals: [{ field: 'NAME' }] } });
+    expect(other).toEqual({
+      export: null,
+      userErrors: [{ field: ['input', 'orderBy', 'deals'], code: 'INVALID', message: expect.stringContaining('orderBy.people') }],
+    });
+    const many = await start(admin.apiKey, { resource: 'PEOPLE', orderBy: { people: Array.from({ length: 9 }, () => ({ field: 'LAST_NAME' })) } });
+    expect(many.export).toBeNull();
+    expect(many.userErrors).toEqual([expect.objectContaining({ field: ['input', 'orderBy', 'people'], code: 'INVALID' })]);
+  });
+
   it('a link not issued, tampered or of another length answers 404', async () => {
     const { export: done } = await exported(admin.apiKey, { resource: 'PEOPLE' });
     const url = new URL(done.downloadUrl as string);

@@ -82,7 +82,8 @@ export const csvLine = (cells: readonly unknown[]): string => cells.map(csvCell)
  *    (change-feed.ts reads by snapshot, not by id, so changes of transactions in flight at the
  *    snapshot, whose ids are smaller but commit later, are read after the cursor, and nothing the
  *    file holds is). The count and every batch read the same snapshot.
- * 4. Stream: batches in id order (keyset on the primary key) written to storage as they are read;
+ * 4. Stream: batches fetched from a cursor in the export's order (by id unless `orderBy` was given)
+ *    written to storage as they are read;
  *    between batches the progress is recorded, the lease renewed, and a cancel noticed (on another
  *    connection: the snapshot's transaction only reads).
  * 5. Record: DONE with the file, a fresh download token (its SHA-256 looked up) and its expiry,
@@ -146,20 +147,24 @@ export async function runExport(deps: ExportRunDeps, exportId: number, signal?: 
         throw new TooManyRows(`the export holds ${total} records, more than the ${deps.maxRows} an export may (EXPORT_MAX_ROWS): narrow the filter`);
       await progress(total, 0);
 
-      const read = (after: number) =>
-        trx.raw<{ rows: Array<Record<string, unknown>> }>(
-          `select ${plan.select} from ${from} where ${where.sql} and ${alias}.id > ? order by ${alias}.id limit ?`,
-          [...(where.params as Knex.RawBinding[]), after, batchSize],
-        );
+      // A cursor over the snapshot in the export's order (the list's keys, ties by id): PostgreSQL
+      // sorts once, batches are fetched from it.
+      const keys = claimed.order_by ? source.fields.orderKeys(deps.orm.em, claimed.order_by) : [];
+      const order = [...keys.map((k) => `${k.sql} ${k.desc ? 'desc' : 'asc'}`), `${alias}.id asc`].join(', ');
+      await trx.raw(
+        `declare export_rows no scroll cursor for select ${plan.select} from ${from} where ${where.sql} order by ${order}`,
+        where.params as Knex.RawBinding[],
+      );
+      const read = () => trx.raw<{ rows: Array<Record<string, unknown>> }>(`fetch forward ${Math.trunc(batchSize)} from export_rows`);
       async function* lines(): AsyncGenerator<Buffer> {
         if (format === BulkFormat.CSV) yield Buffer.from(csvLine(plan.header), 'utf8');
-        let pending: ReturnType<typeof read> | null = read(0);
+        let pending: ReturnType<typeof read> | null = read();
         while (pending) {
           if (signal?.aborted) throw new Stopped('aborted');
           const rows: Array<Record<string, unknown>> = (await pending).rows;
           if (rows.length === 0) return;
-          // The next batch is read by the database while this one is formatted (the keyset key is known already).
-          pending = rows.length < batchSize ? null : read(Number(rows[rows.length - 1].__id));
+          // The next batch is read by the database while this one is formatted.
+          pending = rows.length < batchSize ? null : read();
           // An unread statement left behind on a failure would fail the transaction's end loudly; it is awaited and ignored.
           pending?.catch(() => undefined);
           let out = '';

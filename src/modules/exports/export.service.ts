@@ -27,6 +27,8 @@ export interface ExportRow {
   resource: ExportResource;
   format: BulkFormat;
   filter: unknown;
+  /** The list's order keys as given (field, direction); null: by id. */
+  order_by: Array<{ field: string; direction: 'ASC' | 'DESC' }> | null;
   state: BulkJobState;
   cancel_requested: boolean;
   rows_total: number | null;
@@ -114,7 +116,7 @@ export function exportOf(raw: ExportRow, origin: string, now: Date): Export {
   });
 }
 
-const COLUMNS = `"id", "account_id", "user_id", "scopes", "resource", "format", "filter", "state", "cancel_requested", "rows_total", "rows_exported", "failure",
+const COLUMNS = `"id", "account_id", "user_id", "scopes", "resource", "format", "filter", "order_by", "state", "cancel_requested", "rows_total", "rows_exported", "failure",
   "attempts", "download_token", "changes_cursor", "storage_key", "created_at", "started_at", "finished_at", "expires_at"`;
 
 /** The viewer's own exports; an administrator's: the account's. */
@@ -156,6 +158,18 @@ export class ExportService {
     if (input.v3Conditions) parts.push(this.v3Filter(source, input.v3Conditions, schema));
     const filter = parts.length === 0 ? null : parts.length === 1 ? parts[0] : { and: parts };
     const stored = storeFilter(filter);
+    let order: ExportRow['order_by'] = null;
+    for (const [key, value] of Object.entries(input.orderBy ?? {})) {
+      if (value === null || value === undefined) continue;
+      if (key !== own) throw ValidationFailed.one(`orderBy.${key}`, 'INVALID', `is not the order of ${resource}: use orderBy.${own}`);
+      order = (value as Array<{ field: string; direction?: 'ASC' | 'DESC' | null }>).map((o) => ({ field: o.field, direction: o.direction ?? 'ASC' }));
+    }
+    try {
+      if (order) source.fields.orderKeys(this.ctx.em, order);
+    } catch (error) {
+      if (error instanceof BadInputError) throw ValidationFailed.one(`orderBy.${own}`, 'INVALID', error.message.slice(error.argument.length + 2));
+      throw error;
+    }
     try {
       // The same condition the worker will build from the stored form: a filter that cannot run is refused now.
       await source.where(this.ctx, readFilter(stored));
@@ -165,7 +179,7 @@ export class ExportService {
     }
     const row = await mutation(this.ctx, async (em) => {
       const [inserted] = await em.execute<ExportRow[]>(
-        `insert into "exports" ("account_id", "user_id", "scopes", "resource", "format", "filter", "created_at") values (?, ?, ?::jsonb, ?, ?, ?::jsonb, ?) returning ${COLUMNS}`,
+        `insert into "exports" ("account_id", "user_id", "scopes", "resource", "format", "filter", "order_by", "created_at") values (?, ?, ?::jsonb, ?, ?, ?::jsonb, ?::jsonb, ?) returning ${COLUMNS}`,
         [
           this.ctx.viewer.accountId,
           this.ctx.viewer.userId,
@@ -173,6 +187,7 @@ export class ExportService {
           resource,
           format,
           stored,
+          order === null ? null : JSON.stringify(order),
           this.ctx.clock.now(),
         ],
         'all',

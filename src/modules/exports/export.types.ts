@@ -50,7 +50,29 @@ export class ExportFilterInput {
   calendarEntries?: InstanceType<typeof CALENDAR_ENTRY_FIELDS.Filter> | null;
 }
 
-/** The field of ExportFilterInput each resource reads. */
+type OrderOf<R extends { Order: abstract new (...args: never[]) => unknown }> = Array<InstanceType<R['Order']>>;
+
+@InputType('ExportOrderInput', {
+  description: "The export's order: the list order of its resource, the one field of that resource (another field is a user error). By databaseId when absent.",
+})
+export class ExportOrderInput {
+  @Field(() => [DEAL_FIELDS.Order], { nullable: true, description: 'For DEALS: what `deals(orderBy:)` takes.' })
+  deals?: OrderOf<typeof DEAL_FIELDS> | null;
+
+  @Field(() => [PERSON_FIELDS.Order], { nullable: true, description: 'For PEOPLE: what `people(orderBy:)` takes.' })
+  people?: OrderOf<typeof PERSON_FIELDS> | null;
+
+  @Field(() => [COMPANY_FIELDS.Order], { nullable: true, description: 'For COMPANIES: what `companies(orderBy:)` takes.' })
+  companies?: OrderOf<typeof COMPANY_FIELDS> | null;
+
+  @Field(() => [NOTE_FIELDS.Order], { nullable: true, description: 'For NOTES: what `notes(orderBy:)` takes.' })
+  notes?: OrderOf<typeof NOTE_FIELDS> | null;
+
+  @Field(() => [CALENDAR_ENTRY_FIELDS.Order], { nullable: true, description: 'For CALENDAR_ENTRIES: what `calendarEntries(orderBy:)` takes.' })
+  calendarEntries?: OrderOf<typeof CALENDAR_ENTRY_FIELDS> | null;
+}
+
+/** The field of ExportFilterInput (and of ExportOrderInput) each resource reads. */
 export const FILTER_FIELD: Readonly<Record<ExportResource, keyof ExportFilterInput>> = {
   [ExportResource.DEALS]: 'deals',
   [ExportResource.PEOPLE]: 'people',
@@ -86,6 +108,12 @@ export class StartExportInput {
       'v3 `conditions[...]` as an object (`{"person_full_name": "Ada", "custom_label_12": ["x"]}`), translated as the v3 list translates them; they hold besides `filter`.',
   })
   v3Conditions?: Record<string, unknown> | null;
+
+  @Field(() => ExportOrderInput, {
+    nullable: true,
+    description: "The records' order in the file, as the list takes it (ties by databaseId), under the resource's field; by databaseId when absent.",
+  })
+  orderBy?: ExportOrderInput | null;
 }
 
 /** A bulk export (issue 27 §2): a list written to a file in storage by a worker, downloadable by an unguessable link until it expires. */
