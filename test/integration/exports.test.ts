@@ -415,6 +415,40 @@ describe('a worker that dies', () => {
     await server.close();
   });
 
+  it('writes every record once, in order, over many batches', async () => {
+    const { runExport } = await import('../../src/modules/exports');
+    const { exportPlan } = await import('../../src/jobs/export-columns');
+    const account = await server.createAccount();
+    const names = ['Eve', 'Bob', 'Dan', 'Ann', 'Cid', 'Fay', 'Gus'];
+    for (const lastName of names) await fixtures.person(server, account.admin.apiKey, { lastName });
+    const deps = {
+      orm: server.orm,
+      storage: documentStorage()!,
+      leaseSeconds: 60,
+      maxRows: 1000,
+      linkTtlHours: 1,
+      maxAttempts: 3,
+      plan: exportPlan,
+      batchSize: 2,
+    };
+    for (const [order, expected] of [
+      [null, names],
+      [[{ field: 'last_name', direction: 'DESC' }], [...names].sort().reverse()],
+    ] as const) {
+      const [{ id }] = await server.sql<{ id: number }>(
+        `insert into exports (account_id, user_id, resource, format, filter, order_by) values (?, ?, 'people', 'csv', 'null', ?::jsonb) returning id`,
+        [account.accountId, account.admin.id, order === null ? null : JSON.stringify(order)],
+      );
+      expect(await runExport(deps, id)).toMatchObject({ status: 'done', rows: names.length });
+      const [row] = await server.sql<{ storage_key: string }>(`select storage_key from exports where id = ?`, [id]);
+      const stored = await documentStorage()!.get(row.storage_key);
+      const chunks: Buffer[] = [];
+      for await (const chunk of stored!.body) chunks.push(chunk as Buffer);
+      const rows = parse(Buffer.concat(chunks).toString('utf8'), { columns: true }) as Array<Record<string, string>>;
+      expect(rows.map((r) => r.last_name)).toEqual(expected);
+    }
+  });
+
   it("leaves its export to the lease's end, then another run starts it over; claims used up fail it; a worker shutting down gives it back", async () => {
     const { runExport, dueExportIds } = await import('../../src/modules/exports');
     const { exportPlan } = await import('../../src/jobs/export-columns');

@@ -155,7 +155,9 @@ export async function runExport(deps: ExportRunDeps, exportId: number, signal?: 
         `declare export_rows no scroll cursor for select ${plan.select} from ${from} where ${where.sql} order by ${order}`,
         where.params as Knex.RawBinding[],
       );
-      const read = () => trx.raw<{ rows: Array<Record<string, unknown>> }>(`fetch forward ${Math.trunc(batchSize)} from export_rows`);
+      // A promise, run once: a knex builder runs its statement again at every `then`, and each FETCH moves the cursor.
+      const read = (): Promise<{ rows: Array<Record<string, unknown>> }> =>
+        Promise.resolve(trx.raw<{ rows: Array<Record<string, unknown>> }>(`fetch forward ${Math.trunc(batchSize)} from export_rows`));
       async function* lines(): AsyncGenerator<Buffer> {
         if (format === BulkFormat.CSV) yield Buffer.from(csvLine(plan.header), 'utf8');
         let pending: ReturnType<typeof read> | null = read();
