@@ -277,6 +277,31 @@ describe('imports', () => {
     }
   });
 
+  it('serves a row refused as it was read with what could be read of it: its cells, or its JSONL line', async () => {
+    const csv = ['last_name,email', 'Ok,ok-row@example.com', 'Too,many@example.com,extra,"more, cells"'].join('\n');
+    const imp = await run(csv, { mode: 'CREATE' });
+    expect(imp).toMatchObject({ state: 'DONE', rowsCreated: 1, rowsFailed: 1 });
+    const failed = await server.request('GET', new URL(imp.failedRowsUrl).pathname, { apiKey: key });
+    expect(failed.text).toBe(
+      ['last_name,email,reason', 'Too,many@example.com,"the row has 4 cells, the header 2 (cells past the header: ""extra"", ""more, cells"")"', ''].join(
+        '\r\n',
+      ),
+    );
+    const jsonl = ['{"last_name":"Fine"}', '{"last_name": broken', '[1,2]'].join('\n');
+    const lines = await run(jsonl, { mode: 'CREATE' }, 'application/x-ndjson');
+    expect(lines).toMatchObject({ state: 'DONE', rowsCreated: 1, rowsFailed: 2 });
+    const failedLines = await server.request('GET', new URL(lines.failedRowsUrl).pathname, { apiKey: key });
+    expect(
+      failedLines.text
+        .trimEnd()
+        .split('\n')
+        .map((l: string) => JSON.parse(l)),
+    ).toEqual([
+      { line: '{"last_name": broken', reason: 'the line is not valid JSON' },
+      { line: '[1,2]', reason: 'the line is not a JSON object' },
+    ]);
+  });
+
   it('bounds files: bytes (413), rows, columns and cells, each with a clear error', async () => {
     const big = await upload('last_name\n' + 'x\n'.repeat(20_000));
     expect(big.status).toBe(413);

@@ -121,13 +121,21 @@ function utf8(progress?: { bytes: number }): Transform {
   });
 }
 
+/**
+ * One record of a file: the header (CSV), a row's cells by file column, or a row refused as it was
+ * read (`problem`) with what could be read of it: its cells (a CSV row past the header keeps the
+ * cells beyond it in `extra`), or a JSONL line that is no object as its text (`line`).
+ */
+export interface FileRecord {
+  header?: string[];
+  cells?: Array<[string, unknown]>;
+  problem?: RowProblem;
+  extra?: string[];
+  line?: string;
+}
+
 /** The file's records as (file column → value) lists, the header first for CSV; `progress.bytes`: how much of the file was read (a little ahead of the records given). */
-export async function* recordsOf(
-  body: Readable,
-  format: 'csv' | 'jsonl',
-  maxColumns: number,
-  progress?: { bytes: number },
-): AsyncGenerator<{ header?: string[]; cells?: Array<[string, unknown]>; problem?: RowProblem }> {
+export async function* recordsOf(body: Readable, format: 'csv' | 'jsonl', maxColumns: number, progress?: { bytes: number }): AsyncGenerator<FileRecord> {
   const text = body.pipe(utf8(progress));
   body.on('error', (e) => text.destroy(e));
   if (format === 'csv') {
@@ -149,7 +157,11 @@ export async function* recordsOf(
           continue;
         }
         if (record.length > header.length) {
-          yield { problem: { column: null, code: 'INVALID', message: `the row has ${record.length} cells, the header ${header.length}` } };
+          yield {
+            problem: { column: null, code: 'INVALID', message: `the row has ${record.length} cells, the header ${header.length}` },
+            cells: header.map((h, i) => [h, record[i]] as [string, unknown]),
+            extra: record.slice(header.length),
+          };
           continue;
         }
         yield { cells: header.map((h, i) => [h, record[i] ?? ''] as [string, unknown]) };
@@ -170,16 +182,16 @@ export async function* recordsOf(
     try {
       value = JSON.parse(line);
     } catch {
-      yield { problem: { column: null, code: 'INVALID', message: 'the line is not valid JSON' } };
+      yield { problem: { column: null, code: 'INVALID', message: 'the line is not valid JSON' }, line };
       continue;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      yield { problem: { column: null, code: 'INVALID', message: 'the line is not a JSON object' } };
+      yield { problem: { column: null, code: 'INVALID', message: 'the line is not a JSON object' }, line };
       continue;
     }
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.length > maxColumns) {
-      yield { problem: { column: null, code: 'INVALID', message: `the record has ${entries.length} fields (at most ${maxColumns})` } };
+      yield { problem: { column: null, code: 'INVALID', message: `the record has ${entries.length} fields (at most ${maxColumns})` }, cells: entries };
       continue;
     }
     yield { cells: entries };

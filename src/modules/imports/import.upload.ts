@@ -171,9 +171,14 @@ export function failedRowsRouter(deps: { orm: MikroORM; storage: DocumentStorage
         rowNumber += 1;
         if (!pending) break;
         if (pending.row_number !== rowNumber) continue;
+        // A row refused as it was read keeps what could be read: its cells (those past the header named in the reason), or its line.
         const cells = item.cells ?? [];
-        if (row.format === 'csv') await write([...cells.map(([, v]) => v), pending.reason].map(csvCell).join(',') + '\r\n');
-        else await write(JSON.stringify({ ...Object.fromEntries(cells), reason: pending.reason }) + '\n');
+        const reason = item.extra?.length
+          ? `${pending.reason} (cells past the header: ${item.extra.map((c) => JSON.stringify(c)).join(', ')})`
+          : pending.reason;
+        if (row.format === 'csv') await write([...cells.map(([, v]) => v), reason].map(csvCell).join(',') + '\r\n');
+        else if (item.line !== undefined) await write(JSON.stringify({ line: item.line, reason }) + '\n');
+        else await write(JSON.stringify({ ...Object.fromEntries(cells), reason }) + '\n');
         pending = await nextError();
       }
       stored.body.destroy();
