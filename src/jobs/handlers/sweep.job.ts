@@ -75,10 +75,10 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     if (removed < PRUNE_BATCH) break;
   }
   // Partial files of writes a killed process cut short (an export, an upload, a fetch).
-  let staleFiles = 0;
+  let partialFiles = 0;
   if (Date.now() - staleWalkedAt >= STALE_TEMPORARY_MS) {
     staleWalkedAt = Date.now();
-    staleFiles = await deps.storage.removeStale(STALE_TEMPORARY_MS, SWEEP_BATCH * 10);
+    partialFiles = await deps.storage.removeStale(STALE_TEMPORARY_MS, SWEEP_BATCH * 10);
   }
   // Export files past their link's expiry.
   const expiredExports = await removeExpiredExports(em, deps.storage, SWEEP_BATCH);
@@ -92,6 +92,6 @@ export const sweep: JobHandler<'sweep'> = async (deps, _data, run) => {
     pruned,
     uploads,
     importFiles,
-    staleFiles,
+    partialFiles,
   };
 };
