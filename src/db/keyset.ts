@@ -83,7 +83,7 @@ function keysOf(q: Pick<KeysetQuery, 'alias' | 'order'>): OrderKey[] {
 
 const reversed = (keys: readonly OrderKey[]): OrderKey[] => keys.map((k) => ({ ...k, desc: !k.desc }));
 
-function orderSql(keys: readonly OrderKey[]): string {
+export function orderSql(keys: readonly OrderKey[]): string {
   return keys.map((k) => `${k.sql} ${k.desc ? 'desc' : 'asc'}`).join(', ');
 }
 

@@ -1,3 +1,4 @@
+import { orderSql } from '../../db/keyset';
 import type { EntityManager } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Knex } from 'knex';
@@ -150,7 +151,7 @@ export async function runExport(deps: ExportRunDeps, exportId: number, signal?: 
       // A cursor over the snapshot in the export's order (the list's keys, ties by id): PostgreSQL
       // sorts once, batches are fetched from it.
       const keys = claimed.order_by ? source.fields.orderKeys(deps.orm.em, claimed.order_by) : [];
-      const order = [...keys.map((k) => `${k.sql} ${k.desc ? 'desc' : 'asc'}`), `${alias}.id asc`].join(', ');
+      const order = orderSql([...keys, { sql: `${alias}.id`, desc: false, nullable: false, type: 'int' }]);
       await trx.raw(
         `declare export_rows no scroll cursor for select ${plan.select} from ${from} where ${where.sql} order by ${order}`,
         where.params as Knex.RawBinding[],
