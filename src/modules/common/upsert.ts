@@ -94,7 +94,7 @@ const EXTERNAL_ID_KINDS: readonly CustomFieldKind[] = [CustomFieldKind.TEXT, Cus
  * (text or numeric; a record matches when its value equals the input's, as stored). Refused before
  * any write when the field is not such a custom field of the account.
  */
-async function matchOf<I>(
+export async function matchOf<I>(
   ctx: RequestContext,
   decl: UpsertDeclaration<{ id: number }, I>,
   matchBy: string | null | undefined,
@@ -139,13 +139,22 @@ function ofInput(errors: UserError[], index: number): UserError[] {
   return errors.map((e) => ({ ...e, field: e.field && e.field[0] === 'input' ? ['inputs', String(index), ...e.field.slice(1)] : null }));
 }
 
-async function upsertOne<E extends { id: number }, I>(
+/** What an upsert of one input may do: create only (no match), update only (no match is NOT_FOUND), or either. */
+export type UpsertMode = 'create' | 'update' | 'upsert';
+
+/**
+ * One input, in a savepoint of its own: matched by `key` to a record the viewer may see, then
+ * created or updated by the declaration's steps (mode `create` matches nothing and needs no key).
+ * An update that changes nothing is undone (UNCHANGED). A refused input throws (ValidationFailed,
+ * …) with nothing of it written. `result` is the record written, or for UNCHANGED the undone update's.
+ */
+export async function upsertRecord<E extends { id: number }, I>(
   ctx: RequestContext,
   decl: UpsertDeclaration<E, I>,
-  key: UpsertKey<I>,
+  key: UpsertKey<I> | null,
   input: I,
-  index: number,
-): Promise<Outcome<E>> {
+  mode: UpsertMode = 'upsert',
+): Promise<{ status: UpsertStatus; result: E }> {
   const { records } = decl;
   const a = records.alias;
   const fingerprint = async (id: number) => {
@@ -154,44 +163,60 @@ async function upsertOne<E extends { id: number }, I>(
   };
   let status = UpsertStatus.FAILED as UpsertStatus;
   let before = '';
-  const { result, userErrors } = await payloadOf(() =>
-    withinSavepoint(
-      ctx,
-      async () => {
-        const condition = key.condition(ctx, input, records.alias);
-        if (!condition) throw ValidationFailed.one(key.field, 'BLANK', `can't be blank: it is the match key (${key.words})`);
-        // Only records the viewer may see are matched: a hidden one is as if it did not exist.
-        const where = scopeOf(ctx, records).add(condition.sql, ...condition.params);
-        const rows = await ctx.em.execute<Array<{ id: number; f: unknown }>>(
-          `select ${a}.id, ${decl.fingerprint} as f from ${fromOf(ctx, records)} where ${where.sql} order by ${a}.id limit 2`,
-          where.params,
-          'all',
-        );
-        if (rows.length > 1) {
-          throw ValidationFailed.one(key.field, 'AMBIGUOUS_MATCH', `matches more than one ${decl.singular} by ${key.words}; nothing was written`);
-        }
-        if (rows.length === 0) {
-          const created = await decl.create(ctx, input);
-          status = UpsertStatus.CREATED;
-          return created;
-        }
-        const id = Number(rows[0].id);
-        before = JSON.stringify(rows[0].f);
-        const updated = await decl.update(ctx, id, input);
-        status = UpsertStatus.UPDATED;
-        return updated;
-      },
-      async (record) => {
-        if (status !== UpsertStatus.UPDATED || (await fingerprint(record.id)) !== before) return true;
-        // Nothing but the write's time changed: undone, so no UPDATE is left and no change recorded.
-        status = UpsertStatus.UNCHANGED;
-        return false;
-      },
-    ),
+  const result = await withinSavepoint(
+    ctx,
+    async () => {
+      if (mode === 'create' || !key) {
+        if (mode !== 'create') throw new Error('an update or upsert needs a match key');
+        const created = await decl.create(ctx, input);
+        status = UpsertStatus.CREATED;
+        return created;
+      }
+      const condition = key.condition(ctx, input, records.alias);
+      if (!condition) throw ValidationFailed.one(key.field, 'BLANK', `can't be blank: it is the match key (${key.words})`);
+      // Only records the viewer may see are matched: a hidden one is as if it did not exist.
+      const where = scopeOf(ctx, records).add(condition.sql, ...condition.params);
+      const rows = await ctx.em.execute<Array<{ id: number; f: unknown }>>(
+        `select ${a}.id, ${decl.fingerprint} as f from ${fromOf(ctx, records)} where ${where.sql} order by ${a}.id limit 2`,
+        where.params,
+        'all',
+      );
+      if (rows.length > 1) {
+        throw ValidationFailed.one(key.field, 'AMBIGUOUS_MATCH', `matches more than one ${decl.singular} by ${key.words}; nothing was written`);
+      }
+      if (rows.length === 0) {
+        if (mode === 'update') throw ValidationFailed.one(key.field, 'NOT_FOUND', `no ${decl.singular} matches by ${key.words}`);
+        const created = await decl.create(ctx, input);
+        status = UpsertStatus.CREATED;
+        return created;
+      }
+      const id = Number(rows[0].id);
+      before = JSON.stringify(rows[0].f);
+      const updated = await decl.update(ctx, id, input);
+      status = UpsertStatus.UPDATED;
+      return updated;
+    },
+    async (record) => {
+      if (status !== UpsertStatus.UPDATED || (await fingerprint(record.id)) !== before) return true;
+      // Nothing but the write's time changed: undone, so no UPDATE is left and no change recorded.
+      status = UpsertStatus.UNCHANGED;
+      return false;
+    },
   );
-  if (!result) return { status: UpsertStatus.FAILED, record: null, userErrors: ofInput(userErrors, index) };
-  const record = status === UpsertStatus.UNCHANGED ? await findVisible(ctx, records, result.id) : result;
-  return { status, record, userErrors: [] };
+  return { status, result };
+}
+
+async function upsertOne<E extends { id: number }, I>(
+  ctx: RequestContext,
+  decl: UpsertDeclaration<E, I>,
+  key: UpsertKey<I>,
+  input: I,
+  index: number,
+): Promise<Outcome<E>> {
+  const { result: done, userErrors } = await payloadOf(() => upsertRecord(ctx, decl, key, input));
+  if (!done) return { status: UpsertStatus.FAILED, record: null, userErrors: ofInput(userErrors, index) };
+  const record = done.status === UpsertStatus.UNCHANGED ? await findVisible(ctx, decl.records, done.result.id) : done.result;
+  return { status: done.status, record, userErrors: [] };
 }
 
 /** Runs a batch: refused whole (before any write) past the limit or with a bad match; else one outcome per input. */

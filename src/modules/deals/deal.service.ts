@@ -304,8 +304,9 @@ export class DealService {
     deal.probability = probability;
     if (input.closedTime !== undefined) deal.closedTime = input.closedTime;
     if (closes(probability)) {
-      // Closing now (it was open, or is new): closedTime is now unless given.
-      if ((isNew || !closes(before)) && input.closedTime == null) deal.closedTime = new Date();
+      // Closing now (it was open, or is new): closedTime is now unless given, to the second as v3
+      // shows it, so a deal read and written back (an export imported back) keeps the same time.
+      if ((isNew || !closes(before)) && input.closedTime == null) deal.closedTime = new Date(Math.floor(Date.now() / 1000) * 1000);
     } else if (probability !== null) {
       deal.closedTime = null; // 1 to 99 reopens it
     }

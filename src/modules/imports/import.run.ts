@@ -17,8 +17,9 @@ import { safeFetchStream, type SafeFetchOptions } from '../documents/fetch/safe-
 import { bulkStorageKey, type DocumentStorage } from '../documents/storage';
 import { viewerForUser } from '../users/user.viewer';
 import { v3KeysOf } from '../../jobs/export-columns';
-import { columnRules, fieldOfColumn, knownField, validateRow, type RowProblem, type RowSchema, type StagedRow } from './import.fields';
-import { IMPORT_TARGETS, ImportMode, type ImportKey, type ImportMatchKey, type ImportResource, type ImportTarget } from './import.targets';
+import { columnRules, fieldOfColumn, validateRow, type RowProblem, type RowSchema, type StagedRow } from './import.fields';
+import { applyByRecord, recordKeyOf, recordRowOf } from './import.records';
+import { IMPORT_TARGETS, ImportMode, knownFieldOf, type ImportKey, type ImportMatchKey, type ImportResource, type ImportTarget } from './import.targets';
 
 /*
  * One import's run (the 'run-import' job). The row in `imports` holds everything: the worker claims
@@ -85,8 +86,10 @@ export function keyOf(target: ImportTarget, matchBy: ImportMatchKey | null, exte
     return {
       field: externalIdField,
       of: (row) => {
-        const value = (row.custom as Record<string, unknown> | undefined)?.[externalIdField];
-        return value === undefined || value === null || value === '' ? null : String(value);
+        // Set-based rows carry the stored values (`custom`), record rows their input's (`input.customFields`).
+        const custom = (row.custom ?? (row.input as { customFields?: unknown } | undefined)?.customFields) as Record<string, unknown> | undefined;
+        const value = custom?.[externalIdField];
+        return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? null : String(value).trim();
       },
       sql: (alias) => `(${alias}.custom_fields->>'${externalIdField.replace(/[^a-z0-9_]/g, '')}')`,
     };
@@ -301,9 +304,42 @@ export async function runImport(deps: ImportRunDeps, importId: number, signal?: 
     }
 
     if (!job.staging_done && !job.storage_key && job.source_url) job.storage_key = await fetchSource(deps, client, job, signal);
-    if (!job.staging_done) await stage(deps, client, job, target, schema, key, checkpoint);
-    const requiredCustom = customDefs.filter((d) => d.isRequired).map((d) => d.label);
-    await apply(deps, client, job, target, viewer, key, checkpoint, ctx, requiredCustom);
+    if (!job.staging_done) await stage(deps, client, job, target, schema, key, checkpoint, viewer.timeZone);
+    if (target.byRecord) {
+      const mapping = job.mapping ? new Map(job.mapping.map((m) => [m.field, m.column])) : null;
+      await applyByRecord({
+        ctx,
+        target,
+        importId,
+        accountId: job.account_id,
+        mode: job.mode,
+        dryRun: job.dry_run,
+        key: await recordKeyOf(ctx, target, job.mode, job.match_by, job.external_id_field),
+        from: job.applied_through,
+        total: job.rows_total ?? 0,
+        batchRows: deps.config.imports.batchRows,
+        columnOf: (field) => mapping?.get(field) ?? field,
+        checkpoint: async (em, through, n) => {
+          const rows = await em.execute<Array<{ cancel_requested: boolean }>>(
+            `update imports set applied_through = ?, rows_created = rows_created + ?, rows_updated = rows_updated + ?, rows_unchanged = rows_unchanged + ?,
+               rows_failed = rows_failed + ?, rows_processed = rows_processed + ?, lease_until = now() + make_interval(secs => ?)
+             where id = ? and attempts = ? and state = 'running' returning cancel_requested`,
+            [through, n.created, n.updated, n.unchanged, n.failed, n.processed, deps.leaseSeconds, importId, job.attempts],
+            'all',
+          );
+          return rows.length === 1;
+        },
+        afterBatch: async (held) => {
+          if (!held) throw new Stop('lost lease');
+          const state = await client.query<{ cancel_requested: boolean }>(`select cancel_requested from imports where id = $1`, [importId]);
+          if (state.rows[0]?.cancel_requested) throw new Stop('cancelled');
+          if (signal?.aborted) throw new Stop('cut short');
+        },
+      });
+    } else {
+      const requiredCustom = customDefs.filter((d) => d.isRequired).map((d) => d.label);
+      await apply(deps, client, job, target, viewer, key, checkpoint, ctx, requiredCustom);
+    }
     await finish('done', null);
     return { status: 'done', importId };
   } catch (error) {
@@ -375,6 +411,7 @@ async function stage(
   schema: RowSchema,
   key: ImportKey | null,
   checkpoint: Checkpoint,
+  timeZone: string,
 ): Promise<void> {
   if (!job.storage_key) throw new ImportFailure('the file is not stored (the upload expired?)');
   const stored = await deps.storage.get(job.storage_key);
@@ -382,7 +419,9 @@ async function stage(
   const { maxRows, maxColumns, batchRows } = deps.config.imports;
   const mapping = job.mapping ? new Map(job.mapping.map((m) => [m.column, m.field])) : null;
   const exported = v3KeysOf(target.resource);
-  const known = (field: string) => knownField(schema.rules, schema.customDefs, field, target.extras);
+  const known = knownFieldOf(target, schema.rules, schema.customDefs);
+  const convert = (cells: ReadonlyArray<readonly [string, string, unknown]>) =>
+    target.byRecord ? recordRowOf(target, cells, timeZone, schema.maxCellChars) : validateRow(schema, cells);
   const fieldOf = (column: string) => fieldOfColumn(column, mapping, exported, known);
   const checkColumns = (columns: readonly string[]) => {
     for (const column of columns) {
@@ -455,16 +494,14 @@ async function stage(
       else {
         const cells: Array<[string, string, unknown]> = [];
         let unknown: string | null = null;
-        for (const [column, value] of item.cells ?? []) {
+        for (const [column, value] of customFieldsSpread(item.cells ?? [])) {
           const field = fieldOf(column);
           if (field === null) continue;
           if (job.format === 'jsonl' && !known(field)) unknown ??= column;
           cells.push([field, column, value]);
         }
         const checked =
-          unknown === null
-            ? validateRow(schema, cells)
-            : { problems: [{ column: unknown, code: 'INVALID', message: `${unknown} is no field of ${target.resource}` }] };
+          unknown === null ? convert(cells) : { problems: [{ column: unknown, code: 'INVALID', message: `${unknown} is no field of ${target.resource}` }] };
         if ('problems' in checked) for (const p of checked.problems) errors.push({ row: rowNumber, ...p });
         else {
           const keyText = key ? key.of(checked.row) : null;
@@ -478,6 +515,19 @@ async function stage(
       if (rowNumber % batchRows === 0) await flush(false);
     }
   }
+}
+
+/**
+ * A JSONL record's `custom_fields` object (as an export writes it) as one cell per custom field
+ * (`custom_label_N`), as a CSV gives them; anything else as it is.
+ */
+function customFieldsSpread(cells: ReadonlyArray<[string, unknown]>): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const [column, value] of cells) {
+    if (column === 'custom_fields' && value !== null && typeof value === 'object' && !Array.isArray(value)) out.push(...Object.entries(value));
+    else out.push([column, value]);
+  }
+  return out;
 }
 
 async function apply(
@@ -524,7 +574,7 @@ async function apply(
       await client.query(
         `update import_batch b set match_id = m.id, match_count = m.n
          from (select b2.row_number, min(t.id) as id, count(*)::int as n from import_batch b2
-               join "${table}" t on ${key.sql('t')} = b2.match_key and ${numbered(visibility.sql, 1)}
+               join "${table}" t on ${key.sql!('t')} = b2.match_key and ${numbered(visibility.sql, 1)}
                group by b2.row_number) m
          where m.row_number = b.row_number`,
         visibility.params,

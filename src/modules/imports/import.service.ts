@@ -13,8 +13,8 @@ import { customFieldDefs } from '../custom-fields/custom-field.loaders';
 import { checkFetchTarget } from '../documents/fetch/fetch-target';
 import { bulkStorageKey, documentStorage, type DocumentStorage } from '../documents/storage';
 import type { Viewer } from '../../context/viewer';
-import { columnRules, fieldOfColumn, knownField } from './import.fields';
-import { IMPORT_TARGETS, ImportMode, type ImportMatchKey, type ImportResource } from './import.targets';
+import { columnRules, fieldOfColumn } from './import.fields';
+import { IMPORT_TARGETS, ImportMode, knownFieldOf, type ImportMatchKey, type ImportResource } from './import.targets';
 import { v3KeysOf } from '../../jobs/export-columns';
 
 /** How long an upload waits to be imported. */
@@ -129,10 +129,10 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
     else if (def.kind !== 'text' && def.kind !== 'numeric')
       issues.invalid('externalIdField', `${input.externalIdField} is ${def.kind}: an external id is a text or numeric field`);
   }
-  const rules = columnRules(ctx.em, target!.fields);
+  const known = knownFieldOf(target!, columnRules(ctx.em, target!.fields), defs);
   const fields = mapping ? mapping.map((m) => m.field) : [];
   mapping?.forEach((m, i) => {
-    if (!knownField(rules, defs, m.field, target!.extras)) issues.invalid(`mapping.${i}.field`, `${m.field} is no field of ${input.resource}`);
+    if (!known(m.field)) issues.invalid(`mapping.${i}.field`, `${m.field} is no field of ${input.resource}`);
   });
   if (new Set(fields).size !== fields.length) issues.invalid('mapping', 'maps two columns to one field');
   issues.throwIfAny();
@@ -162,7 +162,6 @@ export async function startImport(ctx: RequestContext, input: StartImportArgs): 
     if (header) {
       const exported = v3KeysOf(input.resource);
       const mapped = mapping ? new Map(mapping.map((m) => [m.column, m.field])) : null;
-      const known = (field: string) => knownField(rules, defs, field, target!.extras);
       for (const column of header) {
         const field = fieldOfColumn(column, mapped, exported, known);
         if (field !== null && !known(field))
