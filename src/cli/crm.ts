@@ -325,12 +325,12 @@ function buildProgram(setTask: (task: Task) => void): Command {
     .description(
       'Import a CSV or JSONL file into a running service: uploads it, starts the import, shows its progress (a bar on a terminal) and prints the final counts. Exit 1 when the import did not end DONE.',
     )
-    .summary('Import a CSV or JSONL file of people or companies')
-    .addOption(required('--file <path>', 'the file (.jsonl or .ndjson: JSONL, else CSV)', (_flag) => (value) => value))
+    .summary('Import a CSV or JSONL file of people, companies or deals')
+    .addOption(required('--file <path>', 'the file (.jsonl or .ndjson: JSONL, else CSV), or an http(s) URL the service fetches', (_flag) => (value) => value))
     .addOption(required('--resource <name>', 'people, companies or deals', oneOf(['people', 'companies', 'deals'] as const)))
     .addOption(required('--mode <mode>', 'create, update or upsert', oneOf(['create', 'update', 'upsert'] as const)))
     .addOption(option('--map <pairs>', 'file column=v3 field, comma-separated ("First Name=first_name,E-mail=email")', (_flag) => (value) => value))
-    .addOption(option('--match-by <key>', 'EMAIL (people) or NAME (companies)', (_flag) => (value) => value))
+    .addOption(option('--match-by <key>', 'EMAIL (people), NAME (companies) or NAME_AND_COMPANY (deals)', (_flag) => (value) => value))
     .addOption(option('--external-id <field>', 'match by this custom field (custom_label_N) instead', (_flag) => (value) => value))
     .addOption(new Option('--dry-run', 'validate and count, write nothing'))
     .addOption(option('--url <url>', 'the service (default: CRM_URL, else the npm start of this folder)', (_flag) => (value) => value))

@@ -5,11 +5,13 @@ import { Readable } from 'node:stream';
 
 /*
  * `crm import`: a client of a running service (issue 27 §1): uploads the file to
- * POST /api/imports/uploads (streamed), starts the import over GraphQL, polls it, shows progress
- * (a bar on a terminal, plain lines otherwise) and ends with the final counts as one JSON line.
+ * POST /api/imports/uploads (streamed), or for an http(s) URL lets the service fetch it (through
+ * its SSRF-safe fetcher), starts the import over GraphQL, polls it, shows progress (a bar on a
+ * terminal, plain lines otherwise) and ends with the final counts as one JSON line.
  */
 
 export interface ImportCommandOptions {
+  /** A local file, or an http(s) URL the service fetches. */
   readonly file: string;
   readonly resource: 'people' | 'companies' | 'deals';
   readonly mode: 'create' | 'update' | 'upsert';
@@ -57,23 +59,30 @@ function bar(done: number, total: number | null, width = 30): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} (${Math.floor((done / total) * 100)}%)`;
 }
 
+/** Streams a local file to POST /api/imports/uploads; answers startImport's uploadId and format. */
+async function uploadFile(base: string, auth: Record<string, string>, file: string): Promise<Record<string, unknown>> {
+  const size = (await stat(file)).size;
+  const jsonl = /\.(jsonl|ndjson)$/i.test(file);
+  const uploaded = await fetch(`${base}/api/imports/uploads`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': jsonl ? 'application/x-ndjson' : 'text/csv', 'content-length': String(size) },
+    body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  const upload = (await uploaded.json()) as { uploadId?: string; error?: string };
+  if (uploaded.status !== 201 || !upload.uploadId) throw new Error(`upload refused (${uploaded.status}): ${upload.error ?? 'no uploadId'}`);
+  return { uploadId: upload.uploadId, format: jsonl ? 'JSONL' : 'CSV' };
+}
+
 /** Runs the command; answers the final JSON line and whether the import ended DONE. */
 export async function runImportCommand(options: ImportCommandOptions, dataDir: string): Promise<{ ok: boolean; line: Record<string, unknown> }> {
   const key = options.key ?? process.env.CRM_API_KEY;
   if (!key) throw new Error('no API key: give --key or CRM_API_KEY');
   const base = await serverUrl(options.url, dataDir);
   const mapping = options.map ? parseMapping(options.map) : undefined;
-  const size = (await stat(options.file)).size;
-  const jsonl = /\.(jsonl|ndjson)$/i.test(options.file);
   const auth = { authorization: `Bearer ${key}` };
-  const uploaded = await fetch(`${base}/api/imports/uploads`, {
-    method: 'POST',
-    headers: { ...auth, 'content-type': jsonl ? 'application/x-ndjson' : 'text/csv', 'content-length': String(size) },
-    body: Readable.toWeb(createReadStream(options.file)) as ReadableStream,
-    duplex: 'half',
-  } as RequestInit);
-  const upload = (await uploaded.json()) as { uploadId?: string; error?: string };
-  if (uploaded.status !== 201 || !upload.uploadId) throw new Error(`upload refused (${uploaded.status}): ${upload.error ?? 'no uploadId'}`);
+  // A URL is the service's to fetch (its format from the path, as startImport reads it); a local file is uploaded.
+  const source: Record<string, unknown> = /^https?:\/\//i.test(options.file) ? { url: options.file } : await uploadFile(base, auth, options.file);
   const gql = async (query: string, variables: Record<string, unknown>) => {
     const res = await fetch(`${base}/graphql`, {
       method: 'POST',
@@ -86,9 +95,8 @@ export async function runImportCommand(options: ImportCommandOptions, dataDir: s
   };
   const input: Record<string, unknown> = {
     resource: options.resource.toUpperCase(),
-    uploadId: upload.uploadId,
+    ...source,
     mode: options.mode.toUpperCase(),
-    format: jsonl ? 'JSONL' : 'CSV',
     dryRun: options.dryRun ?? false,
   };
   if (mapping) input.mapping = mapping;

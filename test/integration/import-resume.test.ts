@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +34,8 @@ describe('an import whose worker is killed', () => {
     JOB_SWEEP_INTERVAL_MS: '1000',
     IMPORT_BATCH_ROWS: '200',
     LOG_LEVEL: 'info',
+    // The files `crm import` names by URL are served by the test, on loopback.
+    DOCUMENT_FETCH_ALLOWED_HOSTS: '127.0.0.1',
   });
   const startWorker = async () => {
     const child = await startChild(env(), { entry: 'dist/src/worker.js', ready: 'CRM worker running' });
@@ -43,7 +47,7 @@ describe('an import whose worker is killed', () => {
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, encoding: 'utf8', timeout: 240_000 });
     if (build.status !== 0) throw new Error(`build failed: ${build.stdout}${build.stderr}`);
     database = await ownDatabase('import_resume');
-    admin = await startTestServer({ DOCUMENTS_DIR: documentsDir }, { databaseUrl: database.url });
+    admin = await startTestServer({ DOCUMENTS_DIR: documentsDir, DOCUMENT_FETCH_ALLOWED_HOSTS: '127.0.0.1' }, { databaseUrl: database.url });
     account = await admin.createAccount();
   }, 300_000);
 
@@ -169,6 +173,41 @@ describe('an import whose worker is killed', () => {
     expect(readdirSync(folder)).toHaveLength(1);
   }, 120_000);
 
+  it('a deals import (record by record) whose worker is killed mid-apply goes on from its checkpoint: no deal written twice, none lost', async () => {
+    for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill('SIGKILL');
+    await Promise.all(children.map((c) => c.exited));
+    const DEALS = 1_200;
+    const lines = ['name,value,company_name'];
+    for (let i = 1; i <= DEALS; i++) lines.push(`${i % 100 === 0 ? '' : `Deal ${i}`},${i}.5,Co ${i % 7}`);
+    const up = await admin.request('POST', '/api/imports/uploads', { apiKey: account.admin.apiKey, body: lines.join('\n'), contentType: 'text/csv' });
+    expect(up.status).toBe(201);
+    const started = await admin.graphql(
+      account.admin.apiKey,
+      `mutation($i: StartImportInput!) { startImport(input: $i) { import { databaseId } userErrors { message } } }`,
+      { i: { resource: 'DEALS', uploadId: up.body.uploadId, mode: 'UPSERT' } },
+    );
+    const id: number = started.body.data.startImport.import.databaseId;
+    const killed = await killWhen(await startWorker(), id, (s) => s.applied_through > 0 && s.applied_through < DEALS);
+    expect(killed.staging_done).toBe(true);
+    await startWorker();
+    for (let i = 0; i < 900 && (await state(id)).state !== 'done'; i++) await new Promise((r) => setTimeout(r, 100));
+
+    const [imp] = await admin.sql(`select * from imports where id = ?`, [id]);
+    const bad = DEALS / 100;
+    expect(imp).toMatchObject({ state: 'done', rows_total: DEALS, rows_processed: DEALS, rows_created: DEALS - bad, rows_failed: bad, rows_updated: 0 });
+    expect(imp.attempts).toBeGreaterThanOrEqual(2);
+    const deals = await admin.sql(`select count(*)::int as n, count(distinct name)::int as names from deals where account_id = ?`, [account.accountId]);
+    expect(deals[0]).toEqual({ n: DEALS - bad, names: DEALS - bad });
+    const companies = await admin.sql(`select count(*)::int as n from companies where account_id = ? and name like 'Co %'`, [account.accountId]);
+    expect(companies[0].n).toBe(7);
+    const errors = await admin.sql(`select row_number, "column", code from import_errors where import_id = ? order by row_number`, [id]);
+    expect(errors).toEqual(Array.from({ length: bad }, (_, i) => ({ row_number: (i + 1) * 100, column: 'name', code: 'BLANK' })));
+    const changes = await admin.sql(`select count(*)::int as n from record_changes where account_id = ? and model = 'deal' and origin = 'import'`, [
+      account.accountId,
+    ]);
+    expect(changes[0].n).toBe(DEALS - bad);
+  }, 180_000);
+
   it('`crm import` uploads, starts, follows and prints the final counts (exit 1 when it failed)', async () => {
     mkdirSync(documentsDir, { recursive: true });
     const file = join(documentsDir, 'cli-people.csv');
@@ -227,5 +266,36 @@ describe('an import whose worker is killed', () => {
     ]);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout.trim())).toMatchObject({ error: 'the import was refused' });
+
+    // A URL: the service fetches the file itself (nothing is uploaded).
+    const served = createServer((req, res) => {
+      if (req.url !== '/people.csv') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/csv' }).end(['last_name,email', 'Fetched,fetched@example.com'].join('\n'));
+    });
+    await new Promise<void>((resolve) => served.listen(0, '127.0.0.1', resolve));
+    try {
+      const uploadsBefore = await admin.sql(`select count(*)::int as n from import_uploads where account_id = ?`, [account.accountId]);
+      const fetched = await cli([
+        'import',
+        '--file',
+        `http://127.0.0.1:${(served.address() as AddressInfo).port}/people.csv`,
+        '--resource',
+        'people',
+        '--mode',
+        'create',
+        '--url',
+        admin.url,
+        '--key',
+        account.admin.apiKey,
+      ]);
+      expect({ code: fetched.code, stderr: fetched.code === 0 ? '' : fetched.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(fetched.stdout.trim())).toMatchObject({ state: 'DONE', rows: 1, created: 1 });
+      expect(await admin.sql(`select count(*)::int as n from import_uploads where account_id = ?`, [account.accountId])).toEqual(uploadsBefore);
+      expect(await admin.sql(`select count(*)::int as n from people where account_id = ? and email = 'fetched@example.com'`, [account.accountId])).toEqual([
+        { n: 1 },
+      ]);
+    } finally {
+      await new Promise((resolve) => served.close(resolve));
+    }
   }, 60_000);
 });
