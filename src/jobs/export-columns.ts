@@ -122,7 +122,7 @@ export async function exportPlan(source: ExportSource, ctx: RequestContext, form
     const plain = columns.filter((c) => c.plainText);
     const formatted = columns.filter((c) => !c.plainText);
     return {
-      select: `${alias}.id as __id, concat_ws(',', ${plain.map((c) => csvSql(c.sql)).join(', ')}) as __csv${formatted.map((c, i) => `, ${c.sql} as f${i}`).join('')}${customSql}`,
+      select: `concat_ws(',', ${plain.map((c) => csvSql(c.sql)).join(', ')}) as __csv${formatted.map((c, i) => `, ${c.sql} as f${i}`).join('')}${customSql}`,
       header: [...plain.map((c) => c.key), ...formatted.map((c) => c.key), ...defs.map((d) => d.label)],
       cells(row) {
         const out: unknown[] = [{ raw: row.__csv as string }];
@@ -139,7 +139,7 @@ export async function exportPlan(source: ExportSource, ctx: RequestContext, form
     };
   }
   return {
-    select: `${alias}.id as __id, ${columns.map((c, i) => `${c.sql} as c${i}`).join(', ')}${customSql}`,
+    select: `${columns.map((c, i) => `${c.sql} as c${i}`).join(', ')}${customSql}`,
     header: [...columns.map((c) => c.key), ...defs.map((d) => d.label)],
     cells: () => {
       throw new Error('a JSONL plan writes records');
