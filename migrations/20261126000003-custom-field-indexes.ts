@@ -25,23 +25,17 @@ const RECORD_TABLES: ReadonlyArray<readonly [table: string, resource: string]> =
  *   the triggers' deletes). On 1M deals, a 1% range on a numeric field: 10,000 values read from the
  *   index in about 1 ms; the request as a whole is measured by `npm run bench -- --deals 1000000`.
  */
-export class Migration20261126000003CustomFieldIndexes extends Migration {
-  override async up(): Promise<void> {
-    this.addSql(
-      'create table "custom_field_search_values" ("field_id" int not null, "value" numeric not null, "record_id" int not null, constraint "custom_field_search_values_pkey" primary key ("field_id", "value", "record_id"))',
-    );
-    this.addSql('create index "custom_field_search_values_record" on "custom_field_search_values" ("record_id", "field_id", "value")');
-    this.addSql(
-      'alter table "custom_field_search_values" add constraint "custom_field_search_values_field_id_foreign" foreign key ("field_id") references "custom_fields" ("id") on update cascade on delete cascade',
-    );
+/** How a key of `custom_fields` finds its field here (20261207000005 compares it as text instead; its down puts this back). */
+export const CUSTOM_FIELD_KEY_V1 = `f.id = (case when e.key ~ '^custom_label_[1-9][0-9]{0,8}$' then substr(e.key, 14)::int end)`;
 
-    // The rows one record's values give (its account's fields of its resource only: a key of no
-    // such field gives none). An SQL function of one SELECT: inlined into the set-based statements.
-    this.addSql(`create function custom_field_search_rows(p_account int, p_resource text, p_values jsonb) returns table (field_id int, value numeric)
+/** The search rows of one record's values, its key matched to a field by `keyMatch` (on `e.key` and `f.id`). */
+export const customFieldSearchRows = (
+  keyMatch: string,
+) => `custom_field_search_rows(p_account int, p_resource text, p_values jsonb) returns table (field_id int, value numeric)
       language sql stable as $$
         select f.id, v.value
         from jsonb_each(case when jsonb_typeof(p_values) = 'object' then p_values else '{}'::jsonb end) e
-        join custom_fields f on f.id = (case when e.key ~ '^custom_label_[1-9][0-9]{0,8}$' then substr(e.key, 14)::int end)
+        join custom_fields f on ${keyMatch}
           and f.account_id = p_account and f.resource = p_resource
         cross join lateral (
           select (e.value #>> '{}')::numeric
@@ -57,7 +51,21 @@ export class Migration20261126000003CustomFieldIndexes extends Migration {
           select translate(e.value #>> '{}', '-', '')::numeric
             where f.kind = 'date' and jsonb_typeof(e.value) = 'string' and (e.value #>> '{}') ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
         ) v(value)
-      $$`);
+      $$`;
+
+export class Migration20261126000003CustomFieldIndexes extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(
+      'create table "custom_field_search_values" ("field_id" int not null, "value" numeric not null, "record_id" int not null, constraint "custom_field_search_values_pkey" primary key ("field_id", "value", "record_id"))',
+    );
+    this.addSql('create index "custom_field_search_values_record" on "custom_field_search_values" ("record_id", "field_id", "value")');
+    this.addSql(
+      'alter table "custom_field_search_values" add constraint "custom_field_search_values_field_id_foreign" foreign key ("field_id") references "custom_fields" ("id") on update cascade on delete cascade',
+    );
+
+    // The rows one record's values give (its account's fields of its resource only: a key of no
+    // such field gives none). An SQL function of one SELECT: inlined into the set-based statements.
+    this.addSql(`create function ${customFieldSearchRows(CUSTOM_FIELD_KEY_V1)}`);
 
     // One function for the three tables and the three events; TG_ARGV[0] is the resource.
     this.addSql(`create function custom_field_search_sync() returns trigger language plpgsql as $$

@@ -45,6 +45,38 @@ const DEAL_SETS: ReadonlyArray<{ table: string; column: string; field: string }>
 
 const ALWAYS_SKIPPED = ['id', 'account_id', 'created_at', 'updated_at'];
 
+/** The trigger function as this migration makes it (20261207000005 replaces it, and its down puts this one back). */
+export const RECORD_CHANGE_V1 = `"record_change"() returns trigger language plpgsql as $$
+      declare
+        v_model text := coalesce(nullif(current_setting('crm.model.' || TG_TABLE_NAME, true), ''), TG_ARGV[0]);
+        v_skip text[] := TG_ARGV[1]::text[];
+        v_user int := nullif(current_setting('crm.actor_user', true), '')::int;
+        v_app int := nullif(current_setting('crm.actor_app', true), '')::int;
+        v_origin text := coalesce(nullif(current_setting('crm.origin', true), ''), 'system');
+        v_kind text := case when v_origin in ('job', 'import') then 'job' when v_app is not null then 'app' when v_user is not null then 'user' else 'system' end;
+      begin
+        if TG_OP = 'INSERT' then
+          insert into record_changes (account_id, model, action, record_id, actor_kind, actor_user_id, actor_app_id, origin)
+          select (to_jsonb(n) ->> 'account_id')::int, v_model, 'create', (to_jsonb(n) ->> 'id')::int, v_kind, v_user, v_app, v_origin from new_rows n
+          on conflict ("tx", "model", "record_id") do update set action = 'create', changes = null, record = null;
+        elsif TG_OP = 'UPDATE' then
+          insert into record_changes (account_id, model, action, record_id, actor_kind, actor_user_id, actor_app_id, origin, changes)
+          select (d.nj ->> 'account_id')::int, v_model, 'update', (d.nj ->> 'id')::int, v_kind, v_user, v_app, v_origin, d.diff
+            from (select to_jsonb(n) as nj, record_change_diff(to_jsonb(o), to_jsonb(n), v_skip) as diff from new_rows n join old_rows o on o.id = n.id) d
+           where d.diff is not null
+          on conflict ("tx", "model", "record_id") do update
+            set changes = case when record_changes.action = 'update' then record_change_merge(record_changes.changes, excluded.changes) else record_changes.changes end;
+        else
+          insert into record_changes (account_id, model, action, record_id, actor_kind, actor_user_id, actor_app_id, origin, record)
+          select (to_jsonb(o) ->> 'account_id')::int, v_model, 'destroy', (to_jsonb(o) ->> 'id')::int, v_kind, v_user, v_app, v_origin,
+                 record_change_tombstone(to_jsonb(o), v_skip)
+            from old_rows o
+          on conflict ("tx", "model", "record_id") do update set action = 'destroy', changes = null, record = excluded.record;
+        end if;
+        return null;
+      end
+    $$`;
+
 export class Migration20261203000001RecordChanges extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table "record_changes" (
@@ -102,36 +134,7 @@ export class Migration20261203000001RecordChanges extends Migration {
     this.addSql(`create function "record_change_tombstone"(o jsonb, skip text[]) returns jsonb language sql immutable as $$
       select jsonb_object_agg(key, record_change_value(value)) from jsonb_each(o) where key <> all(skip)
     $$`);
-    this.addSql(`create function "record_change"() returns trigger language plpgsql as $$
-      declare
-        v_model text := coalesce(nullif(current_setting('crm.model.' || TG_TABLE_NAME, true), ''), TG_ARGV[0]);
-        v_skip text[] := TG_ARGV[1]::text[];
-        v_user int := nullif(current_setting('crm.actor_user', true), '')::int;
-        v_app int := nullif(current_setting('crm.actor_app', true), '')::int;
-        v_origin text := coalesce(nullif(current_setting('crm.origin', true), ''), 'system');
-        v_kind text := case when v_origin in ('job', 'import') then 'job' when v_app is not null then 'app' when v_user is not null then 'user' else 'system' end;
-      begin
-        if TG_OP = 'INSERT' then
-          insert into record_changes (account_id, model, action, record_id, actor_kind, actor_user_id, actor_app_id, origin)
-          select (to_jsonb(n) ->> 'account_id')::int, v_model, 'create', (to_jsonb(n) ->> 'id')::int, v_kind, v_user, v_app, v_origin from new_rows n
-          on conflict ("tx", "model", "record_id") do update set action = 'create', changes = null, record = null;
-        elsif TG_OP = 'UPDATE' then
-          insert into record_changes (account_id, model, action, record_id, actor_kind, actor_user_id, actor_app_id, origin, changes)
-          select (d.nj ->> 'account_id')::int, v_model, 'update', (d.nj ->> 'id')::int, v_kind, v_user, v_app, v_origin, d.diff
-            from (select to_jsonb(n) as nj, record_change_diff(to_jsonb(o), to_jsonb(n), v_skip) as diff from new_rows n join old_rows o on o.id = n.id) d
-           where d.diff is not null
-          on conflict ("tx", "model", "record_id") do update
-            set changes = case when record_changes.action = 'update' then record_change_merge(record_changes.changes, excluded.changes) else record_changes.changes end;
-        else
-          insert into record_changes (account_id, model, action, record_id, actor_kind, actor_user_id, actor_app_id, origin, record)
-          select (to_jsonb(o) ->> 'account_id')::int, v_model, 'destroy', (to_jsonb(o) ->> 'id')::int, v_kind, v_user, v_app, v_origin,
-                 record_change_tombstone(to_jsonb(o), v_skip)
-            from old_rows o
-          on conflict ("tx", "model", "record_id") do update set action = 'destroy', changes = null, record = excluded.record;
-        end if;
-        return null;
-      end
-    $$`);
+    this.addSql(`create function ${RECORD_CHANGE_V1}`);
     // A deal's set (its people, its collaborators): the deal's field before and after the statement.
     this.addSql(`create function "record_deal_set_change"() returns trigger language plpgsql as $$
       declare

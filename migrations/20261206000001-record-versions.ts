@@ -32,10 +32,8 @@ const ALWAYS_SKIPPED = ['id', 'account_id', 'created_at', 'updated_at', 'lock_ve
 
 const DEAL_SETS = ['deal_people', 'deal_collaborators'];
 
-export class Migration20261206000001RecordVersions extends Migration {
-  override async up(): Promise<void> {
-    // A field the change records show changed: one more; else as written (never lower).
-    this.addSql(`create function "record_version_bump"() returns trigger language plpgsql as $$
+/** The version trigger's function as this migration makes it (20261207000005 replaces it, and its down puts this one back). */
+export const RECORD_VERSION_BUMP_V1 = `"record_version_bump"() returns trigger language plpgsql as $$
       declare
         v_skip text[] := TG_ARGV[0]::text[];
       begin
@@ -46,7 +44,12 @@ export class Migration20261206000001RecordVersions extends Migration {
         end if;
         return NEW;
       end
-    $$`);
+    $$`;
+
+export class Migration20261206000001RecordVersions extends Migration {
+  override async up(): Promise<void> {
+    // A field the change records show changed: one more; else as written (never lower).
+    this.addSql(`create function ${RECORD_VERSION_BUMP_V1}`);
     for (const { table, skip } of VERSIONED) {
       this.addSql(`alter table "${table}" add column "lock_version" int not null default 1`);
       this.addSql(

@@ -109,6 +109,67 @@ describe('the change records and the change feed', () => {
     ]);
   });
 
+  it('an UPDATE of many rows (an import batch) records what one-row updates record, and compares a column added since', async () => {
+    // Two groups of 40 people alike; the same changes made to one by a single statement (the bulk
+    // path of record_change, 32 rows or more) and to the other a row at a time (the per-row path).
+    const N = 40;
+    const make = async () =>
+      (
+        await server.sql<{ id: number }>(
+          `insert into people (account_id, owner_id, first_name, last_name, position, summary, custom_fields, tag_ids, created_at, updated_at)
+           select ?, ?, 'F' || i, 'L' || i, case when i % 3 = 0 then null else 'Pos' end, 'short', jsonb_build_object('custom_label_1', 'a' || i, 'custom_label_2', i),
+                  '[1,2]'::jsonb, now(), now()
+             from generate_series(1, ?) i returning id`,
+          [account.accountId, admin.id, N],
+        )
+      )
+        .map((r) => r.id)
+        .sort((a, b) => a - b);
+    const bulk = await make();
+    const single = await make();
+    // Row i: i % 5 = 0 changes only what the records leave out (viewed_at); the others change fields, text past 1,000 characters, custom fields added, changed, removed.
+    const change = `first_name = case when r.i % 5 = 0 then p.first_name else p.first_name || '!' end,
+      position = case when r.i % 5 in (1, 2) then 'New ' || r.i when r.i % 5 = 3 then null else p.position end,
+      summary = case when r.i % 5 = 4 then repeat('x', 1200) else p.summary end,
+      custom_fields = case when r.i % 5 = 0 then p.custom_fields when r.i % 2 = 0 then (p.custom_fields - 'custom_label_1') || '{"custom_label_3": "new"}' else p.custom_fields || '{"custom_label_2": 99}' end,
+      tag_ids = case when r.i % 5 = 2 then '[2]'::jsonb else p.tag_ids end,
+      viewed_at = now(), updated_at = now()`;
+    // Each person's number in its group (r.i), from the group's ids.
+    const numbered = `(select id, row_number() over (order by id) as i from people where id = any(?::int[]))`;
+    await server.sql(`update people p set ${change} from ${numbered} r where r.id = p.id`, [`{${bulk.join(',')}}`]);
+    for (const id of single) await server.sql(`update people p set ${change} from ${numbered} r where r.id = p.id and p.id = ?`, [`{${single.join(',')}}`, id]);
+    const recorded = async (ids: number[]) =>
+      (
+        await server.sql<{ record_id: number; changes: unknown; lock_version: number }>(
+          `select p.id as record_id, c.changes, p.lock_version from people p
+             left join record_changes c on c.model = 'person' and c.record_id = p.id and c.action = 'update'
+            where p.id = any(?::int[]) order by p.id`,
+          [`{${ids.join(',')}}`],
+        )
+      ).map(({ changes, lock_version }) => ({ changes, lock_version }));
+    const fromBulk = await recorded(bulk);
+    expect(fromBulk).toEqual(await recorded(single));
+    expect(fromBulk[0]).toEqual({
+      changes: { first_name: ['F1', 'F1!'], position: ['Pos', 'New 1'], 'custom_fields.custom_label_2': [1, 99] },
+      lock_version: 2,
+    });
+    expect(fromBulk[4]).toEqual({ changes: null, lock_version: 1 }); // only viewed_at
+    expect((fromBulk[3].changes as Record<string, [string, string]>).summary[1]).toBe(`${'x'.repeat(1000)}…[cut]`);
+
+    // A column added after the migrations is compared by the bulk path with no migration of its own.
+    await server.sql(`alter table people add column bulk_test_note text`);
+    try {
+      await server.sql(`update people set bulk_test_note = 'noted' where id = any(?::int[])`, [`{${bulk.join(',')}}`]);
+      const noted = await server.sql<{ n: number }>(
+        `select count(*)::int as n from record_changes where model = 'person' and record_id = any(?::int[]) and changes -> 'bulk_test_note' = '[null, "noted"]'`,
+        [`{${bulk.join(',')}}`],
+      );
+      expect(noted[0].n).toBe(N);
+    } finally {
+      await server.sql(`alter table people drop column bulk_test_note`);
+    }
+  });
+
   it('a note written as a conversation is a conversation change', async () => {
     const deal = await server.v3(admin.apiKey).post('/deals.json', { deal: { name: 'Talk' } });
     const conversation = await server.v3(admin.apiKey).post('/conversations.json', { conversation: { deal_id: deal.body.id, sentence: 'Hello there' } });
