@@ -13,7 +13,8 @@ import { CUSTOM_FIELD_KEY_V1, customFieldSearchRows } from './20261126000003-cus
  * custom fields through a sub-select.
  *
  * - `record_change()`: an UPDATE statement of 32 rows or more compares the columns themselves
- *   (`o.col is distinct from n.col`, jsonb built only for the fields that changed) and the custom
+ *   (`o.col is distinct from n.col` for text, numbers, booleans, times and jsonb; any other type
+ *   as jsonb, as the per-row path compares everything), jsonb built only for the fields that changed, and the custom
  *   fields in one lateral join; the statement is written from the table's columns in the catalog
  *   when the trigger runs, so a column added later is compared with no migration of its own. The
  *   changes recorded are the same as the per-row path's (which smaller statements, an API write,
@@ -57,26 +58,32 @@ const RECORD_CHANGE_V2 = `"record_change"() returns trigger language plpgsql as 
           select (to_jsonb(n) ->> 'account_id')::int, v_model, 'create', (to_jsonb(n) ->> 'id')::int, v_kind, v_user, v_app, v_origin from new_rows n
           on conflict ("tx", "model", "record_id") do update set action = 'create', changes = null, record = null;
         elsif v_bulk then
-          -- Each column the records show, compared as itself (json has no equality: as jsonb), its
-          -- values as record_change_value would give them: text cut past 1,000 characters inline,
-          -- numbers, booleans and times as they are (never long text), anything else through it.
+          -- Each column the records show, compared as itself where its type is one of the plain
+          -- ones below (any other, which may lack an equality, as jsonb, as the per-row path does),
+          -- its values as record_change_value would give them: text cut past 1,000 characters
+          -- inline, numbers, booleans and times as they are (never long text), anything else through it.
           select string_agg(format(
-                   'case when o.%1$I%2$s is distinct from n.%1$I%2$s then jsonb_build_object(%1$L, jsonb_build_array(%3$s, %4$s)) else ''{}''::jsonb end',
-                   a.attname,
-                   case when a.atttypid = 'json'::regtype then '::jsonb' else '' end,
+                   'case when %3$s is distinct from %4$s then jsonb_build_object(%1$L, jsonb_build_array(%5$s, %6$s)) else ''{}''::jsonb end',
+                   a.attname, null,
+                   format(v.compared, 'o.' || quote_ident(a.attname)),
+                   format(v.compared, 'n.' || quote_ident(a.attname)),
                    format(v.value, 'o.' || quote_ident(a.attname)),
                    format(v.value, 'n.' || quote_ident(a.attname))),
                  ' || ' order by a.attnum) filter (where a.attname <> 'custom_fields'),
                  coalesce(bool_or(a.attname = 'custom_fields'), false)
             into v_fields, v_custom
             from pg_attribute a
-            cross join lateral (select case
-              when a.atttypid in ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
-                then 'to_jsonb(case when length(%1$s) > 1000 then left(%1$s, 1000) || ''…[cut]'' else %1$s::text end)'
-              when a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'float4'::regtype, 'float8'::regtype, 'numeric'::regtype,
-                                  'bool'::regtype, 'date'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype)
-                then 'to_jsonb(%1$s)'
-              else 'record_change_value(to_jsonb(%1$s))' end) v(value)
+            cross join lateral (select
+              case when a.atttypid in ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype, 'int2'::regtype, 'int4'::regtype, 'int8'::regtype,
+                                       'float4'::regtype, 'float8'::regtype, 'numeric'::regtype, 'bool'::regtype, 'date'::regtype,
+                                       'timestamp'::regtype, 'timestamptz'::regtype, 'jsonb'::regtype)
+                   then '%1$s' else 'to_jsonb(%1$s)' end,
+              case when a.atttypid in ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype)
+                     then 'to_jsonb(case when length(%1$s) > 1000 then left(%1$s, 1000) || ''…[cut]'' else %1$s::text end)'
+                   when a.atttypid in ('int2'::regtype, 'int4'::regtype, 'int8'::regtype, 'float4'::regtype, 'float8'::regtype, 'numeric'::regtype,
+                                       'bool'::regtype, 'date'::regtype, 'timestamp'::regtype, 'timestamptz'::regtype)
+                     then 'to_jsonb(%1$s)'
+                   else 'record_change_value(to_jsonb(%1$s))' end) v(compared, value)
            where a.attrelid = TG_RELID and a.attnum > 0 and not a.attisdropped and a.attname <> 'lock_version' and a.attname <> all(v_skip);
           v_jit := current_setting('jit');
           perform set_config('jit', 'off', true);

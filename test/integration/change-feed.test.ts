@@ -156,17 +156,19 @@ describe('the change records and the change feed', () => {
     expect(fromBulk[4]).toEqual({ changes: null, lock_version: 1 }); // only viewed_at
     expect((fromBulk[3].changes as Record<string, [string, string]>).summary[1]).toBe(`${'x'.repeat(1000)}…[cut]`);
 
-    // A column added after the migrations is compared by the bulk path with no migration of its own.
-    await server.sql(`alter table people add column bulk_test_note text`);
+    // Columns added after the migrations are compared by the bulk path with no migration of their
+    // own, one of a type with no equality (point) as jsonb.
+    await server.sql(`alter table people add column bulk_test_note text, add column bulk_test_spot point`);
     try {
-      await server.sql(`update people set bulk_test_note = 'noted' where id = any(?::int[])`, [`{${bulk.join(',')}}`]);
+      await server.sql(`update people set bulk_test_note = 'noted', bulk_test_spot = point(1, 2) where id = any(?::int[])`, [`{${bulk.join(',')}}`]);
       const noted = await server.sql<{ n: number }>(
-        `select count(*)::int as n from record_changes where model = 'person' and record_id = any(?::int[]) and changes -> 'bulk_test_note' = '[null, "noted"]'`,
+        `select count(*)::int as n from record_changes where model = 'person' and record_id = any(?::int[])
+            and changes -> 'bulk_test_note' = '[null, "noted"]' and changes -> 'bulk_test_spot' = '[null, "(1,2)"]'`,
         [`{${bulk.join(',')}}`],
       );
       expect(noted[0].n).toBe(N);
     } finally {
-      await server.sql(`alter table people drop column bulk_test_note`);
+      await server.sql(`alter table people drop column bulk_test_note, drop column bulk_test_spot`);
     }
   });
 
