@@ -176,4 +176,26 @@ describe('deals imports', () => {
     expect(imp).toMatchObject({ state: 'DONE', failure: null, rowsTotal: 3, rowsCreated: 0, rowsUpdated: 0, rowsUnchanged: 3, rowsFailed: 0 });
     expect(await deals()).toEqual(before);
   });
+
+  it('a cancel stops a running deals import at its next checkpoint; what it wrote before stays', async () => {
+    const lines = ['name'];
+    for (let i = 1; i <= 300; i++) lines.push(`Cancelled ${i}`);
+    const up = await server.request('POST', '/api/imports/uploads', { apiKey: key, body: lines.join('\n'), contentType: 'text/csv' });
+    const started = await server.graphql(key, `mutation($input: StartImportInput!) { startImport(input: $input) { import { databaseId } } }`, {
+      input: { resource: 'DEALS', uploadId: up.body.uploadId, mode: 'CREATE' },
+    });
+    const id = String(started.body.data.startImport.import.databaseId);
+    for (let i = 0; i < 500; i++) {
+      const now = (await server.graphql(key, `query($id: ID!) { import(id: $id) { rowsProcessed } }`, { id })).body.data.import;
+      if (now.rowsProcessed > 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const cancelled = await server.graphql(key, `mutation($id: ID!) { cancelImport(id: $id) { userErrors { message } } }`, { id });
+    expect(cancelled.body.data.cancelImport.userErrors).toEqual([]);
+    const imp = await waitFor(id);
+    expect(imp.state).toBe('CANCELLED');
+    expect(imp.rowsProcessed).toBeLessThan(300);
+    const written = await server.sql(`select count(*)::int as n from deals where account_id = ? and name like 'Cancelled %'`, [account.accountId]);
+    expect(written[0].n).toBe(imp.rowsCreated);
+  });
 });

@@ -166,12 +166,12 @@ export async function upsertRecord<E extends { id: number }, I>(
   const result = await withinSavepoint(
     ctx,
     async () => {
-      if (mode === 'create' || !key) {
-        if (mode !== 'create') throw new Error('an update or upsert needs a match key');
+      if (mode === 'create') {
         const created = await decl.create(ctx, input);
         status = UpsertStatus.CREATED;
         return created;
       }
+      if (!key) throw new Error('an update or upsert needs a match key');
       const condition = key.condition(ctx, input, records.alias);
       if (!condition) throw ValidationFailed.one(key.field, 'BLANK', `can't be blank: it is the match key (${key.words})`);
       // Only records the viewer may see are matched: a hidden one is as if it did not exist.

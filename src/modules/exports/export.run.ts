@@ -15,8 +15,9 @@ import { EXPORT_SOURCES, type ExportSource } from './export.resources';
 import { readFilter, type ExportRow } from './export.service';
 
 /**
- * How an export's records are written: the select list its cursor reads, the CSV header, and each row as CSV cells and as a JSONL record. Built by the
- * worker from the v3 field tables (src/jobs/export-columns.ts): the names are the v3 facade's.
+ * How an export's records are written: the select list its cursor reads, the CSV header, and
+ * each row as CSV cells and as a JSONL record. Built by the worker from the v3 field tables
+ * (src/jobs/export-columns.ts): the names are the v3 facade's.
  * `cells` answers cells to quote, or one string of cells already quoted by the statement
  * (`{ raw }`, the plain text and numbers of a CSV, joined in SQL: far cheaper than one value each).
  */

@@ -106,10 +106,13 @@ export interface RecordApply {
   readonly batchRows: number;
   /** The file column that gave a v3 field (the mapping's, else the field's own name). */
   readonly columnOf: (field: string) => string;
-  /** Advances the import in the batch's transaction: false when this run no longer holds it (the batch is rolled back). */
-  readonly checkpoint: (em: EntityManager, through: number, counts: RecordCounts) => Promise<boolean>;
-  /** After each batch's commit: throws to stop (cancelled, cut short, lease lost). */
-  readonly afterBatch: (held: boolean) => Promise<void>;
+  /**
+   * Advances the import in the batch's transaction, answering whether a cancel was asked for; null
+   * when this run no longer holds it (the batch is rolled back).
+   */
+  readonly checkpoint: (em: EntityManager, through: number, counts: RecordCounts) => Promise<{ cancelRequested: boolean } | null>;
+  /** After each batch (committed, or rolled back: null), with what its checkpoint answered: throws to stop (cancelled, cut short, lease lost). */
+  readonly afterBatch: (checkpointed: { cancelRequested: boolean } | null) => void;
 }
 
 /** The import's checkpoint was not this run's to write: the batch is undone. */
@@ -121,12 +124,12 @@ export async function applyByRecord(a: RecordApply): Promise<void> {
   const decl = target.byRecord!.upsert;
   const owners = new Map<string, number>();
   const users = await ctx.em.execute<Array<{ id: number; email: string | null }>>(`select id, email from users where account_id = ?`, [a.accountId], 'all');
-  for (const u of users) if (u.email) owners.set(u.email.trim().toLowerCase(), u.id);
+  for (const u of users) if (u.email) owners.set(u.email.toLowerCase(), u.id);
   const batch = Math.max(1, Math.min(a.batchRows, RECORD_BATCH_ROWS));
   let from = a.from;
   while (from < a.total) {
     const to = Math.min(a.total, from + batch);
-    let held = true;
+    let checkpointed: { cancelRequested: boolean } | null = null;
     try {
       await mutation(ctx, async (em) => {
         const rows = await em.execute<Array<{ row_number: number; data: RecordRow }>>(
@@ -178,13 +181,13 @@ export async function applyByRecord(a: RecordApply): Promise<void> {
             [a.importId, JSON.stringify(errors)],
           );
         }
-        if (!(await a.checkpoint(em, to, counts))) throw new LostLease();
+        checkpointed = await a.checkpoint(em, to, counts);
+        if (!checkpointed) throw new LostLease();
       });
     } catch (error) {
       if (!(error instanceof LostLease)) throw error;
-      held = false;
     }
-    await a.afterBatch(held);
+    a.afterBatch(checkpointed);
     from = to;
   }
 }

@@ -327,12 +327,11 @@ export async function runImport(deps: ImportRunDeps, importId: number, signal?: 
             [through, n.created, n.updated, n.unchanged, n.failed, n.processed, deps.leaseSeconds, importId, job.attempts],
             'all',
           );
-          return rows.length === 1;
+          return rows.length === 1 ? { cancelRequested: rows[0].cancel_requested } : null;
         },
-        afterBatch: async (held) => {
-          if (!held) throw new Stop('lost lease');
-          const state = await client.query<{ cancel_requested: boolean }>(`select cancel_requested from imports where id = $1`, [importId]);
-          if (state.rows[0]?.cancel_requested) throw new Stop('cancelled');
+        afterBatch: (checkpointed) => {
+          if (!checkpointed) throw new Stop('lost lease');
+          if (checkpointed.cancelRequested) throw new Stop('cancelled');
           if (signal?.aborted) throw new Stop('cut short');
         },
       });
