@@ -93,6 +93,10 @@ describe('imports', () => {
     expect(await server.sql(`select file_bytes, staged_bytes from imports where id = ?`, [imp.databaseId])).toEqual([
       { file_bytes: bytes, staged_bytes: bytes },
     ]);
+    // Writing's pace is timed from when the file was read through, from row 0.
+    expect(
+      await server.sql(`select pace_since >= started_at and pace_since <= finished_at as timed, pace_from from imports where id = ?`, [imp.databaseId]),
+    ).toEqual([{ timed: true, pace_from: 0 }]);
     expect(imp.errors.nodes).toEqual([
       { rowNumber: 2, column: 'last_name', code: 'BLANK', message: "last_name can't be blank" },
       { rowNumber: 3, column: 'last_name', code: 'TOO_LONG', message: 'last_name is too long (maximum is 100 characters)' },

@@ -101,25 +101,29 @@ export class Import extends Node {
   @Field(() => Int, {
     nullable: true,
     description:
-      'A guess of the seconds left, from the pace so far (each row is read, then written; while the file is read, its rows are estimated from the bytes read); null before the first checkpoint.',
+      'A guess of the seconds left, from the pace of what the import is doing now: while the file is read (its rows estimated from the bytes read), as if writing took as long as reading (it takes longer); once rows are written, from the pace of writing. 0 when DONE; null before a pace is known and when it has ended otherwise.',
   })
   get estimatedSecondsLeft(): number | null {
     const { started_at: started, state } = this.row;
     if (state !== BulkJobState.RUNNING || !started) return state === BulkJobState.DONE ? 0 : null;
-    // Each row is read once (staged) and written once (applied); while the file is still being
-    // read, its rows are estimated from the share of its bytes read so far.
     const staged = this.row.staged_through;
+    const applied = this.row.applied_through;
+    const since = new Date(this.row.pace_since ?? started).getTime();
+    const elapsed = Math.max(0, (Date.now() - since) / 1000);
+    if (this.row.staging_done) {
+      // Writing: reading the file, several times faster, tells nothing about it.
+      const total = this.row.rows_total ?? staged;
+      const written = applied - this.row.pace_from;
+      if (written <= 0) return null;
+      return Math.max(0, Math.round((elapsed * Math.max(0, total - applied)) / written));
+    }
+    // Reading, its rows estimated from the share of its bytes read so far; then every row is still to be written.
     const fileBytes = Number(this.row.file_bytes ?? 0);
     const readBytes = Number(this.row.staged_bytes);
-    const total = this.row.staging_done
-      ? (this.row.rows_total ?? staged)
-      : readBytes > 0 && fileBytes > 0
-        ? (staged * fileBytes) / Math.min(readBytes, fileBytes)
-        : null;
-    const done = staged + this.row.applied_through;
-    if (total === null || done <= 0) return null;
-    const elapsed = (Date.now() - new Date(started).getTime()) / 1000;
-    return Math.max(0, Math.round((elapsed * Math.max(0, 2 * total - done)) / done));
+    const read = staged - this.row.pace_from;
+    if (read <= 0 || readBytes <= 0 || fileBytes <= 0) return null;
+    const total = (staged * fileBytes) / Math.min(readBytes, fileBytes);
+    return Math.max(0, Math.round((elapsed * Math.max(0, total - staged + total - applied)) / read));
   }
 
   @Field(() => String, { nullable: true, description: 'Why it FAILED (a problem with the file as a whole, or with the service).' })

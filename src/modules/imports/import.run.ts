@@ -232,7 +232,8 @@ export async function runImport(deps: ImportRunDeps, importId: number, signal?: 
   const conn = deps.orm.em.getConnection();
   const claimed = await conn.execute<ImportRow[]>(
     `update imports set state = 'running', started_at = coalesce(started_at, now()), attempts = attempts + 1,
-       lease_until = now() + make_interval(secs => ?)
+       lease_until = now() + make_interval(secs => ?),
+       pace_since = now(), pace_from = case when staging_done then applied_through else staged_through end
      where id = ? and state in ('queued', 'running') and (lease_until is null or lease_until <= now())
      returning *`,
     [deps.leaseSeconds, importId],
@@ -295,9 +296,11 @@ export async function runImport(deps: ImportRunDeps, importId: number, signal?: 
       if (left.rowCount === 0 && failedBeyond.rows[0].n < job.staged_through - job.applied_through) {
         await client.query('begin');
         await client.query(`delete from import_errors where import_id = $1 and row_number > $2`, [importId, job.applied_through]);
-        await checkpoint(`staged_through = applied_through, staging_done = false, rows_failed = rows_failed - $4, rows_processed = rows_processed - $4`, [
-          failedBeyond.rows[0].n,
-        ]);
+        await checkpoint(
+          `staged_through = applied_through, staging_done = false, rows_failed = rows_failed - $4, rows_processed = rows_processed - $4,
+             pace_since = now(), pace_from = applied_through`,
+          [failedBeyond.rows[0].n],
+        );
         job.staged_through = job.applied_through;
         job.staging_done = false;
       }
@@ -456,7 +459,8 @@ async function stage(
     const failed = errors.length + duplicates;
     await checkpoint(
       `staged_through = $4, rows_staged = rows_staged + $5, rows_failed = rows_failed + $6, rows_processed = rows_processed + $6, staged_bytes = $7` +
-        (last ? `, staging_done = true, rows_total = $4` : ''),
+        // Writing begins: its pace is measured from here (estimatedSecondsLeft).
+        (last ? `, staging_done = true, rows_total = $4, pace_since = now(), pace_from = applied_through` : ''),
       [rowNumber, good - duplicates, failed, read.bytes],
     );
     lines = [];

@@ -49,6 +49,10 @@ export interface ImportRecord {
   /** bigint, as text. */
   file_bytes: string | null;
   staged_bytes: string;
+  /** When the current phase (reading, then writing) of the current run began; null for imports from before it was kept. */
+  pace_since: Date | null;
+  /** Rows of that phase (staged, then applied) done when it began. */
+  pace_from: number;
 }
 
 /** Stores an upload's bytes (streamed, bounded) and answers its id and size. */
