@@ -14,7 +14,8 @@ import { positiveWhole } from './env';
  * people (default 1,000,000) with three custom fields, half of them matching people already in
  * the account by email, uploaded and imported as one upsert job; then every person of the account
  * exported as CSV. Each ends with one line: rows, seconds from start to done, rows a second, and
- * the peak RSS of the server process (which runs the job worker too), sampled while it ran.
+ * the peak RSS of the server process (which runs the job worker too), sampled while it ran, and
+ * its heap after a full collection once the job ended (what it holds, whatever the file size).
  *
  * It runs on a database of its own (`crm_bench_import`), dropped at the start and at the end: a
  * million people do not belong in the read bench's data.
@@ -153,11 +154,14 @@ export async function runImport(): Promise<void> {
         if (FINAL.has(last.state)) break;
         if (Date.now() - said > 5000) {
           said = Date.now();
-          say(`  ${name} ${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(last)}`);
+          const mb = (n: number) => Math.round(n / 1024 / 1024);
+          say(`  ${name} ${((Date.now() - started) / 1000).toFixed(0)} s (rss ${mb(memory.rss)} MB, heap ${mb(memory.heapUsed)} MB): ${JSON.stringify(last)}`);
         }
         await sleep(200);
       }
-      return { last, seconds: (Date.now() - started) / 1000, peakMb: peak / 1024 / 1024 };
+      const seconds = (Date.now() - started) / 1000;
+      const heapAfterGc = await app!.call<number>('heap-after-gc');
+      return { last, seconds, peakMb: peak / 1024 / 1024, heapAfterGcMb: heapAfterGc / 1024 / 1024 };
     };
 
     const importStarted = Date.now();
@@ -195,7 +199,7 @@ export async function runImport(): Promise<void> {
     const people = Number((await monitor.query<{ n: string }>('select count(*) as n from people where account_id = $1', [accountId])).rows[0].n);
     if (people !== Math.max(rows, existing)) throw new Error(`the account holds ${people} people after the import, not ${Math.max(rows, existing)}`);
     say(
-      `bench-import: rows=${rows} seconds=${imported.seconds.toFixed(1)} rows_per_s=${(rows / imported.seconds).toFixed(0)} peak_rss_mb=${imported.peakMb.toFixed(0)}`,
+      `bench-import: rows=${rows} seconds=${imported.seconds.toFixed(1)} rows_per_s=${(rows / imported.seconds).toFixed(0)} peak_rss_mb=${imported.peakMb.toFixed(0)} heap_after_gc_mb=${imported.heapAfterGcMb.toFixed(0)}`,
     );
 
     const exportStarted = Date.now();
@@ -229,7 +233,7 @@ export async function runImport(): Promise<void> {
     for await (const chunk of download.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) lines++;
     if (lines !== people + 1) throw new Error(`the export file has ${lines} lines, not ${people + 1}`);
     say(
-      `bench-export: rows=${people} seconds=${exported.seconds.toFixed(1)} rows_per_s=${(people / exported.seconds).toFixed(0)} peak_rss_mb=${exported.peakMb.toFixed(0)}`,
+      `bench-export: rows=${people} seconds=${exported.seconds.toFixed(1)} rows_per_s=${(people / exported.seconds).toFixed(0)} peak_rss_mb=${exported.peakMb.toFixed(0)} heap_after_gc_mb=${exported.heapAfterGcMb.toFixed(0)}`,
     );
   } finally {
     if (app) await app.close();

@@ -105,6 +105,17 @@ serveCommands(
     record: () => startRecording(),
     recorded: () => stopRecording(),
     memory: () => process.memoryUsage(),
+    /** The heap in use after a full collection: what the process holds, not what it has yet to collect. */
+    async 'heap-after-gc'() {
+      const session = new Session();
+      session.connect();
+      try {
+        await session.post('HeapProfiler.collectGarbage');
+      } finally {
+        session.disconnect();
+      }
+      return process.memoryUsage().heapUsed;
+    },
     usage: (): ServerUsage => {
       const cpu = process.cpuUsage();
       return { cpuMicros: cpu.user + cpu.system, responses };
