@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -98,6 +99,20 @@ describe('graceful shutdown of the server process', () => {
     expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
     // Before: 15 s (a hang ended by the watchdog, exit 1). Now tens of milliseconds; 3 s leaves room for a loaded machine.
     expect(exit.at - sent).toBeLessThan(3_000);
+  }, 120_000);
+
+  it("stops when npm start is stopped: the signal npm forwards to its script's shell reaches the server", async () => {
+    // npm runs `start` as `sh -c <script>` and forwards SIGTERM to that shell only. A shell that
+    // waits for node dies of it and leaves the server (and an embedded database) running.
+    const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const child = await startChild({ DATABASE_URL: database.url }, { script });
+    children.push(child);
+    expect((await get(child.port, '/healthz', new Agent())).status).toBe(200);
+    child.process.kill('SIGTERM');
+    const exit = await child.exited;
+    expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 0, signal: null });
+    await child.logLine(/"message":"shutting down"/);
+    await expect(get(child.port, '/healthz', new Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   }, 120_000);
 
   it('finishes an in-flight request (then closes its connection) before exiting 0, and accepts no new one', async () => {

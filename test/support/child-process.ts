@@ -25,7 +25,11 @@ export interface Child {
   logLine(pattern: RegExp): Promise<string>;
 }
 
-export async function startChild(env: Record<string, string> = {}, options: { entry?: string; ready?: string } = {}): Promise<Child> {
+/**
+ * Starts the server as a child process: `node <entry>`, or with `script` the way npm runs a
+ * package.json script (`sh -c <script>`, the shell being the child npm signals).
+ */
+export async function startChild(env: Record<string, string> = {}, options: { entry?: string; ready?: string; script?: string } = {}): Promise<Child> {
   const entry = options.entry ?? 'dist/src/main.js';
   const ready = options.ready ?? 'CRM listening on';
   const port = await freePort();
@@ -40,7 +44,9 @@ export async function startChild(env: Record<string, string> = {}, options: { en
   };
   // As `npm start` runs it: jest's NODE_ENV=test would change what libraries do on signals (Apollo).
   delete childEnv.NODE_ENV;
-  const child = spawn(process.execPath, [entry], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = options.script
+    ? spawn('/bin/sh', ['-c', options.script], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [entry], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
