@@ -1,4 +1,5 @@
-import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { dirname, join } from 'node:path';
+import { isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 
 /**
@@ -9,14 +10,29 @@ import { getMetadataStorage } from 'type-graphql';
  * garbage it leaves) among the largest costs of the request.
  *
  * A getter of the type itself (`fullName`, `databaseId`) is read straight from a root of that type.
- * For a field resolver whose parameters are only `@Root()`, `@Ctx()` and `@Info()` (no arguments
- * to convert or validate) and which has no middleware or roles (the schema is built with neither,
- * globally or per field), the field's `resolve` is replaced by a direct call of the method on one
- * instance of its resolver class, the default container's behaviour. A root that is not an
- * instance of the declared type (which TypeGraphQL would convert) goes through the original
- * handler. Returns how many fields were replaced.
+ * For a field resolver whose parameters are `@Root()`, `@Ctx()`, `@Info()`, `@Args()` and `@Arg()`
+ * and which has no middleware or roles (the schema is built with neither, globally or per field),
+ * the field's `resolve` is replaced by a direct call of the method on one instance of its resolver
+ * class, the default container's behaviour. A root that is not an instance of the declared type
+ * (which TypeGraphQL would convert) goes through the original handler.
+ *
+ * Arguments are converted to their classes by TypeGraphQL's own functions (validation is off
+ * schema-wide: `validate: false`), once per field of an operation and its variables: a field's
+ * arguments are fixed by its place in the document and the variables, so the 200 deals of a page
+ * share one converted `people(first: 200)` (issue 28: TypeGraphQL converted, "validated" through
+ * an async function and awaited them on every deal, ~6% of the deals page). The converted values
+ * are shared by those calls: a resolver must not change its arguments. Returns how many fields
+ * were replaced.
  */
-type Param = { readonly kind: string; readonly index: number; readonly propertyName?: string; readonly getType?: () => unknown };
+type Param = {
+  readonly kind: string;
+  readonly index: number;
+  readonly name?: string;
+  readonly propertyName?: string;
+  readonly getType?: () => unknown;
+  readonly validateSettings?: unknown;
+  readonly validateFn?: unknown;
+};
 interface FieldResolverMeta {
   readonly kind: 'internal' | 'external';
   readonly target: new () => Record<string, (...args: unknown[]) => unknown>;
@@ -32,11 +48,28 @@ interface ObjectTypeMeta {
   readonly target: unknown;
 }
 
-const LEAN_KINDS = new Set(['root', 'context', 'info']);
+const LEAN_KINDS = new Set(['root', 'context', 'info', 'args', 'arg']);
+
+/** TypeGraphQL's argument conversion (not exported by the package: read from its build, checked at boot). */
+interface ArgConversion {
+  convertArgsToInstance(param: Param, args: Record<string, unknown>): unknown;
+  convertArgToInstance(param: Param, args: Record<string, unknown>): unknown;
+}
+
+function argConversion(): ArgConversion | null {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a file of the pinned version, found at boot
+    const found = require(join(dirname(require.resolve('type-graphql')), 'resolvers', 'convert-args.js')) as Partial<ArgConversion>;
+    return typeof found.convertArgsToInstance === 'function' && typeof found.convertArgToInstance === 'function' ? (found as ArgConversion) : null;
+  } catch {
+    return null;
+  }
+}
 
 export function leanFieldResolvers(schema: GraphQLSchema): number {
   const storage = getMetadataStorage() as unknown as { fieldResolvers: readonly FieldResolverMeta[]; objectTypes: readonly ObjectTypeMeta[] };
   const instances = new Map<unknown, Record<string, (...args: unknown[]) => unknown>>();
+  const conversion = argConversion();
   let replaced = 0;
   for (const meta of storage.fieldResolvers) {
     if (!meta.getObjectType) continue;
@@ -60,6 +93,8 @@ export function leanFieldResolvers(schema: GraphQLSchema): number {
     }
     const params = [...(meta.params ?? [])].sort((a, b) => a.index - b.index);
     if (!params.every((p) => LEAN_KINDS.has(p.kind))) continue;
+    const argParams = params.filter((p) => p.kind === 'args' || p.kind === 'arg');
+    if (argParams.length > 0 && (!conversion || argParams.some((p) => p.validateSettings !== undefined || p.validateFn !== undefined))) continue;
     let instance = instances.get(meta.target);
     if (!instance) instances.set(meta.target, (instance = new meta.target()));
     const method = instance[meta.methodName];
@@ -69,11 +104,59 @@ export function leanFieldResolvers(schema: GraphQLSchema): number {
     const rootType = rootParam?.getType?.() as (abstract new (...args: never[]) => unknown) | undefined;
     if (rootParam?.propertyName || params.some((p) => p.kind === 'context' && p.propertyName)) continue;
     const bound = method.bind(instance);
-    const order = params.map((p) => p.kind);
-    field.resolve = leanResolver(order, bound, original, typeof rootType === 'function' ? rootType : undefined);
+    const rootClass = typeof rootType === 'function' ? rootType : undefined;
+    field.resolve =
+      argParams.length > 0
+        ? argResolver(params, bound, original, rootClass, conversion!)
+        : leanResolver(
+            params.map((p) => p.kind),
+            bound,
+            original,
+            rootClass,
+          );
     replaced++;
   }
   return replaced;
+}
+
+type RootClass = abstract new (...args: never[]) => unknown;
+
+/**
+ * A field resolver with arguments: its parameters in order, the converted arguments kept per
+ * field nodes (fixed by the compiled document) and variables (one object per execution).
+ */
+function argResolver(
+  params: readonly Param[],
+  call: (...args: unknown[]) => unknown,
+  original: GraphQLFieldResolver<unknown, unknown>,
+  rootType: RootClass | undefined,
+  conversion: ArgConversion,
+): GraphQLFieldResolver<unknown, unknown> {
+  const converted = new WeakMap<object, WeakMap<object, unknown[]>>();
+  const convert = (args: Record<string, unknown>) =>
+    params.map((p) =>
+      p.kind === 'args' ? conversion.convertArgsToInstance(p, args) : p.kind === 'arg' ? conversion.convertArgToInstance(p, args) : undefined,
+    );
+  const argsOf = (args: Record<string, unknown>, info: GraphQLResolveInfo): unknown[] => {
+    const nodes = info?.fieldNodes as object | undefined;
+    const variables = info?.variableValues as object | undefined;
+    if (!nodes || !variables) return convert(args);
+    let byVariables = converted.get(nodes);
+    if (!byVariables) converted.set(nodes, (byVariables = new WeakMap()));
+    let values = byVariables.get(variables);
+    if (!values) byVariables.set(variables, (values = convert(args)));
+    return values;
+  };
+  return (root, args, ctx, info) => {
+    if (rootType !== undefined && root != null && typeof root === 'object' && !(root instanceof rootType)) return original(root, args, ctx, info);
+    const values = argsOf(args as Record<string, unknown>, info);
+    const callArgs = new Array<unknown>(params.length);
+    for (let i = 0; i < params.length; i++) {
+      const kind = params[i].kind;
+      callArgs[i] = kind === 'root' ? root : kind === 'context' ? ctx : kind === 'info' ? info : values[i];
+    }
+    return call(...callArgs);
+  };
 }
 
 function leanResolver(

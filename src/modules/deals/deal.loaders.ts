@@ -122,16 +122,22 @@ async function dealsBy(
 export const dealsOfCompany = (ctx: RequestContext, companyId: number, nested: NestedArgs<DealFilter, DealOrder>) => dealsBy(ctx, 'company', companyId, nested);
 export const dealsOfPerson = (ctx: RequestContext, personId: number, nested: NestedArgs<DealFilter, DealOrder>) => dealsBy(ctx, 'person', personId, nested);
 
-/** Deal.people: a page of each deal's people the viewer may see, batched across a page of deals. */
-export async function peopleOfDeal(ctx: RequestContext, dealId: number, nested: NestedArgs<PersonFilter, PersonOrder>): Promise<Connection<Person>> {
-  await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
+/**
+ * Deal.people: the loader of a page of each deal's people the viewer may see, batched across a page
+ * of deals. Everything but the deal is the same for every deal of a page (the field's arguments
+ * and selection): the resolver asks for the loader once per field and loads each deal through it.
+ * Paging is checked here (a bad one throws); the filter's custom field search is prepared and the
+ * order and condition built once per batch.
+ */
+export function peopleOfDealLoader(ctx: RequestContext, nested: NestedArgs<PersonFilter, PersonOrder>): DataLoader<number, Connection<Person>> {
   const paging = pagingOf(nested.args, 100);
-  const order = PERSON_FIELDS.orderKeys(ctx.em, nested.orderBy);
-  const condition = PERSON_FIELDS.filterSql(ctx, nested.filter);
-  const loader = ctx.loaders.memo(
+  return ctx.loaders.memo(
     `people-of-deal:${JSON.stringify([paging, nested.filter ?? null, nested.orderBy ?? null, nested.reads ?? null, nested.readSet?.key ?? null])}`,
     () =>
       new DataLoader(async (ids: Ids) => {
+        await prepareCustomFieldSearch(ctx, CustomFieldResource.PERSON, nested.filter);
+        const order = PERSON_FIELDS.orderKeys(ctx.em, nested.orderBy);
+        const condition = PERSON_FIELDS.filterSql(ctx, nested.filter);
         const where = scopeOf(ctx, PERSON_RECORDS).add(condition.sql, ...condition.params);
         const from = `${fromOf(ctx, PERSON_RECORDS)} join "deal_people" dp on dp.person_id = p.id`;
         const pages = await keysetPagesByParent(
@@ -143,5 +149,4 @@ export async function peopleOfDeal(ctx: RequestContext, dealId: number, nested: 
         return ids.map((id) => new Connection(pages.get(id)!));
       }),
   );
-  return loader.load(dealId);
 }

@@ -28,7 +28,7 @@ import { notifyUserIdsField, Users, usersPreload } from '../users/user.loaders';
 import { Deal } from './deal.entity';
 import { DEAL_FIELDS, type DealInput } from './deal.fields';
 import { DealCreateOptions, DealUpdateOptions } from './deal.inputs';
-import { dealsOfCompany, dealsOfPerson, dealsOfPersonSummary, peopleIdsOfDeal, peopleOfDeal } from './deal.loaders';
+import { dealsOfCompany, dealsOfPerson, dealsOfPersonSummary, peopleIdsOfDeal, peopleOfDealLoader } from './deal.loaders';
 import { DealService, type DealTotals as Totals } from './deal.service';
 import { DEAL_RECORDS } from './deal.visibility';
 import { DEAL_CONDITIONS, DEAL_SORT } from './deal.conditions';
@@ -70,6 +70,13 @@ export const DEALS_PAGE_SIZE = 200;
 
 /** What a deal's page of people reads of each person: what the operation selects of them. */
 const PEOPLE_PAGE_READS = readSetSite(Person, [['nodes'], ['edges', 'node']]);
+
+/**
+ * Deal.people's loader per field of an operation: its arguments arrive converted once per field and
+ * variables (graphql/lean-resolvers.ts), so the 200 deals of a page find the loader by that object
+ * instead of each working out its paging, read set and memo key.
+ */
+const PEOPLE_LOADERS = new WeakMap<ConnectionArgs, { readonly ctx: RequestContext; readonly loader: ReturnType<typeof peopleOfDealLoader> }>();
 
 /** What primaryContact reads of the person: what is selected, and what `linkable` judges. */
 const CONTACT_READS: RelationReads = { selected: true, with: PERSON_RECORDS.visibility.reads };
@@ -266,8 +273,13 @@ export class DealFieldsResolver {
     orderBy?: Array<InstanceType<typeof PERSON_FIELDS.Order>>,
     @Info() info?: GraphQLResolveInfo,
   ) {
-    const readSet = info ? PEOPLE_PAGE_READS(ctx, info) : null;
-    return peopleOfDeal(ctx, deal.id, { args, filter, orderBy, reads: connectionReads(info), readSet });
+    let found = PEOPLE_LOADERS.get(args);
+    if (!found || found.ctx !== ctx) {
+      const readSet = info ? PEOPLE_PAGE_READS(ctx, info) : null;
+      found = { ctx, loader: peopleOfDealLoader(ctx, { args, filter, orderBy, reads: connectionReads(info), readSet }) };
+      PEOPLE_LOADERS.set(args, found);
+    }
+    return found.loader.load(deal.id);
   }
 
   @FieldResolver(() => [CustomFieldValue], { description: "Every custom field defined for deals, with this deal's value (null when unset)." })
