@@ -65,11 +65,18 @@ const DATE_TEXT = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})$/;
 export function dateProblem(value: unknown): string | null {
   const m = typeof value === 'string' ? DATE_TEXT.exec(value) : null;
   if (!m) return NOT_A_DATE;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(2000, month - 1, day));
-  date.setUTCFullYear(year); // Date.UTC reads years 0..99 as 1900..1999
-  if (month < 1 || month > 12 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return NOT_A_DATE;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  // Every stored date passes here when it is shown: the day is checked by arithmetic, not a Date.
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NOT_A_DATE;
   if (!inRange(year)) return OUT_OF_RANGE;
   // In range, a date is written with four digits (what PostgreSQL and every reader takes).
   return m[1].length === 4 ? null : NOT_A_DATE;
+}
+
+/** Days of a month of the proleptic Gregorian calendar (what Date and PostgreSQL count in). */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }

@@ -68,8 +68,8 @@ const STORED = /^-?(0|[1-9]\d*)\.\d+$/;
 /** Whole cents of an amount (v3 `value_in_cents`), exact; half a cent rounds away from zero. */
 export function centsOf(amount: string | null): number | null {
   if (amount === null) return null;
-  const cents = toMoney(amount, 2, false)!.replace('.', '');
-  return Number(BigInt(cents));
+  // showMoney: the stored text cut to cents when nothing is to round (every page shows this), else rounded.
+  return Number(BigInt(showMoney(amount, 2)!.replace('.', '')));
 }
 
 /** An amount from whole cents (v3 `value_in_cents` written), with the currency's places. */

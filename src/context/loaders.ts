@@ -172,7 +172,8 @@ export class Loaders {
 
   /** The value under `key` for this context, made by `make` on first use; dropped by `clear`. */
   memo<V>(key: string, make: () => V): V {
-    if (this.memos.has(key)) return this.memos.get(key) as V;
+    const found = this.memos.get(key);
+    if (found !== undefined || this.memos.has(key)) return found as V;
     const value = make();
     this.memos.set(key, value);
     return value;

@@ -179,7 +179,7 @@ export class Person {
   @Field()
   @Extensions({ [READS]: ['firstName', 'lastName'] })
   get fullName(): string {
-    return [this.firstName, this.lastName].filter(Boolean).join(' ');
+    return this.firstName && this.lastName ? `${this.firstName} ${this.lastName}` : this.firstName || this.lastName || '';
   }
 
   @Field(() => Int, { nullable: true })

@@ -85,6 +85,6 @@ export class User {
 
   @Field({ description: 'First and last name, separated by a space.' })
   get fullName(): string {
-    return [this.firstName, this.lastName].filter(Boolean).join(' ');
+    return this.firstName && this.lastName ? `${this.firstName} ${this.lastName}` : this.firstName || this.lastName || '';
   }
 }
