@@ -155,11 +155,13 @@ export function writableOf(fields: FieldTable): Record<string, WritableAttribute
  */
 export function customFieldsObject(values: ReadonlyArray<{ label: string; kind: string; value: unknown }> | null | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const v of values ?? []) {
+  if (!values) return out;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
     // GraphQL serialises the CustomFieldKind enum by name (`DATE`), the TS value is `date`: accept both.
-    const kind = v.kind.toLowerCase();
-    if (kind === 'date' && typeof v.value === 'string') out[v.label] = v.value.replace(/-/g, '/');
-    else if (kind === 'numeric' && v.value !== null) out[v.label] = formatNumeric(v.value);
+    const kind = v.kind;
+    if ((kind === 'DATE' || kind === 'date') && typeof v.value === 'string') out[v.label] = v.value.replace(/-/g, '/');
+    else if ((kind === 'NUMERIC' || kind === 'numeric') && v.value !== null) out[v.label] = formatNumeric(v.value);
     else out[v.label] = v.value;
   }
   return out;
