@@ -386,6 +386,9 @@ async function main(): Promise<void> {
       ],
     };
     const profileRound = rounds >> 1;
+    // What the app holds after a full collection, before the load and after it (issue 28: flat
+    // over the mixed run), not what it has yet to collect (its RSS under load).
+    const heapStart = await appChild.call<number>('heap-after-gc');
     for (const group of groups) {
       for (const arm of group.arms) {
         await quiesce(monitor);
@@ -452,8 +455,10 @@ async function main(): Promise<void> {
       );
     }
     const [appMem, rawMem] = await Promise.all([appChild.call<NodeJS.MemoryUsage>('memory'), rawChild.call<NodeJS.MemoryUsage>('memory')]);
+    const heapEnd = await appChild.call<number>('heap-after-gc');
     say(
-      `memory after the run: app rss ${mb(appMem.rss)} (heap used ${mb(appMem.heapUsed)}), raw baseline rss ${mb(rawMem.rss)} (heap used ${mb(rawMem.heapUsed)}); ` +
+      `memory after the run: app rss ${mb(appMem.rss)} (heap used ${mb(appMem.heapUsed)}; after a full collection ${mb(heapStart)} before the load, ${mb(heapEnd)} after it), ` +
+        `raw baseline rss ${mb(rawMem.rss)} (heap used ${mb(rawMem.heapUsed)}); ` +
         `statements counted through ${app.pgCopies} pg driver cop${app.pgCopies === 1 ? 'y' : 'ies'} in the app`,
     );
     const loadAtEnd = loadNow();
@@ -484,7 +489,8 @@ async function main(): Promise<void> {
         `list_cpu_ratio=${cpuOf('rest_list/raw_list')} show_cpu_ratio=${cpuOf('rest_show/raw_show')} ` +
         `deals_rest_rps=${medianRps('rest_deals')} deals_raw_rps=${medianRps('raw_deals')} deals_onesql_rps=${medianRps('sql_deals')} ` +
         `deals_list_ratio=${fixed(dealsRatio?.median ?? NaN)} deals_list_ratio_range=${range(dealsRatio)} deals_graphql_ratio=${fixed(dealsGql?.median ?? NaN)} ` +
-        `deals_sql_per_list=${sql.get('rest_deals')?.length ?? 0} deals_cpu_ratio=${cpuOf('rest_deals/best')} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]}`,
+        `deals_sql_per_list=${sql.get('rest_deals')?.length ?? 0} deals_cpu_ratio=${cpuOf('rest_deals/best')} rounds=${rounds} round_s=${seconds} pinned=${pin ? 'yes' : 'no'} load1_start=${loadAtStart.split(' ')[0]} load1_end=${loadAtEnd.split(' ')[0]} ` +
+        `heap_after_gc_mb_start=${(heapStart / 1048576).toFixed(0)} heap_after_gc_mb_end=${(heapEnd / 1048576).toFixed(0)}`,
     );
   } finally {
     await Promise.all(children.map((c) => c.close()));
