@@ -75,8 +75,8 @@ export function dateProblem(value: unknown): string | null {
   return m[1].length === 4 ? null : NOT_A_DATE;
 }
 
-/** Days of a month of the proleptic Gregorian calendar (what Date and PostgreSQL count in). */
-function daysInMonth(year: number, month: number): number {
+/** Days of a month (1-12) of the proleptic Gregorian calendar (what Date and PostgreSQL count in). */
+export function daysInMonth(year: number, month: number): number {
   if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }

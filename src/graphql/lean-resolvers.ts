@@ -90,7 +90,7 @@ export function leanFieldResolvers(schema: GraphQLSchema): number {
       // A getter (or method without parameters) of the type itself: read from a root of that type.
       if ((meta.params?.length ?? 0) > 0 || typeof owner !== 'function') continue;
       const name = meta.methodName;
-      const ownerType = owner as abstract new (...args: never[]) => unknown;
+      const ownerType = owner as RootClass;
       if (typeof Object.getOwnPropertyDescriptor((ownerType as { prototype: object }).prototype, name)?.get !== 'function') continue;
       if (meta.schemaName === name) {
         // Read inline by the executor, as a column is: no resolver call, no resolve info, no closures.
@@ -112,7 +112,7 @@ export function leanFieldResolvers(schema: GraphQLSchema): number {
     if (typeof method !== 'function') continue;
     const original = field.resolve;
     const rootParam = params.find((p) => p.kind === 'root');
-    const rootType = rootParam?.getType?.() as (abstract new (...args: never[]) => unknown) | undefined;
+    const rootType = rootParam?.getType?.() as RootClass | undefined;
     if (rootParam?.propertyName || params.some((p) => p.kind === 'context' && p.propertyName)) continue;
     const bound = method.bind(instance);
     const rootClass = typeof rootType === 'function' ? rootType : undefined;
@@ -131,6 +131,10 @@ export function leanFieldResolvers(schema: GraphQLSchema): number {
 }
 
 type RootClass = abstract new (...args: never[]) => unknown;
+
+/** A root TypeGraphQL would convert to the resolver's root class: those go through its handler. */
+const convertible = (root: unknown, rootType: RootClass | undefined) =>
+  rootType !== undefined && root != null && typeof root === 'object' && !(root instanceof rootType);
 
 /**
  * A field resolver with arguments: its parameters in order, the converted arguments kept per
@@ -159,7 +163,7 @@ function argResolver(
     return values;
   };
   return (root, args, ctx, info) => {
-    if (rootType !== undefined && root != null && typeof root === 'object' && !(root instanceof rootType)) return original(root, args, ctx, info);
+    if (convertible(root, rootType)) return original(root, args, ctx, info);
     const values = argsOf(args as Record<string, unknown>, info);
     const callArgs = new Array<unknown>(params.length);
     for (let i = 0; i < params.length; i++) {
@@ -174,23 +178,22 @@ function leanResolver(
   order: readonly string[],
   call: (...args: unknown[]) => unknown,
   original: GraphQLFieldResolver<unknown, unknown>,
-  rootType: (abstract new (...args: never[]) => unknown) | undefined,
+  rootType: RootClass | undefined,
 ): GraphQLFieldResolver<unknown, unknown> {
-  const convertible = (root: unknown) => rootType !== undefined && root != null && typeof root === 'object' && !(root instanceof rootType);
   const key = order.join(',');
   // The common shapes as straight calls; any other order through a small map.
   switch (key) {
     case 'root,context':
-      return (root, args, ctx, info) => (convertible(root) ? original(root, args, ctx, info) : call(root, ctx));
+      return (root, args, ctx, info) => (convertible(root, rootType) ? original(root, args, ctx, info) : call(root, ctx));
     case 'root,context,info':
-      return (root, args, ctx, info) => (convertible(root) ? original(root, args, ctx, info) : call(root, ctx, info));
+      return (root, args, ctx, info) => (convertible(root, rootType) ? original(root, args, ctx, info) : call(root, ctx, info));
     case 'context':
       return (_root, _args, ctx) => call(ctx);
     case 'root':
-      return (root, args, ctx, info) => (convertible(root) ? original(root, args, ctx, info) : call(root));
+      return (root, args, ctx, info) => (convertible(root, rootType) ? original(root, args, ctx, info) : call(root));
     default:
       return (root, args, ctx, info) => {
-        if (convertible(root)) return original(root, args, ctx, info);
+        if (convertible(root, rootType)) return original(root, args, ctx, info);
         return call(...order.map((kind) => (kind === 'root' ? root : kind === 'context' ? ctx : info)));
       };
   }

@@ -39,7 +39,7 @@
  * `recurrenceForExport` (what ical.ts writes).
  */
 import { RRule, Weekday, type Options } from 'rrule';
-import { instantProblem } from '../../common/dates';
+import { daysInMonth, instantProblem } from '../../common/dates';
 import { isTimeZone, timeZone, type TimeZone } from '../../common/zones';
 
 export interface RecurrenceRules {
@@ -128,10 +128,6 @@ function floating(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): numbe
   date.setUTCFullYear(y, mo - 1, d);
   date.setUTCHours(h, mi, s, 0);
   return date.getTime();
-}
-
-function daysInMonth(y: number, mo: number): number {
-  return new Date(Date.UTC(y, mo, 0)).getUTCDate();
 }
 
 function pad(n: number, width = 2): string {
