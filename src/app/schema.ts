@@ -7,6 +7,7 @@ import { unregisteredSearchTypes } from '../modules/saved-searches/saved-search.
 import { unboundedLists } from '../graphql/cost';
 import { describeFields } from '../graphql/field-docs';
 import { leanFieldResolvers } from '../graphql/lean-resolvers';
+import { enumNamesAtTheField } from '../graphql/leaf-values';
 import { NodeResolver, nodeTypeName } from '../graphql/node';
 import { undeclaredScopes } from '../graphql/scopes';
 
@@ -19,6 +20,8 @@ export function createSchema(): GraphQLSchema {
   (schema.getType('Node') as GraphQLInterfaceType).resolveType = (value) => nodeTypeName(value as object);
   // Field resolvers that take only the root, the context and the info are called directly.
   leanFieldResolvers(schema);
+  // Leaf values go out unconverted: a field of an enum whose stored values are not its names names them (leaf-values.ts).
+  enumNamesAtTheField(schema);
   // The cost of a list of records with a connection below it depends on its length (cost.ts).
   const unbounded = unboundedLists(schema);
   if (unbounded.length > 0) throw new Error(`Lists of records without a declared bound (@Extensions({ listSize: { max } })): ${unbounded.join(', ')}`);

@@ -109,6 +109,11 @@ export interface Config {
    */
   readonly metricsToken: string | undefined;
   readonly development: boolean;
+  /**
+   * GraphQL leaf values are checked instead of written unconverted (`GRAPHQL_STRICT_LEAVES`;
+   * default on under test, `NODE_ENV=test`): src/graphql/leaf-values.ts.
+   */
+  readonly graphqlStrictLeaves: boolean;
   /** Where the project lives: embedded data goes under it. */
   readonly projectRoot: string;
 }
@@ -301,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     metricsToken: metricsToken(env),
     development: env.NODE_ENV !== 'production',
+    graphqlStrictLeaves: flag(env, 'GRAPHQL_STRICT_LEAVES', env.NODE_ENV === 'test'),
     projectRoot,
   };
   // A job's lock (and the lease of the row it works on) must outlast the longest fetch, or a

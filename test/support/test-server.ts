@@ -66,6 +66,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // No worker unless a test is about jobs: a worker's sweep would act on other tests' rows.
     RUN_WORKER: 'false',
     DOCUMENTS_DIR: join(tmpdir(), `crm-test-documents-${process.pid}`),
+    // Every leaf value a test produces is checked against what production writes unconverted (src/graphql/leaf-values.ts).
+    GRAPHQL_STRICT_LEAVES: 'true',
     ...overrides,
   });
 }
