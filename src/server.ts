@@ -64,7 +64,7 @@ export async function startServer(config: Config, databaseUrl: string, options: 
     const windows = redis ? new RedisWindowStore(redis, `${config.redisPrefix}fieldlimit:`) : new MemoryWindowStore();
     // The bucket is charged first (it wraps the root fields last), then a field's own window.
     const schema = applyRateLimit(applyFieldRateLimits(createSchema(), windows, config.fieldRateLimits), limiter);
-    const operations = compileOperations(schema, operationsSource(schema), config.graphqlStrictLeaves ? 'checked' : 'unconverted');
+    const operations = compileOperations(schema, operationsSource(schema), { checked: config.graphqlStrictLeaves });
     const authFailures = new AuthFailureLimiter(backend, config.authFailureLimit);
     const { app, apollo } = await createApp({
       orm,

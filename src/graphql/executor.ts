@@ -27,7 +27,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../context/context';
 import { formatAny, formatError } from './errors';
-import { leafCompilerOptions, type LeafMode } from './leaf-values';
+import { leafCompilerOptions, type LeafOptions } from './leaf-values';
 import { checkScopes, requiredScopes, type Requirement } from './scopes';
 
 export interface OperationResult {
@@ -105,17 +105,17 @@ function coerceCyclic(cyclic: VariableInputs, variables: Record<string, unknown>
  * graphql-jit, so running one costs no parsing, no validation and no per-field interpretation.
  * Dates stay Date objects (the caller formats them once, last).
  */
-export function compileOperations(schema: GraphQLSchema, source: string, leafMode: LeafMode = 'unconverted'): { run: OperationRunner; names: string[] } {
+export function compileOperations(schema: GraphQLSchema, source: string, leaves: LeafOptions = { checked: false }): { run: OperationRunner; names: string[] } {
   const document = parse(source, { noLocation: true });
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`Invalid operations: ${problems.map((p) => p.message).join('; ')}`);
   const compiled = new Map<string, { query: CompiledQuery; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults; scopes: Requirement }>();
   const jit = forJit(schema, document);
-  // Leaves go out unconverted (leaf-values.ts); dates stay Date objects for the caller.
-  const leaves = leafCompilerOptions(schema, leafMode, 'keep');
+  // Leaves unconverted, or checked under test (leaf-values.ts); dates stay Date objects for the caller.
+  const options = leafCompilerOptions(schema, leaves, true);
   for (const definition of document.definitions) {
     if (definition.kind !== Kind.OPERATION_DEFINITION || !definition.name) continue;
-    const query = compileQuery(schema, jit.document, definition.name.value, leaves);
+    const query = compileQuery(schema, jit.document, definition.name.value, options);
     if (!isCompiledQuery(query)) throw new Error(`Operation ${definition.name.value} does not compile: ${JSON.stringify(query.errors)}`);
     const inputs = variableInputs(schema, definition.variableDefinitions ?? []);
     const cyclicTypes = reachesCycle(schema);
@@ -261,13 +261,13 @@ function usesConditions(document: DocumentNode): boolean {
  * validates (with its document cache). Introspection stays on graphql-js, which owns it, and so do
  * documents using @skip/@include (see usesConditions); both are rare on an API.
  */
-export function createJitGateway(schema: GraphQLSchema, leafMode: LeafMode = 'unconverted'): GatewayInterface {
+export function createJitGateway(schema: GraphQLSchema, leaves: LeafOptions = { checked: false }): GatewayInterface {
   // `query: null`: run on graphql-js.
   const compiled = new Map<
     string,
     { query: CompiledQuery | null; inputs: VariableInputs; cyclic: VariableInputs; defaults: VariableDefaults; scopes: Requirement }
   >();
-  const leaves = leafCompilerOptions(schema, leafMode, 'serialize');
+  const options = leafCompilerOptions(schema, leaves, false);
   const executor: GatewayExecutor = async (request) => {
     // Apollo calls the executor even when no operation could be chosen; the guard plugin refuses those first.
     if (!request.operation)
@@ -282,7 +282,7 @@ export function createJitGateway(schema: GraphQLSchema, leafMode: LeafMode = 'un
         plan = { query: null, inputs: [], cyclic: [], defaults: [], scopes: requiredScopes(schema, request.document, request.operationName) };
       } else {
         const jit = forJit(schema, request.document);
-        const made = compileQuery(schema, jit.document, request.operationName ?? undefined, leaves);
+        const made = compileQuery(schema, jit.document, request.operationName ?? undefined, options);
         if (!isCompiledQuery(made)) return { errors: (made.errors ?? []).map((e) => asGraphQLError(e as GraphQLError)) };
         const definitions = request.operation.variableDefinitions ?? [];
         plan = {

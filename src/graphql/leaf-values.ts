@@ -34,14 +34,16 @@ import {
  *   it produces against the value production writes unconverted.
  */
 
-/** `checked` under test (config `graphqlStrictLeaves`), `unconverted` otherwise. */
-export type LeafMode = 'unconverted' | 'checked';
+/** How leaves are compiled: `checked` under test (config `graphqlStrictLeaves`), unconverted otherwise. */
+export interface LeafOptions {
+  readonly checked: boolean;
+}
 
-/** Compiler options for graphql-jit; `keep` leaves DateTimeISO values as Date objects (the facade formats them once, last). */
-export function leafCompilerOptions(schema: GraphQLSchema, leaves: LeafMode, dates: 'serialize' | 'keep'): Partial<CompilerOptions> {
-  const keepDates: Record<string, (v: unknown) => unknown> = dates === 'keep' ? { DateTimeISO: (v) => v } : {};
-  if (leaves === 'unconverted') return { disableLeafSerialization: true, customSerializers: keepDates };
-  return { disableLeafSerialization: false, customSerializers: { ...strictLeafSerializers(schema), ...keepDates } };
+/** Compiler options for graphql-jit; `keepDates` leaves DateTimeISO values as Date objects (the facade formats them once, last). */
+export function leafCompilerOptions(schema: GraphQLSchema, { checked }: LeafOptions, keepDates: boolean): Partial<CompilerOptions> {
+  const dates: Record<string, (v: unknown) => unknown> = keepDates ? { DateTimeISO: (v) => v } : {};
+  if (!checked) return { disableLeafSerialization: true, customSerializers: dates };
+  return { disableLeafSerialization: false, customSerializers: { ...strictLeafSerializers(schema), ...dates } };
 }
 
 const MAX_INT = 2 ** 31 - 1;
@@ -85,9 +87,8 @@ const NAMES_TAKEN = new WeakSet<GraphQLEnumType>();
  */
 function takeNames(type: GraphQLEnumType): void {
   if (NAMES_TAKEN.has(type)) return;
-  const byValue = new Map(type.getValues().map((v) => [v.value as unknown, v.name]));
   const names = new Set(type.getValues().map((v) => v.name));
-  for (const [value, name] of byValue) {
+  for (const { value, name } of type.getValues()) {
     if (typeof value === 'string' && names.has(value) && value !== name)
       throw new Error(`Enum ${type.name}: the stored value "${value}" is the name of another value`);
   }

@@ -181,7 +181,7 @@ export async function createApp(deps: AppDeps): Promise<{ app: Express; apollo: 
   );
 
   const apollo = new ApolloServer<RequestContext>({
-    gateway: createJitGateway(deps.schema, config.graphqlStrictLeaves ? 'checked' : 'unconverted'),
+    gateway: createJitGateway(deps.schema, { checked: config.graphqlStrictLeaves }),
     formatError,
     introspection: true,
     includeStacktraceInErrorResponses: false,

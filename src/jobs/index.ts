@@ -61,7 +61,7 @@ export async function startJobs(config: Config, databaseUrl: string, orm: MikroO
       // Webhooks in this process as changes come: dispatch, then each endpoint's deliveries.
       deliverer = createDeliverer({ orm, queue, fetch: documentFetchOptions(config), leaseSeconds }, failed('a webhook delivery run'));
       dispatcher = createDispatcher(
-        { orm, queue, records: lazyRecordReader(config.graphqlStrictLeaves ? 'checked' : 'unconverted'), origin: config.publicUrl, deliver: deliverer.wake },
+        { orm, queue, records: lazyRecordReader({ checked: config.graphqlStrictLeaves }), origin: config.publicUrl, deliver: deliverer.wake },
         failed('a webhook dispatch'),
       );
       const deps: JobDeps = {

@@ -2,7 +2,7 @@ import { createV3RecordReader, operationsSource } from '../../rest-facade';
 import { createSchema } from '../app/schema';
 import type { RequestContext } from '../context/context';
 import { compileOperations } from '../graphql/executor';
-import type { LeafMode } from '../graphql/leaf-values';
+import type { LeafOptions } from '../graphql/leaf-values';
 import type { RecordReader } from '../modules/webhooks';
 
 /**
@@ -11,12 +11,12 @@ import type { RecordReader } from '../modules/webhooks';
  * never builds it), and without the API's rate limits, which would charge the endpoint's owner
  * for the service's own reads.
  */
-export function lazyRecordReader(leafMode: LeafMode): RecordReader {
+export function lazyRecordReader(leaves: LeafOptions): RecordReader {
   let reader: RecordReader | null = null;
   return (typeName, id, ctx) => {
     if (!reader) {
       const schema = createSchema();
-      const operations = compileOperations(schema, operationsSource(schema), leafMode);
+      const operations = compileOperations(schema, operationsSource(schema), leaves);
       reader = createV3RecordReader<RequestContext>({ schema, run: operations.run });
     }
     return reader(typeName, id, ctx);

@@ -87,11 +87,11 @@ describe('leaf values', () => {
 
   it('compiles unconverted in production and checked under test', () => {
     const schema = schemaWith(ROW);
-    expect(leafCompilerOptions(schema, 'unconverted', 'keep')).toEqual({
+    expect(leafCompilerOptions(schema, { checked: false }, true)).toEqual({
       disableLeafSerialization: true,
       customSerializers: { DateTimeISO: expect.any(Function) },
     });
-    const checked = leafCompilerOptions(schema, 'checked', 'serialize');
+    const checked = leafCompilerOptions(schema, { checked: true }, false);
     expect(checked.disableLeafSerialization).toBe(false);
     expect(Object.keys(checked.customSerializers ?? {})).toEqual(expect.arrayContaining(['String', 'ID', 'Int', 'Float', 'Boolean', 'Kind', 'Same']));
     expect(checked.customSerializers).not.toHaveProperty('DateTimeISO');
